@@ -1,0 +1,43 @@
+"""CuPy backend (NVIDIA GPU)."""
+
+from __future__ import annotations
+
+from backends.base import Backend
+
+
+class CupyBackend(Backend):
+    def __init__(self) -> None:
+        import cupy
+        from array_api_compat import cupy as xp_cupy
+
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            raise RuntimeError("no CUDA device")
+        self._cp = cupy
+        super().__init__(name="cupy", xp=xp_cupy, device=cupy.cuda.Device(0), version=cupy.__version__)
+
+    def asarray(self, obj, dtype=None):
+        if isinstance(dtype, str):
+            dtype = getattr(self._cp, dtype)
+        return self._cp.asarray(obj, dtype=dtype)
+
+    def to_numpy(self, arr):
+        return self._cp.asnumpy(arr)
+
+    def describe(self) -> dict:
+        props = self._cp.cuda.runtime.getDeviceProperties(0)
+        name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+        return {"name": self.name, "version": self.version, "device": name}
+
+    def row_histogram(self, codes, weights, n_bins: int):
+        cp = self._cp
+        codes = cp.asarray(codes)
+        rows, m = codes.shape
+        weights = cp.broadcast_to(cp.asarray(weights, dtype=cp.float64), (rows, m))
+        flat = (codes.astype(cp.int64) + (cp.arange(rows, dtype=cp.int64) * n_bins)[:, None]).ravel()
+        return cp.bincount(flat, weights=weights.ravel(), minlength=rows * n_bins).reshape(rows, n_bins)
+
+    def stable_top_k(self, keys, k: int):
+        cp = self._cp
+        keys = cp.asarray(keys)
+        keys = keys.astype(cp.float64) if keys.dtype.kind == "f" else keys.astype(cp.int64)
+        return cp.argsort(-keys, kind="stable")[:k].astype(cp.int64)

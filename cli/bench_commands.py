@@ -1,0 +1,7 @@
+"""Placeholder: the bench commands register here (see docs/ARCHITECTURE.md)."""
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this topic's commands to the root app."""

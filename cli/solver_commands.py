@@ -1,0 +1,253 @@
+"""`termo suggest`, `termo opener` and `termo play`: thin typer wrappers over `termo.suggest`
+and `termo.play`.
+
+`register(app)` adds the three commands to the root typer app. Options are read as text and
+checked here, so a bad value gives one line on stderr and exit code 2 (no usage box, no
+traceback). Progress (spinner or bar) goes to stderr, only on a terminal, and only for work
+that lasts more than about a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import time
+from typing import Annotated, Optional
+
+import typer
+
+from cli.common import USER_ERRORS, BackendOption, JsonOption, fail, print_json
+from termo.errors import TermoError
+
+# ----------------------------------------------------------------------------- helpers
+
+LevelOpt = Annotated[
+    str, typer.Option("--level", "-l", metavar="1|2|3", help="1 letter frequency, 2 entropy, 3 expected guesses.")
+]
+TOpt = Annotated[
+    str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform.")
+]
+BeamOpt = Annotated[str, typer.Option("--beam", metavar="K", help="Level 3: guesses tried per search node.")]
+DepthOpt = Annotated[str, typer.Option("--depth", metavar="P", help="Level 3: search depth below the root.")]
+ExtendedOpt = Annotated[
+    bool, typer.Option("--extended", help="Also guess the 2,583 extra probes (conjugations).")
+]
+OpenerOpt = Annotated[
+    str,
+    typer.Option("--opener", metavar="default|optimal", help="First guess: tarso (default) or the configuration's optimum."),
+]
+
+
+def _int(name: str, text: str, low: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise TermoError(f"--{name} takes an integer, not {text!r}") from None
+    if value < low:
+        raise TermoError(f"--{name} must be at least {low}, not {value}")
+    return value
+
+
+def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "default", backend=None):
+    """Check the options and build a `termo.suggest.Config` (TermoError on a bad value)."""
+    from termo.prior import parse_temperature
+    from termo.suggest import Config
+
+    lvl = _int("level", level, 1)
+    if lvl not in (1, 2, 3):
+        raise TermoError(f"--level must be 1, 2 or 3, not {lvl}")
+    if opener not in ("default", "optimal"):
+        raise TermoError(f"--opener must be 'default' or 'optimal', not {opener!r}")
+    temperature = parse_temperature(t)
+    return Config(
+        level=lvl,
+        t=temperature,
+        beam=_int("beam", beam, 1),
+        depth=_int("depth", depth, 0),
+        opener=opener,
+        backend=backend,
+    )
+
+
+@contextlib.contextmanager
+def progress_display(label: str, delay: float = 0.8):
+    """Yields a progress callback ``(done, total)``; shows a rich bar/spinner on stderr.
+
+    Nothing is shown unless stderr is a terminal and the work lasts more than `delay` seconds.
+    """
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    lock = threading.Lock()
+    state = {"task": None, "done": 0, "total": None, "closed": False}
+    started_at = time.monotonic()
+
+    def start() -> None:
+        with lock:
+            if state["task"] is None and not state["closed"]:
+                progress.start()
+                state["task"] = progress.add_task(label, total=state["total"], completed=state["done"])
+
+    def callback(done: int, total: int) -> None:
+        state["done"], state["total"] = done, total
+        if state["task"] is None:
+            if time.monotonic() - started_at >= delay:
+                start()
+            return
+        progress.update(state["task"], completed=done, total=total)
+
+    timer = threading.Timer(delay, start)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield callback
+    finally:
+        timer.cancel()
+        with lock:
+            state["closed"] = True
+            if state["task"] is not None:
+                progress.stop()
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def suggest_command(
+    history: Annotated[
+        Optional[list[str]],
+        typer.Argument(metavar="[HISTORY]...", help="Rounds played, as guess:colours (e.g. tarso:BBGBY).", show_default=False),
+    ] = None,
+    level: LevelOpt = "3",
+    t: TOpt = "1.0",
+    beam: BeamOpt = "10",
+    depth: DepthOpt = "1",
+    extended: ExtendedOpt = False,
+    opener: OpenerOpt = "default",
+    json_out: JsonOption = False,
+    backend: BackendOption = None,
+) -> None:
+    """Suggest the next guess after the rounds played so far (none: the opener)."""
+    from termo.games import termo_game
+    from termo.suggest import Advisor, format_decision, suggest
+
+    try:
+        config = parse_config(level, t, beam, depth, opener, backend)
+        game = termo_game(extended=extended)
+        advisor = Advisor(game, config)
+        with progress_display("searching") as progress:
+            data = suggest(
+                game,
+                history or [],
+                advisor=advisor,
+                progress=progress,
+                on_warning=lambda w: typer.echo(f"warning: {w}", err=True),
+            )
+    except USER_ERRORS as err:
+        fail(str(err))
+    if json_out:
+        print_json(data)
+    else:
+        for line in format_decision(data):
+            typer.echo(line)
+
+
+def opener_command(
+    level: LevelOpt = "3",
+    t: TOpt = "1.0",
+    beam: BeamOpt = "10",
+    depth: DepthOpt = "1",
+    extended: ExtendedOpt = False,
+    json_out: JsonOption = False,
+    backend: BackendOption = None,
+) -> None:
+    """The optimal first guess of a configuration and its alternatives (searched and cached when missing)."""
+    from termo.games import termo_game
+    from termo.suggest import Advisor, format_decision, opener_report
+
+    try:
+        config = parse_config(level, t, beam, depth, "optimal", backend)
+        game = termo_game(extended=extended)
+        with progress_display("searching the opener") as progress:
+            data = opener_report(game, advisor=Advisor(game, config), progress=progress)
+    except USER_ERRORS as err:
+        fail(str(err))
+    if json_out:
+        print_json(data)
+    else:
+        typer.echo(f"opener ({config.describe()}{', extended' if extended else ''}):")
+        for line in format_decision(data):
+            typer.echo(line)
+
+
+def _use_color() -> bool:
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM", "") in ("", "dumb"):
+        return False
+    return sys.stdout.isatty()
+
+
+def play_command(
+    level: LevelOpt = "3",
+    t: TOpt = "1.0",
+    beam: BeamOpt = "10",
+    depth: DepthOpt = "1",
+    extended: ExtendedOpt = False,
+    opener: OpenerOpt = "default",
+    color: Annotated[
+        Optional[bool], typer.Option("--color/--no-color", help="Coloured tiles (default: when stdout is a terminal).")
+    ] = None,
+    backend: BackendOption = None,
+) -> None:
+    """Solve a game interactively: type each guess and its colours, get the next suggestion."""
+    from termo.games import termo_game
+    from termo.play import Play, terminal_reader
+    from termo.suggest import Advisor
+
+    try:
+        config = parse_config(level, t, beam, depth, opener, backend)
+        game = termo_game(extended=extended)
+    except USER_ERRORS as err:
+        fail(str(err))
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    reader = terminal_reader() if interactive else (line for line in sys.stdin)
+
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    play = Play(
+        game,
+        Advisor(game, config),
+        reader,
+        write,
+        color=_use_color() if color is None else color,
+        busy=progress_display,
+    )
+    try:
+        code = play.run()
+    except KeyboardInterrupt:
+        write("\n")
+        code = 130
+    except USER_ERRORS as err:
+        fail(str(err))
+    raise typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `suggest`, `opener` and `play` to the root app."""
+    app.command("suggest")(suggest_command)
+    app.command("opener")(opener_command)
+    app.command("play")(play_command)

@@ -1,0 +1,135 @@
+"""Feedback rules of Termo (spec §1): normalisation, colouring, codes, parsing, plausibility.
+
+This module is the plain-Python reference: the vectorised pattern matrix is tested against it.
+Patterns are strings over ``G`` (right place), ``Y`` (elsewhere) and ``B`` (absent).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from itertools import permutations
+
+from termo.errors import TermoError
+
+COMBINING_CEDILLA = "\u0327"
+DIGIT = {"B": 0, "Y": 1, "G": 2}
+LETTER = "BYG"
+
+# Accepted feedback characters (after lower-casing), spec §1.4.
+_GREEN = {"g", "v", "2", "\U0001f7e9", "\U0001f7e2"}
+_YELLOW = {"y", "a", "1", "\U0001f7e8", "\U0001f7e1"}
+_BLACK = {"b", "p", "c", "0", "\u2b1b", "\u2b1c", "-", "."}
+_COLOUR_OF = {**{c: "G" for c in _GREEN}, **{c: "Y" for c in _YELLOW}, **{c: "B" for c in _BLACK}}
+_SQUARE = {"G": "\U0001f7e9", "Y": "\U0001f7e8", "B": "\u2b1b"}
+
+
+def normalize(word: str, fold_cedilla: bool = True) -> str:
+    """Lower-case, strip accents (NFD, drop combining marks); ``ç`` folds to ``c`` unless told not to."""
+    decomposed = unicodedata.normalize("NFD", word.lower())
+    kept = "".join(
+        ch
+        for ch in decomposed
+        if unicodedata.category(ch) != "Mn" or (not fold_cedilla and ch == COMBINING_CEDILLA)
+    )
+    return unicodedata.normalize("NFC", kept)
+
+
+def colours(guess_norm: str, answer_norm: str) -> str:
+    """Two-pass colouring of already-normalised words of equal length."""
+    n = len(guess_norm)
+    result = ["B"] * n
+    stock = Counter(answer_norm)
+    for i, (g, a) in enumerate(zip(guess_norm, answer_norm)):
+        if g == a:
+            result[i] = "G"
+            stock[g] -= 1
+    for i, g in enumerate(guess_norm):
+        if result[i] != "G" and stock[g] > 0:
+            result[i] = "Y"
+            stock[g] -= 1
+    return "".join(result)
+
+
+def feedback(guess: str, answer: str, length: int = 5, fold_cedilla: bool = True) -> str:
+    """The colours Termo shows for ``guess`` when the secret is ``answer`` (accents ignored)."""
+    g = normalize(guess, fold_cedilla)
+    a = normalize(answer, fold_cedilla)
+    for label, word in (("guess", g), ("answer", a)):
+        if len(word) != length:
+            raise TermoError(f"{label} '{word}' has {len(word)} letters; expected {length}")
+    return colours(g, a)
+
+
+def encode(pattern: str) -> int:
+    """Base-3 code of a pattern, position 0 most significant (``YGBBB`` = 135, ``GGGGG`` = 242)."""
+    code = 0
+    for ch in pattern:
+        code = code * 3 + DIGIT[ch]
+    return code
+
+
+def decode(code: int, length: int = 5) -> str:
+    """Inverse of :func:`encode`."""
+    if not 0 <= code < 3**length:
+        raise TermoError(f"pattern code {code} is out of range for {length} tiles")
+    digits = []
+    for _ in range(length):
+        code, d = divmod(code, 3)
+        digits.append(LETTER[d])
+    return "".join(reversed(digits))
+
+
+def feedback_code(guess: str, answer: str, length: int = 5, fold_cedilla: bool = True) -> int:
+    """Base-3 code of :func:`feedback`."""
+    return encode(feedback(guess, answer, length, fold_cedilla))
+
+
+def parse_pattern(text: str, length: int = 5) -> str:
+    """Read feedback typed by a player: G/Y/B, 2/1/0, v/a/p/c, emoji squares or circles; spaces ignored."""
+    out = []
+    for ch in "".join(text.split()):
+        colour = _COLOUR_OF.get(ch.lower())
+        if colour is None:
+            raise TermoError(
+                f"feedback '{text}': character {ch!r} (U+{ord(ch):04X}) is not a colour; "
+                "use G/Y/B, 2/1/0, v/a/p or the coloured squares"
+            )
+        out.append(colour)
+    if len(out) != length:
+        raise TermoError(f"feedback '{text}' has {len(out)} colours; expected {length}")
+    return "".join(out)
+
+
+def render_squares(pattern: str) -> str:
+    """The pattern as Termo's coloured squares."""
+    return "".join(_SQUARE[ch] for ch in pattern)
+
+
+def pattern_possible(guess: str, pattern: str, length: int = 5, fold_cedilla: bool = True) -> tuple[bool, str]:
+    """Can any word at all produce ``pattern`` for ``guess``? (spec §1.5; no lexicon involved).
+
+    Returns ``(True, "")`` or ``(False, reason)``.
+    """
+    g = normalize(guess, fold_cedilla)
+    if len(g) != length or len(pattern) != length:
+        return False, f"guess and pattern must both have {length} letters"
+    # 1. For each letter, yellows go to the leftmost non-green copies first.
+    seen_black: set[str] = set()
+    for letter, mark in zip(g, pattern):
+        if mark == "B":
+            seen_black.add(letter)
+        elif mark == "Y" and letter in seen_black:
+            return False, (
+                f"'{letter}' is marked absent and then present further right; "
+                "the game colours the leftmost copy first"
+            )
+    # 2. Every yellow letter needs its own free (non-green) position holding another letter.
+    free = [i for i, mark in enumerate(pattern) if mark != "G"]
+    yellows = [g[i] for i, mark in enumerate(pattern) if mark == "Y"]
+    if len(yellows) > len(free):
+        return False, "more yellow letters than free positions"
+    for places in permutations(free, len(yellows)):
+        if all(g[p] != letter for p, letter in zip(places, yellows)):
+            return True, ""
+    return False, "the yellow letters have no other free position to go to"
