@@ -1,0 +1,294 @@
+"""The interactive solving session behind `termo play` (spec §9), as a testable class.
+
+`Play` reads lines from an *input* and writes text through a *writer*; it never touches the
+terminal itself. The input is either an iterable of lines (a pipe, a test script) or a callable
+``read(prompt) -> str | None`` (a terminal; ``None`` = end of input). With an iterable the
+prompt and the line read are echoed as one line, so piped transcripts stay readable.
+
+A game: the opener is suggested; each round the player types a guess (accents optional) and then
+its colours (or both on one line: ``tarso BBGBY`` / ``tarso:BBGBY``); the candidates are filtered
+and the next guess suggested. Commands, at either prompt: ``help``/``?``, ``list [n]`` (the n
+most likely candidates, 20 by default), ``undo``, ``new``, ``quit`` (Portuguese forms
+``listar``, ``voltar``, ``nova``, ``sair`` too). A word outside the probe list is accepted with a
+warning; impossible colours are rejected with the reason; a round that would leave no candidate
+is reported and not applied. All green wins and ends the game with a summary; end of input ends
+the session cleanly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Callable, Iterable
+
+from termo.errors import TermoError
+from termo.session import EMPTY_RESULT_HINT, Session
+from termo.suggest import Advisor, format_decision
+
+# Terminal colours for the tiles (background green / yellow / dark grey, bold white letters).
+_ANSI_TILE = {"G": "\x1b[1;97;42m", "Y": "\x1b[1;30;43m", "B": "\x1b[1;97;100m"}
+_ANSI_RESET = "\x1b[0m"
+
+COMMANDS = {
+    "?": "help", "help": "help", "ajuda": "help",
+    "list": "list", "listar": "list", "ls": "list",
+    "undo": "undo", "voltar": "undo",
+    "new": "new", "nova": "new", "novo": "new",
+    "quit": "quit", "exit": "quit", "sair": "quit", "q": "quit",
+}
+
+HELP = """\
+Type the word you played (accents optional), then the colours the game showed:
+  G/Y/B, or v/a/p (verde/amarelo/preto), or 2/1/0, or the squares 🟩🟨⬛.
+  Both on one line works too: tarso BBGBY
+Commands: list [n]  the n most likely candidates (20)
+          undo      take back the last round
+          new       start a new game
+          quit      leave (Ctrl-D works too)"""
+
+
+def render_row(word: str, pattern: str, color: bool = False) -> str:
+    """One board row: coloured tiles on a terminal, else the word and the squares."""
+    from termo.feedback import render_squares
+
+    if color:
+        tiles = "".join(
+            f"{_ANSI_TILE[p]} {ch.upper()} {_ANSI_RESET}" for ch, p in zip(word, pattern)
+        )
+        return tiles
+    return f"{word.upper()}  {render_squares(pattern)}"
+
+
+def lines_reader(lines: Iterable[str], write: Callable[[str], None]) -> Callable[[str], str | None]:
+    """A `read(prompt)` over an iterable of lines that echoes ``prompt + line`` on one line."""
+    iterator = iter(lines)
+
+    def read(prompt: str) -> str | None:
+        try:
+            line = next(iterator)
+        except StopIteration:
+            return None
+        line = line.rstrip("\r\n")
+        write(f"{prompt}{line}\n")
+        return line
+
+    return read
+
+
+def terminal_reader() -> Callable[[str], str | None]:
+    """A `read(prompt)` on the terminal with line editing (`input`); EOF gives None."""
+    try:  # line editing and history when available
+        import readline  # noqa: F401
+    except ImportError:  # pragma: no cover - platform dependent
+        pass
+
+    def read(prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+    return read
+
+
+class Play:
+    """One interactive session: several games, one configuration.
+
+    `busy(label)` returns a context manager around every solver call; it yields a progress
+    callback ``(done, total)`` or None (the CLI shows a spinner or a bar on a terminal).
+    """
+
+    def __init__(
+        self,
+        game,
+        advisor: Advisor,
+        input: Iterable[str] | Callable[[str], str | None],
+        write: Callable[[str], None],
+        *,
+        color: bool = False,
+        busy: Callable[[str], contextlib.AbstractContextManager] | None = None,
+        session: Session | None = None,
+    ):
+        self.game = game
+        self.advisor = advisor
+        self.write = write
+        self.read = input if callable(input) else lines_reader(input, write)
+        self.color = color
+        self.busy = busy or (lambda label: contextlib.nullcontext(None))
+        self.session = session or Session(game)
+        self.games_won = 0
+
+    # ------------------------------------------------------------------ output
+    def say(self, text: str = "") -> None:
+        self.write(text + "\n")
+
+    def show_board(self) -> None:
+        for rnd in self.session.rounds:
+            self.say("  " + render_row(rnd.guess, rnd.pattern, self.color))
+
+    def show_suggestion(self) -> None:
+        session = self.session
+        if session.rounds:
+            label = f"thinking about {session.n_candidates} candidates"
+        else:
+            label = "searching the opener"
+        try:
+            with self.busy(label) as progress:
+                decision = self.advisor.next_move(session, progress=progress)
+        except TermoError as err:
+            self.say(f"no suggestion: {err}")
+            return
+        lines = format_decision(decision.as_dict(), max_alternatives=5)
+        if session.rounds:
+            lines = lines[1:]  # the candidate count was just shown
+        self.say(f"for guess {session.turn}/{self.game.max_turns}:")
+        for line in lines:
+            self.say("  " + line)
+
+    def show_candidates(self, limit: int = 8) -> None:
+        n = self.session.n_candidates
+        word = "candidate" if n == 1 else "candidates"
+        text = f"{n} {word} left"
+        if n <= limit:
+            text += ": " + ", ".join(self.session.most_likely(None))
+        self.say(text)
+
+    # --------------------------------------------------------------- commands
+    def command(self, line: str) -> str | None:
+        """Run `line` if it is a command; returns its name, or None if it is not one."""
+        parts = line.split()
+        if not parts:
+            return None
+        name = COMMANDS.get(parts[0].lower())
+        if name is None or (len(parts) > 1 and name != "list"):
+            return None
+        if name == "help":
+            self.say(HELP)
+        elif name == "list":
+            self.list_candidates(parts[1:])
+        elif name == "undo":
+            self.undo()
+        elif name == "new":
+            self.new_game()
+        return name
+
+    def list_candidates(self, args: list[str]) -> None:
+        n = 20
+        if args:
+            try:
+                n = int(args[0])
+                if n < 1:
+                    raise ValueError
+            except ValueError:
+                self.say(f"list takes a positive number, not {args[0]!r}")
+                return
+        words = self.session.most_likely(n)
+        total = self.session.n_candidates
+        shown = f"the {len(words)} most likely of " if len(words) < total else ""
+        self.say(f"{shown}{total} candidates: " + ", ".join(words))
+
+    def undo(self) -> None:
+        rnd = self.session.undo()
+        if rnd is None:
+            self.say("nothing to undo")
+            return
+        self.say(f"undid {rnd.guess} {rnd.pattern}")
+        self.show_board()
+        if self.session.rounds:
+            self.show_candidates()
+        self.show_suggestion()
+
+    def new_game(self) -> None:
+        self.session.reset()
+        self.say("new game")
+        self.show_suggestion()
+
+    # ------------------------------------------------------------------ rounds
+    def read_round(self, line: str) -> None:
+        """Handle a line that is not a command: a guess, maybe with its colours."""
+        if self.session.over:
+            self.say("this game is over: type new, undo or quit")
+            return
+        guess_text, colours = line, None
+        if ":" in line:
+            guess_text, _, colours = line.partition(":")
+        elif len(line.split()) > 1:
+            guess_text, colours = line.split(None, 1)
+        try:
+            guess = self.session.check_guess(guess_text)
+        except TermoError as err:
+            self.say(f"! {err}")
+            return
+        for warning in guess.warnings:
+            self.say(f"warning: {warning}")
+        while True:
+            if colours is None:
+                colours = self.read(f"colours for {guess.word}> ")
+                if colours is None:
+                    raise EOFError
+                if not colours.strip():
+                    self.say("guess cancelled")
+                    return
+                if self.command(colours) is not None:
+                    if COMMANDS.get(colours.split()[0].lower()) == "quit":
+                        raise EOFError
+                    return
+            try:
+                outcome = self.session.play(guess.word, colours)
+            except TermoError as err:
+                self.say(f"! {err}")
+                colours = None
+                continue
+            if outcome.status == "empty":
+                self.say(
+                    f"! no candidate gives {outcome.round.pattern} for {guess.word} "
+                    f"(of {outcome.round.before}): {EMPTY_RESULT_HINT}."
+                )
+                self.say("  retype the colours, or undo an earlier round")
+                colours = None
+                continue
+            self.after_round(outcome)
+            return
+
+    def after_round(self, outcome) -> None:
+        rnd = outcome.round
+        self.say("  " + render_row(rnd.guess, rnd.pattern, self.color))
+        if outcome.status == "won":
+            self.games_won += 1
+            n = len(self.session.rounds)
+            self.say(f"solved in {n}/{self.game.max_turns}: {rnd.guess}!")
+            self.show_board()
+            self.say("type new for another game, or quit")
+            return
+        self.show_candidates()
+        if self.session.out_of_turns:
+            self.say(
+                f"out of tries ({self.game.max_turns}); the most likely answers were: "
+                + ", ".join(self.session.most_likely(5))
+            )
+            self.say("type new for another game, undo, or quit")
+            return
+        self.show_suggestion()
+
+    # -------------------------------------------------------------------- loop
+    def run(self) -> int:
+        """Play until quit or end of input; returns the exit code (0)."""
+        self.say(f"termo play ({self.advisor.config.describe()}); type help for help")
+        self.show_suggestion()
+        try:
+            while True:
+                prompt = "> " if self.session.over else f"guess {self.session.turn}> "
+                line = self.read(prompt)
+                if line is None:
+                    break
+                line = line.strip()
+                if not line:
+                    continue
+                name = self.command(line)
+                if name == "quit":
+                    break
+                if name is None:
+                    self.read_round(line)
+        except EOFError:
+            pass
+        self.say("bye")
+        return 0

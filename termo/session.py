@@ -1,0 +1,297 @@
+"""A game in progress as plain data: the rounds played so far and the candidates they leave.
+
+A *round* is one guess with the colours the game gave it. `Session` validates each round
+before it touches the candidate set:
+
+* the guess must have the game's length and only letters (accents optional: `saude` and
+  `saúde` are the same guess);
+* the colours are parsed by `termo.feedback.parse_pattern` (``GYBBB``, ``vapcc``, ``21000``,
+  squares, ...);
+* an *impossible* pattern (one no answer could ever produce for that guess, see
+  `termo.feedback.pattern_possible`) is rejected with its reason, before any filtering: that is
+  a typing mistake, not information;
+* a guess outside the probe list is accepted with a warning; it has no row in the pattern
+  matrix, so its colours are computed answer by answer with the scalar
+  `termo.feedback.feedback_code` (the slow path);
+* a round that would leave no candidate is *reported and not applied* (mistyped colours, or an
+  answer missing from the lexicon), so the player can fix it or undo an earlier round;
+* an all-green pattern wins the game; that round does not filter.
+
+History items on the command line have the form ``guess:pattern`` (see `parse_history_item`).
+Candidate sets are ascending arrays of answer indices on the host backend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from termo.errors import TermoError
+
+EMPTY_RESULT_HINT = (
+    "mistyped colours, or the answer is not in the lexicon; the round was not applied"
+)
+
+
+@dataclass(frozen=True)
+class Guess:
+    """A validated guess: its display form, its probe index (None outside the probe list)."""
+
+    word: str  # display form: the accented probe when known, else the normalised input
+    norm: str  # normalised form (what the colours are computed on)
+    probe: int | None
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def known(self) -> bool:
+        return self.probe is not None
+
+
+@dataclass(frozen=True)
+class Round:
+    """One applied round: the guess, its colours and the candidate counts around it."""
+
+    guess: str
+    pattern: str  # canonical form, e.g. "GYBBB"
+    probe: int | None
+    before: int  # candidates before the round
+    after: int  # candidates after it (unchanged for a winning round)
+    won: bool = False
+
+    @property
+    def item(self) -> str:
+        """The round as a history item, ``guess:pattern``."""
+        return f"{self.guess}:{self.pattern}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to a proposed round.
+
+    `status` is ``"applied"`` (candidates filtered), ``"won"`` (all green; the game is over) or
+    ``"empty"`` (no candidate would be left; nothing changed).
+    """
+
+    status: str
+    round: Round
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def applied(self) -> bool:
+        return self.status in ("applied", "won")
+
+
+def parse_history_item(text: str) -> tuple[str, str]:
+    """Split a history item ``guess:pattern`` into its two raw parts (not yet validated)."""
+    guess, sep, pattern = text.partition(":")
+    guess = guess.strip()
+    if not sep or not guess or not pattern.strip():
+        raise TermoError(
+            f"bad history item {text!r}: expected guess:colours, e.g. tarso:BBGBY"
+        )
+    return guess, pattern
+
+
+def _host():
+    from backends import host
+
+    return host()
+
+
+@dataclass
+class _Frame:
+    round: Round
+    candidates: object  # the candidate array *before* the round
+
+
+class Session:
+    """A game in progress: validated rounds, the candidate set they leave, undo.
+
+    `matrix` is the game's pattern matrix (any backend; it is brought to the host once); by
+    default it is loaded lazily from `termo.matrix.pattern_matrix` on the host backend.
+    """
+
+    def __init__(self, game, matrix=None):
+        self.game = game
+        self._backend = _host()
+        self._xp = self._backend.xp
+        self._matrix = None if matrix is None else self._backend.to_numpy(matrix)
+        self._frames: list[_Frame] = []
+        self._candidates = self._all_answers()
+
+    # ----------------------------------------------------------------- state
+    def _all_answers(self):
+        return self._xp.arange(self.game.n_answers, dtype=self._xp.int64)
+
+    @property
+    def candidates(self):
+        """Ascending answer indices still possible (host array, int64)."""
+        return self._candidates
+
+    @property
+    def n_candidates(self) -> int:
+        return int(self._candidates.shape[0])
+
+    def candidate_list(self) -> list[int]:
+        return [int(i) for i in self._backend.to_numpy(self._candidates).tolist()]
+
+    @property
+    def rounds(self) -> tuple[Round, ...]:
+        return tuple(f.round for f in self._frames)
+
+    @property
+    def turn(self) -> int:
+        """The 1-based number of the next guess."""
+        return len(self._frames) + 1
+
+    @property
+    def won(self) -> bool:
+        return bool(self._frames) and self._frames[-1].round.won
+
+    @property
+    def out_of_turns(self) -> bool:
+        """True once the game's tries are used up without a win."""
+        return not self.won and len(self._frames) >= self.game.max_turns
+
+    @property
+    def over(self) -> bool:
+        return self.won or self.out_of_turns
+
+    def history(self) -> list[str]:
+        """The rounds as history items (``guess:pattern``), replayable by `replay`."""
+        return [r.item for r in self.rounds]
+
+    # ------------------------------------------------------------ validation
+    def check_guess(self, text: str) -> Guess:
+        """Validate a typed guess; raise TermoError when it cannot be a word of this game."""
+        raw = text.strip().lower()
+        if not raw:
+            raise TermoError("empty guess")
+        norm = self.game.normalize(raw)
+        n = self.game.word_length
+        if len(norm) != n:
+            raise TermoError(f"{raw!r} has {len(norm)} letters; words here have {n}")
+        if not norm.isalpha():
+            raise TermoError(f"{raw!r} is not a word: use letters only")
+        probe = self.game.index_of(raw)
+        if probe is not None:
+            return Guess(self.game.probes[probe], norm, probe)
+        warning = (
+            f"{raw!r} is not in the word list: accepted, filtered one answer at a time"
+        )
+        return Guess(raw, norm, None, (warning,))
+
+    def check_pattern(self, guess: Guess, text: str) -> str:
+        """Parse colours and reject a pattern no answer could give to this guess."""
+        from termo.feedback import parse_pattern, pattern_possible
+
+        pattern = parse_pattern(text, self.game.word_length)
+        ok, reason = pattern_possible(
+            guess.norm, pattern, self.game.word_length, self.game.fold_cedilla
+        )
+        if not ok:
+            raise TermoError(f"impossible colours {pattern} for {guess.word}: {reason}")
+        return pattern
+
+    # ------------------------------------------------------------- filtering
+    def _matrix_host(self):
+        if self._matrix is None:
+            from termo.matrix import pattern_matrix
+
+            self._matrix = pattern_matrix(self.game, backend=self._backend)
+        return self._matrix
+
+    def filter(self, guess: Guess, pattern: str, candidates=None):
+        """The candidates (default: the current ones) consistent with `guess` coloured `pattern`."""
+        from termo.feedback import encode, feedback_code
+
+        xp = self._xp
+        cands = self._candidates if candidates is None else candidates
+        code = encode(pattern)
+        if guess.probe is not None:
+            row = self._matrix_host()[guess.probe]
+            codes = xp.take(xp.asarray(row), cands)
+            return cands[codes == code]
+        # Slow path: a guess with no matrix row.
+        answers = self.game.answers_norm
+        n, fold = self.game.word_length, self.game.fold_cedilla
+        keep = [
+            int(c)
+            for c in self._backend.to_numpy(cands).tolist()
+            if feedback_code(guess.norm, answers[int(c)], n, fold) == code
+        ]
+        return xp.asarray(keep, dtype=xp.int64)
+
+    # -------------------------------------------------------------- actions
+    def play(self, guess_text: str, pattern_text: str) -> Outcome:
+        """Validate and apply one round; see the module docstring for the rules.
+
+        Raises TermoError for a bad guess, bad or impossible colours, or a game already over.
+        An empty filter result is returned as ``Outcome(status="empty")`` and not applied.
+        """
+        if self.won:
+            raise TermoError("the game is already won; undo or start a new one")
+        guess = self.check_guess(guess_text)
+        pattern = self.check_pattern(guess, pattern_text)
+        before = self.n_candidates
+        if pattern == "G" * self.game.word_length:
+            rnd = Round(guess.word, pattern, guess.probe, before, before, won=True)
+            self._frames.append(_Frame(rnd, self._candidates))
+            return Outcome("won", rnd, guess.warnings)
+        kept = self.filter(guess, pattern)
+        after = int(kept.shape[0])
+        rnd = Round(guess.word, pattern, guess.probe, before, after)
+        if after == 0:
+            return Outcome("empty", rnd, guess.warnings)
+        self._frames.append(_Frame(rnd, self._candidates))
+        self._candidates = kept
+        return Outcome("applied", rnd, guess.warnings)
+
+    def undo(self) -> Round | None:
+        """Take back the last round; returns it (None when there is nothing to undo)."""
+        if not self._frames:
+            return None
+        frame = self._frames.pop()
+        self._candidates = frame.candidates
+        return frame.round
+
+    def reset(self) -> None:
+        """Start a new game."""
+        self._frames.clear()
+        self._candidates = self._all_answers()
+
+    def replay(self, items: Iterable[str]) -> list[Outcome]:
+        """Apply history items ``guess:pattern`` in order, strictly.
+
+        Raises TermoError naming the item when one is invalid, impossible, leaves no
+        candidate, or comes after a win.
+        """
+        outcomes = []
+        for number, item in enumerate(items, start=1):
+            guess, pattern = parse_history_item(item)
+            try:
+                outcome = self.play(guess, pattern)
+            except TermoError as err:
+                raise TermoError(f"round {number} ({item}): {err}") from None
+            if outcome.status == "empty":
+                raise TermoError(
+                    f"round {number} ({item}) leaves no candidate: {EMPTY_RESULT_HINT}"
+                )
+            outcomes.append(outcome)
+        return outcomes
+
+    # ------------------------------------------------------------- listing
+    def most_likely(self, n: int | None = 20) -> list[str]:
+        """Display forms of the candidates by prior (lowest ICF first, index on ties)."""
+        icf = self.game.icf
+        order = sorted(self.candidate_list(), key=lambda i: (icf[i], i))
+        if n is not None:
+            order = order[: max(n, 0)]
+        return [self.game.answers[i] for i in order]
+
+
+def candidates_after(game, items: Sequence[str], matrix=None) -> Session:
+    """A fresh `Session` with the history `items` replayed (strict, see `Session.replay`)."""
+    session = Session(game, matrix=matrix)
+    session.replay(items)
+    return session

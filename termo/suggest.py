@@ -1,0 +1,217 @@
+"""What to play next: the library behind `termo suggest`, `termo opener` and `termo play`.
+
+`Advisor` holds the solvers of one configuration (level, temperature, beam, depth, backend) and
+answers "what now?" for a candidate set, applying the interactive level-3 ceiling: level 3 with
+more than `LEVEL3_CEILING` candidates answers with level 2 and says so in the reason (a full
+level-3 search on a large set takes minutes). With no round played yet the answer is the opener:
+the default one (`tarso`, like the reference interface) or the optimum of the configuration.
+
+`suggest()` and `opener_report()` return plain data: the keys of `Decision.as_dict()`
+(``candidates, word, bits, expected, is_candidate, reason, alternatives``); the opener report
+has the same keys without ``candidates``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from termo.errors import TermoError
+
+LEVEL3_CEILING = 250  # level 3 answers with level 2 above this many candidates (interactive)
+LEVELS = (1, 2, 3)
+OPENERS = ("default", "optimal")
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Config:
+    """One solver configuration, as chosen on the command line."""
+
+    level: int = 3
+    t: float = 1.0
+    beam: int = 10
+    depth: int = 1
+    opener: str = "default"  # "default" (tarso) or "optimal"
+    backend: str | None = None
+    ceiling: int = LEVEL3_CEILING
+
+    def __post_init__(self):
+        if self.level not in LEVELS:
+            raise TermoError(f"level must be 1, 2 or 3, not {self.level}")
+        if not (self.t > 0):  # also rejects NaN
+            raise TermoError(f"temperature must be > 0 (or inf), not {self.t}")
+        if self.beam < 1:
+            raise TermoError(f"beam must be at least 1, not {self.beam}")
+        if self.depth < 0:
+            raise TermoError(f"depth must be at least 0, not {self.depth}")
+        if self.opener not in OPENERS:
+            raise TermoError(f"opener must be 'default' or 'optimal', not {self.opener!r}")
+
+    def describe(self) -> str:
+        t = "inf" if math.isinf(self.t) else f"{self.t:g}"
+        text = f"level {self.level}, T={t}"
+        if self.level == 3:
+            text += f", beam {self.beam}, depth {self.depth}"
+        return text
+
+
+def _make_solver(game, level, config: Config):
+    from termo.solver import Solver
+
+    return Solver(
+        game,
+        level=level,
+        t=config.t,
+        beam=config.beam,
+        depth=config.depth,
+        backend=config.backend,
+    )
+
+
+class Advisor:
+    """The solvers of one configuration, created lazily and reused between questions.
+
+    `solver_factory(game, level, config)` builds a solver (tests pass a fake one); by default it
+    is `termo.solver.Solver`.
+    """
+
+    def __init__(self, game, config: Config | None = None, solver_factory=None):
+        self.game = game
+        self.config = config or Config()
+        self._factory = solver_factory or _make_solver
+        self._solvers: dict[int, object] = {}
+
+    def solver(self, level: int | None = None):
+        level = self.config.level if level is None else level
+        if level not in self._solvers:
+            self._solvers[level] = self._factory(self.game, level, self.config)
+        return self._solvers[level]
+
+    def uses_ceiling(self, n_candidates: int) -> bool:
+        """Would level 3 hand this many candidates to level 2?"""
+        return self.config.level == 3 and n_candidates > self.config.ceiling
+
+    def decide(self, candidates, turn: int):
+        """The `Decision` for a candidate set (ascending answer indices) at a 1-based turn."""
+        n = int(len(candidates)) if not hasattr(candidates, "shape") else int(candidates.shape[0])
+        if n == 0:
+            raise TermoError("no candidate left")
+        if self.uses_ceiling(n):
+            decision = self.solver(2).decide(candidates, turn)
+            note = (
+                f"level 2 answers: {n} candidates is more than the level-3 ceiling "
+                f"of {self.config.ceiling}"
+            )
+            return dataclasses.replace(decision, reason=f"{decision.reason} ({note})")
+        return self.solver().decide(candidates, turn)
+
+    def opener(self, optimal: bool | None = None, progress: Progress | None = None):
+        """The first guess: the default opener, or the configuration's optimum."""
+        if optimal is None:
+            optimal = self.config.opener == "optimal"
+        return self.solver().opener(optimal=optimal, progress=progress)
+
+    def next_move(self, session, progress: Progress | None = None):
+        """The `Decision` for a `termo.session.Session` (the opener before any round)."""
+        if not session.rounds:
+            return self.opener(progress=progress)
+        return self.decide(session.candidates, session.turn)
+
+
+def suggest(
+    game=None,
+    history: Sequence[str] = (),
+    level: int = 3,
+    t: float = 1.0,
+    beam: int = 10,
+    depth: int = 1,
+    extended: bool = False,
+    opener: str = "default",
+    *,
+    backend: str | None = None,
+    progress: Progress | None = None,
+    on_warning: Callable[[str], None] | None = None,
+    advisor: Advisor | None = None,
+) -> dict:
+    """The suggestion after the history items ``guess:pattern`` (none: the opener).
+
+    Returns ``Decision.as_dict()``. Raises TermoError for a bad item, an impossible pattern, a
+    round that leaves no candidate, or a history that already holds a win. Warnings (a word
+    outside the probe list) go to `on_warning`.
+    """
+    from termo.session import Session
+
+    if game is None:
+        from termo.games import termo_game
+
+        game = termo_game(extended=extended)
+    config = Config(level=level, t=t, beam=beam, depth=depth, opener=opener, backend=backend)
+    advisor = advisor or Advisor(game, config)
+    session = Session(game)
+    outcomes = session.replay(history)
+    if on_warning is not None:
+        for outcome in outcomes:
+            for warning in outcome.warnings:
+                on_warning(warning)
+    if session.won:
+        last = session.rounds[-1]
+        raise TermoError(f"the game is already won: {last.guess} was the answer")
+    return advisor.next_move(session, progress=progress).as_dict()
+
+
+def opener_report(
+    game=None,
+    level: int = 3,
+    t: float = 1.0,
+    beam: int = 10,
+    depth: int = 1,
+    extended: bool = False,
+    *,
+    backend: str | None = None,
+    progress: Progress | None = None,
+    advisor: Advisor | None = None,
+) -> dict:
+    """The optimal opener of a configuration and its alternatives (searched and cached when
+    missing): the keys of `Decision.as_dict()` without ``candidates``."""
+    if game is None:
+        from termo.games import termo_game
+
+        game = termo_game(extended=extended)
+    config = Config(level=level, t=t, beam=beam, depth=depth, opener="optimal", backend=backend)
+    advisor = advisor or Advisor(game, config)
+    out = advisor.opener(optimal=True, progress=progress).as_dict()
+    out.pop("candidates", None)
+    return out
+
+
+def _fmt(value, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def format_decision(data: dict, max_alternatives: int = 10) -> list[str]:
+    """Plain-text lines for a decision dict (``suggest``/``opener_report`` output)."""
+    lines = []
+    if "candidates" in data:
+        n = data["candidates"]
+        lines.append(f"candidates left: {n}")
+    flag = "can be the answer" if data.get("is_candidate") else "cannot be the answer"
+    lines.append(f"suggestion:      {data['word']}  ({flag})")
+    lines.append(f"bits:            {_fmt(data.get('bits'), 4)}")
+    if data.get("expected") is not None:
+        lines.append(f"expected:        {_fmt(data['expected'], 3)} guesses")
+    lines.append(f"reason:          {data.get('reason', '')}")
+    alternatives = data.get("alternatives") or []
+    if alternatives:
+        lines.append("alternatives (* = can be the answer):")
+        width = max(len(a["word"]) for a in alternatives[:max_alternatives]) + 1
+        for alt in alternatives[:max_alternatives]:
+            word = alt["word"] + ("*" if alt.get("is_candidate") else "")
+            text = f"  {word:<{width}}  {_fmt(alt.get('bits'), 4)} bits"
+            if alt.get("expected") is not None:
+                text += f"   E {_fmt(alt['expected'], 3)}"
+            lines.append(text)
+    return lines

@@ -1,0 +1,264 @@
+"""`termo suggest` / `termo opener` and the library functions behind them.
+
+The first part runs against a fake solver (tests/fake_solver.py) and checks the plumbing: the
+history, the ceiling, the JSON contract, warnings and one-line errors. The second part runs the
+real engine against the spec's published transcripts (skipped until `termo.solver` exists)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from fake_solver import install
+from termo.errors import TermoError
+from termo.suggest import LEVEL3_CEILING, Advisor, Config, format_decision, opener_report, suggest
+
+KEYS = ["candidates", "word", "bits", "expected", "is_candidate", "reason", "alternatives"]
+ALT_KEYS = ["word", "bits", "expected", "is_candidate"]
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+@pytest.fixture
+def app():
+    from cli.app import app
+
+    return app
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    return install(monkeypatch)
+
+
+def invoke(runner, app, args):
+    return runner.invoke(app, args, catch_exceptions=False)
+
+
+# ---------------------------------------------------------------- plumbing (fake solver)
+
+
+def test_suggest_no_history_is_the_opener(fake, game):
+    data = suggest(game, [])
+    assert data["word"] == "tarso" and data["candidates"] == 6046
+    assert fake == [("opener", 3, False)]
+    data = suggest(game, [], opener="optimal")
+    assert data["word"] == "tosar"
+
+
+def test_suggest_after_history_passes_candidates_and_turn(fake, game):
+    data = suggest(game, ["tarso:BBBBB", "filme:BBBYY"], level=2)
+    assert list(data) == KEYS
+    assert data["candidates"] == 12
+    assert fake[-1] == ("decide", 2, 12, 3)
+
+
+def test_level3_ceiling_hands_large_sets_to_level2(fake, game):
+    assert LEVEL3_CEILING == 250
+    data = suggest(game, ["tarso:BBBBB"], level=3)  # 223 <= 250: level 3
+    assert fake[-1] == ("decide", 3, 223, 2) and "level-3 ceiling" not in data["reason"]
+    data = suggest(game, ["xyzzy:BBBBB"], level=3)  # unknown word, many candidates
+    n = data["candidates"]
+    assert n > LEVEL3_CEILING
+    assert fake[-1] == ("decide", 2, n, 2)
+    assert f"{n} candidates is more than the level-3 ceiling of 250" in data["reason"]
+
+
+def test_suggest_reports_warnings(fake, game):
+    seen = []
+    suggest(game, ["xyzzy:BBBBB"], level=2, on_warning=seen.append)
+    assert len(seen) == 1 and "'xyzzy' is not in the word list" in seen[0]
+
+
+@pytest.mark.parametrize(
+    "history, message",
+    [
+        (["tarso"], "guess:colours"),
+        (["tarso:GGGGY"], "impossible colours GGGGY for tarso"),
+        (["tarso:BBBBB", "filme:GGGGB"], "leaves no candidate"),
+        (["tarso:BBBBB", "filme:BBBBX"], "not a colour"),
+        (["tarso:GGGGG"], "already won"),
+        (["casa:BBBB"], "has 4 letters"),
+    ],
+)
+def test_suggest_bad_histories(fake, game, history, message):
+    with pytest.raises(TermoError, match=message):
+        suggest(game, history)
+
+
+def test_config_checks():
+    for bad in (dict(level=4), dict(t=0.0), dict(t=float("nan")), dict(beam=0), dict(depth=-1), dict(opener="x")):
+        with pytest.raises(TermoError):
+            Config(**bad)
+
+
+def test_opener_report_has_no_candidates_key(fake, game):
+    progress = []
+    data = opener_report(game, level=3, progress=lambda d, t: progress.append((d, t)))
+    assert list(data) == KEYS[1:]
+    assert data["word"] == "tosar" and progress == [(1, 1)]
+    assert fake == [("opener", 3, True)]
+
+
+def test_format_decision_marks_candidates():
+    data = {"candidates": 3, "word": "verde", "bits": 1.8, "expected": 1.433, "is_candidate": True,
+            "reason": "why", "alternatives": [{"word": "linde", "bits": 1.7, "expected": 1.5, "is_candidate": True},
+                                              {"word": "filme", "bits": 1.6, "expected": None, "is_candidate": False}]}
+    text = "\n".join(format_decision(data))
+    assert "candidates left: 3" in text and "verde  (can be the answer)" in text
+    assert "E 1.433" not in text.split("alternatives")[1].splitlines()[0]
+    assert "linde*" in text and "filme " in text and "filme*" not in text
+
+
+def test_cli_suggest_json(fake, runner, app):
+    result = invoke(runner, app, ["suggest", "tarso:BBBBB", "filme:BBBYY", "--level", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data) == KEYS and data["candidates"] == 12
+    assert all(list(a) == ALT_KEYS for a in data["alternatives"])
+
+
+def test_cli_suggest_text(fake, runner, app):
+    result = invoke(runner, app, ["suggest", "tarso:BBBBB"])
+    assert result.exit_code == 0
+    assert "candidates left: 223" in result.stdout and "reason:" in result.stdout
+    assert "alternatives (* = can be the answer)" in result.stdout
+
+
+def test_cli_suggest_accepts_inf_and_options(fake, runner, app):
+    result = invoke(runner, app, ["suggest", "--t", "inf", "--beam", "5", "--depth", "0", "--level", "3"])
+    assert result.exit_code == 0, result.output
+
+
+def test_cli_unknown_word_warns_on_stderr(fake, runner, app):
+    result = invoke(runner, app, ["suggest", "xyzzy:BBBBB", "--json"])
+    assert result.exit_code == 0
+    assert "warning: 'xyzzy' is not in the word list" in result.stderr
+    json.loads(result.stdout)  # stdout stays pure JSON
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["suggest", "--level", "4"], "--level must be 1, 2 or 3"),
+        (["suggest", "--level", "x"], "--level takes an integer"),
+        (["suggest", "--t", "0"], "temperature"),
+        (["suggest", "--t", "abc"], "temperature"),
+        (["suggest", "--beam", "0"], "--beam must be at least 1"),
+        (["suggest", "--depth", "-1"], "--depth must be at least 0"),
+        (["suggest", "--opener", "best"], "--opener must be"),
+        (["suggest", "tarso"], "guess:colours"),
+        (["suggest", "tarso:GGGGY"], "impossible colours"),
+        (["suggest", "tarso:BBBBB", "filme:GGGGB"], "leaves no candidate"),
+        (["suggest", "tarso:GGGGG"], "already won"),
+        (["opener", "--level", "0"], "--level must be"),
+        (["play", "--t", "-1"], "temperature"),
+    ],
+)
+def test_cli_errors_are_one_line_exit_2(fake, runner, app, args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_cli_opener_json(fake, runner, app):
+    result = invoke(runner, app, ["opener", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert list(data) == KEYS[1:] and data["word"] == "tosar"
+
+
+def test_cli_backend_option_reaches_the_solver(fake, runner, app, monkeypatch):
+    monkeypatch.setenv("TERMO_BACKEND", "numpy")  # restored after the test (the root option sets it)
+    seen = {}
+    import termo.suggest
+
+    original = termo.suggest._make_solver
+
+    def spy(game, level, config):
+        seen["backend"] = config.backend
+        return original(game, level, config)
+
+    monkeypatch.setattr(termo.suggest, "_make_solver", spy)
+    result = invoke(runner, app, ["suggest", "tarso:BBBBB", "--backend", "jax", "--json"])
+    assert result.exit_code == 0 and seen["backend"] == "jax"
+
+
+# ------------------------------------------------------------------- the real engine
+
+
+@pytest.fixture(scope="module")
+def solver_module():
+    return pytest.importorskip("termo.solver", reason="the engine (termo/solver.py) is not there yet")
+
+
+def real(runner, app, args):
+    result = invoke(runner, app, args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def words(data):
+    return [a["word"] for a in data["alternatives"]]
+
+
+def test_real_level3_after_tarso_bbbbb(solver_module, runner, app):
+    data = real(runner, app, ["suggest", "tarso:BBBBB", "--json"])
+    assert data["candidates"] == 223
+    assert data["word"] == "filme" and round(data["expected"], 3) == 1.886
+    assert round(data["bits"], 2) == 3.53
+    assert words(data)[:3] == ["cline", "linde", "lince"]
+
+
+def test_real_level3_second_round(solver_module, runner, app):
+    data = real(runner, app, ["suggest", "tarso:BBBBB", "filme:BBBYY", "--json"])
+    assert data["candidates"] == 12
+    assert data["word"] == "nuvem" and round(data["expected"], 3) == 1.414
+    assert words(data)[:3] == ["bunda", "bundo", "jundu"]
+
+
+def test_real_mid_game_levels(solver_module, runner, app):
+    two = real(runner, app, ["suggest", "tarso:BBGBB", "--level", "2", "--json"])
+    assert two["candidates"] == 51 and two["word"] == "miúde" and round(two["bits"], 3) == 2.006
+    three = real(runner, app, ["suggest", "tarso:BBGBB", "--json"])
+    assert three["word"] == "verde" and round(three["expected"], 3) == 1.433
+    assert round(three["bits"], 3) == 1.831
+
+
+@pytest.mark.parametrize("history", [["tarso:BBBBB"], ["tarso:BBBBB", "filme:BBBYY"], ["tarso:BBGBB"]])
+def test_real_jax_backend_gives_the_same_answers(solver_module, runner, app, monkeypatch, history):
+    pytest.importorskip("jax")
+    monkeypatch.setenv("TERMO_BACKEND", "numpy")  # the root --backend option writes the variable
+    numpy_data = real(runner, app, ["suggest", *history, "--json"])
+    jax_data = real(runner, app, ["--backend", "jax", "suggest", *history, "--json"])
+    assert jax_data["word"] == numpy_data["word"]
+    assert words(jax_data) == words(numpy_data)
+    assert jax_data["expected"] == pytest.approx(numpy_data["expected"], abs=1e-12)
+    assert jax_data["bits"] == pytest.approx(numpy_data["bits"], abs=1e-12)
+
+
+def test_real_level3_ceiling(solver_module, runner, app):
+    data = real(runner, app, ["suggest", "xyzzy:BBBBB", "--json"])
+    assert data["candidates"] > 250 and "level-3 ceiling" in data["reason"]
+
+
+def test_real_default_opener_is_tarso(solver_module, runner, app):
+    data = real(runner, app, ["suggest", "--level", "2", "--json"])
+    assert data["word"] == "tarso" and data["candidates"] == 6046
+    assert data["bits"] == pytest.approx(5.9748166899580495, abs=1e-12)
+
+
+@pytest.mark.slow
+def test_real_level3_opener_search(solver_module, runner, app):
+    data = real(runner, app, ["opener", "--json"])
+    assert "candidates" not in data
+    assert data["word"] == "tosar" and data["expected"] == pytest.approx(3.0094161966572304, abs=1e-12)
+    assert words(data)[:5] == ["tarso", "sertã", "terso", "tória", "tirão"]
