@@ -52,8 +52,9 @@ class Backend:
         out = []
         chunk = max(1, 4_000_000 // max(1, codes.shape[1] * n_bins))
         for start in range(0, rows, chunk):
-            c = codes[start : start + chunk, :]
-            w = weights[start : start + chunk, :]
+            stop = min(rows, start + chunk)
+            c = codes[start:stop, :]
+            w = weights[start:stop, :]
             onehot = c[:, :, None] == bins[None, None, :]
             out.append(xp.sum(xp.where(onehot, w[:, :, None], 0.0), axis=1))
         if not out:
@@ -64,7 +65,7 @@ class Backend:
         """Indices of the ``k`` largest keys, in descending order, ties to the lowest index."""
         xp = self.xp
         order = xp.argsort(xp.asarray(keys), descending=True, stable=True)
-        return xp.astype(order[:k], xp.int64)
+        return xp.astype(order[: min(k, order.shape[0])], xp.int64)
 
 
 def _device_of(xp, arr):

@@ -6,7 +6,6 @@ import os
 import sys
 from typing import Annotated, Optional
 
-import click
 import typer
 
 from cli import bench_commands, foundation_commands, robustness_commands, solver_commands
@@ -52,18 +51,23 @@ for module in (foundation_commands, solver_commands, bench_commands, robustness_
     module.register(app)
 
 
+# typer vendors click: find its usage-error base class through a public subclass.
+_CLICK_ERROR = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == "ClickException")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors and library errors become one stderr line and exit code 2."""
     try:
         result = app(args=argv, standalone_mode=False)
         return int(result or 0) if isinstance(result, int) else 0
-    except click.exceptions.Exit as done:
+    except typer.Exit as done:
         return done.exit_code
-    except click.exceptions.Abort:
+    except typer.Abort:
         typer.echo("termo: aborted", err=True)
         return 130
-    except click.exceptions.ClickException as err:  # bad option, missing argument, ...
-        typer.echo(f"termo: error: {err.format_message()}", err=True)
+    except _CLICK_ERROR as err:  # bad option, missing argument, ...
+        if type(err).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
+            typer.echo(f"termo: error: {err.format_message()}", err=True)
         return err.exit_code
     except USER_ERRORS as err:
         typer.echo(f"termo: error: {err}", err=True)
