@@ -1,8 +1,8 @@
 """The pattern matrix: ``M[probe, answer]`` = base-3 feedback code (spec §3), built on a backend.
 
 Build (performance-notes §1): under the two-pass rule, the colours a guess letter gets depend only
-on that letter, on the set of positions where the guess holds it, and on the answer. So we tabulate,
-for every symbol and every non-empty set of positions, the base-3 contribution of those positions for
+on that letter, on the set of positions where the guess holds it, and on the answer. So we tabulate, for every
+(symbol, set of positions) pair that some probe uses, the base-3 contribution of those positions for
 every answer; a probe's row is then the sum of the table rows of its distinct letters (at most
 ``word_length`` gathered rows). Everything is whole-array work on the chosen backend.
 
@@ -41,46 +41,51 @@ def _alphabet(game: Game) -> dict[str, int]:
     return {s: i for i, s in enumerate(symbols)}
 
 
-def _letter_table(answer_symbols, n_symbols: int, length: int, dtype, backend):
-    """Rows ``symbol * 2**L + mask``: contribution of the positions in ``mask`` holding ``symbol``.
+def _letter_table(answer_symbols, pairs, n_symbols: int, length: int, dtype, backend):
+    """Row ``u`` = contribution of the positions in mask ``pairs[u][1]`` holding symbol ``pairs[u][0]``.
 
-    One extra all-zero row at the end pads probes with fewer distinct letters than positions.
+    Only the (symbol, mask) pairs some probe uses are tabulated. One extra all-zero row at the end
+    pads probes with fewer distinct letters than positions.
     """
     xp = backend.xp
-    n_masks = 2**length
+    symbols = backend.asarray([s for s, _ in pairs], dtype=xp.int64)
     in_mask = backend.asarray(
-        [[bool(m >> (length - 1 - p) & 1) for p in range(length)] for m in range(n_masks)], dtype=xp.bool
-    )  # (masks, L); bit L-1-p of the mask is position p
-    powers = [3 ** (length - 1 - p) for p in range(length)]
-    blocks = []
-    for s in range(n_symbols):
-        is_s = answer_symbols == s  # (answers, L)
-        count = xp.sum(xp.astype(is_s, xp.int32), axis=1)  # copies of s in each answer
-        green = in_mask[:, None, :] & is_s[None, :, :]  # (masks, answers, L)
-        stock = count[None, :] - xp.sum(xp.astype(green, xp.int32), axis=2)
-        contrib = xp.zeros(stock.shape, dtype=xp.int32)
-        for p in range(length):
-            g_p = green[:, :, p]
-            yellow = (in_mask[:, p][:, None] & ~g_p) & (stock > 0)
-            stock = stock - xp.astype(yellow, xp.int32)
-            contrib = contrib + (2 * xp.astype(g_p, xp.int32) + xp.astype(yellow, xp.int32)) * powers[p]
-        blocks.append(contrib)
-    blocks.append(xp.zeros((1, answer_symbols.shape[0]), dtype=xp.int32))
-    return xp.astype(xp.concat(blocks, axis=0), dtype)
+        [[bool(m >> (length - 1 - p) & 1) for p in range(length)] for _, m in pairs], dtype=xp.bool
+    )  # (pairs, L); bit L-1-p of a mask is position p
+    onehot = answer_symbols[None, :, :] == xp.reshape(
+        xp.arange(n_symbols, dtype=answer_symbols.dtype, device=_device(answer_symbols)), (n_symbols, 1, 1)
+    )  # (symbols, answers, L)
+    counts = xp.sum(xp.astype(onehot, xp.int16), axis=2)  # copies of each symbol in each answer
+    is_s = xp.take(onehot, symbols, axis=0)  # (pairs, answers, L)
+    green = is_s & in_mask[:, None, :]
+    stock = xp.take(counts, symbols, axis=0) - xp.sum(xp.astype(green, xp.int16), axis=2)
+    contrib = xp.zeros(stock.shape, dtype=xp.int16)
+    for p in range(length):
+        g_p = green[:, :, p]
+        yellow = (in_mask[:, p][:, None] & ~g_p) & (stock > 0)
+        y_p = xp.astype(yellow, xp.int16)
+        stock = stock - y_p
+        contrib = contrib + (2 * xp.astype(g_p, xp.int16) + y_p) * (3 ** (length - 1 - p))
+    pad = xp.zeros((1, answer_symbols.shape[0]), dtype=xp.int16, device=_device(answer_symbols))
+    return xp.astype(xp.concat([contrib, pad], axis=0), dtype)
 
 
-def _probe_rows(probes_norm, alphabet: dict[str, int], length: int) -> list[list[int]]:
-    """For each probe, the table rows of its distinct letters (padded with the zero row)."""
-    n_masks = 2**length
-    pad = len(alphabet) * n_masks
+def _device(arr):
+    return getattr(arr, "device", None)
+
+
+def _probe_rows(probes_norm, alphabet: dict[str, int], length: int):
+    """The (symbol, positions mask) pairs the probes use, and each probe's pair rows (padded)."""
+    pair_id: dict[tuple[int, int], int] = {}
     rows = []
     for word in probes_norm:
         masks: dict[str, int] = {}
         for p, ch in enumerate(word):
             masks[ch] = masks.get(ch, 0) | (1 << (length - 1 - p))
-        picked = [alphabet[ch] * n_masks + m for ch, m in masks.items()]
-        rows.append(picked + [pad] * (length - len(picked)))
-    return rows
+        picked = [pair_id.setdefault((alphabet[ch], m), len(pair_id)) for ch, m in masks.items()]
+        rows.append(picked)
+    pad = len(pair_id)
+    return list(pair_id), [r + [pad] * (length - len(r)) for r in rows]
 
 
 def build_matrix(game: Game, backend=None):
@@ -91,8 +96,8 @@ def build_matrix(game: Game, backend=None):
     alphabet = _alphabet(game)
     dtype = getattr(xp, game.code_dtype)
     answer_symbols = backend.asarray([[alphabet[c] for c in w] for w in game.answers_norm], dtype=xp.int32)
-    table = _letter_table(answer_symbols, len(alphabet), length, dtype, backend)
-    rows = _probe_rows(game.probes_norm, alphabet, length)
+    pairs, rows = _probe_rows(game.probes_norm, alphabet, length)
+    table = _letter_table(answer_symbols, pairs, len(alphabet), length, dtype, backend)
     blocks = []
     for start in range(0, len(rows), _ROW_BLOCK):
         index = backend.asarray(rows[start : start + _ROW_BLOCK], dtype=xp.int64)
