@@ -81,13 +81,13 @@ def progress_display(label: str, delay: float = 0.8):
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
     progress = Progress(
         SpinnerColumn(),
         TextColumn(label),
         BarColumn(),
-        MofNCompleteColumn(),
+        TaskProgressColumn(),
         TimeElapsedColumn(),
         console=Console(stderr=True),
         transient=True,

@@ -85,6 +85,7 @@ def terminal_reader() -> Callable[[str], str | None]:
         try:
             return input(prompt)
         except EOFError:
+            print()  # end the prompt's line before the goodbye
             return None
 
     return read
