@@ -196,7 +196,7 @@ def opener_command(
 def _use_color() -> bool:
     if os.environ.get("NO_COLOR") or os.environ.get("TERM", "") in ("", "dumb"):
         return False
-    return sys.stdout.isatty()
+    return sys.stdout.isatty() and sys.stdin.isatty()
 
 
 def play_command(
@@ -234,7 +234,7 @@ def play_command(
         reader,
         write,
         color=_use_color() if color is None else color,
-        busy=progress_display,
+        busy=progress_display if interactive else None,
     )
     try:
         code = play.run()
