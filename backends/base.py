@@ -36,6 +36,10 @@ class Backend:
     def dtype(self, name: str):
         return getattr(self.xp, name)
 
+    def compile(self, func, static_argnames=()):
+        """``func`` compiled for this backend where that helps (JAX: ``jax.jit``); else unchanged."""
+        return func
+
     def describe(self) -> dict:
         return {"name": self.name, "version": self.version, "device": str(self.device)}
 

@@ -22,6 +22,9 @@ class JaxBackend(Backend):
             dtype = getattr(self._jnp, dtype)
         return self._jax.device_put(self._jnp.asarray(obj, dtype=dtype), self.device)
 
+    def compile(self, func, static_argnames=()):
+        return self._jax.jit(func, static_argnames=tuple(static_argnames))
+
     def describe(self) -> dict:
         return {"name": self.name, "version": self.version, "device": f"{self.device.platform}:{self.device.id}"}
 

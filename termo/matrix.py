@@ -13,6 +13,7 @@ cache is rebuilt, never used.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import time
@@ -41,17 +42,12 @@ def _alphabet(game: Game) -> dict[str, int]:
     return {s: i for i, s in enumerate(symbols)}
 
 
-def _letter_table(answer_symbols, pairs, n_symbols: int, length: int, dtype, backend):
-    """Row ``u`` = contribution of the positions in mask ``pairs[u][1]`` holding symbol ``pairs[u][0]``.
+def _letter_table(xp, answer_symbols, symbols, in_mask, n_symbols: int, length: int):
+    """Row ``u`` = contribution of the positions in ``in_mask[u]`` holding symbol ``symbols[u]``.
 
     Only the (symbol, mask) pairs some probe uses are tabulated. One extra all-zero row at the end
-    pads probes with fewer distinct letters than positions.
+    pads probes with fewer distinct letters than positions. Returns int16.
     """
-    xp = backend.xp
-    symbols = backend.asarray([s for s, _ in pairs], dtype=xp.int64)
-    in_mask = backend.asarray(
-        [[bool(m >> (length - 1 - p) & 1) for p in range(length)] for _, m in pairs], dtype=xp.bool
-    )  # (pairs, L); bit L-1-p of a mask is position p
     onehot = answer_symbols[None, :, :] == xp.reshape(
         xp.arange(n_symbols, dtype=answer_symbols.dtype, device=_device(answer_symbols)), (n_symbols, 1, 1)
     )  # (symbols, answers, L)
@@ -59,7 +55,7 @@ def _letter_table(answer_symbols, pairs, n_symbols: int, length: int, dtype, bac
     is_s = xp.take(onehot, symbols, axis=0)  # (pairs, answers, L)
     green = is_s & in_mask[:, None, :]
     stock = xp.take(counts, symbols, axis=0) - xp.sum(xp.astype(green, xp.int16), axis=2)
-    contrib = xp.zeros(stock.shape, dtype=xp.int16)
+    contrib = xp.zeros(stock.shape, dtype=xp.int16, device=_device(answer_symbols))
     for p in range(length):
         g_p = green[:, :, p]
         yellow = (in_mask[:, p][:, None] & ~g_p) & (stock > 0)
@@ -67,7 +63,20 @@ def _letter_table(answer_symbols, pairs, n_symbols: int, length: int, dtype, bac
         stock = stock - y_p
         contrib = contrib + (2 * xp.astype(g_p, xp.int16) + y_p) * (3 ** (length - 1 - p))
     pad = xp.zeros((1, answer_symbols.shape[0]), dtype=xp.int16, device=_device(answer_symbols))
-    return xp.astype(xp.concat([contrib, pad], axis=0), dtype)
+    return xp.concat([contrib, pad], axis=0)
+
+
+def _matrix_kernel(xp, answer_symbols, symbols, in_mask, index, n_symbols: int, length: int, dtype_name: str):
+    """The whole build as array code: the letter table, then each probe row as a sum of table rows."""
+    table = xp.astype(_letter_table(xp, answer_symbols, symbols, in_mask, n_symbols, length), getattr(xp, dtype_name))
+    blocks = []
+    for start in range(0, index.shape[0], _ROW_BLOCK):
+        rows = index[start : min(start + _ROW_BLOCK, index.shape[0]), :]
+        block = xp.take(table, rows[:, 0], axis=0)
+        for k in range(1, length):
+            block = block + xp.take(table, rows[:, k], axis=0)
+        blocks.append(block)
+    return xp.concat(blocks, axis=0) if len(blocks) > 1 else blocks[0]
 
 
 def _device(arr):
@@ -88,24 +97,31 @@ def _probe_rows(probes_norm, alphabet: dict[str, int], length: int):
     return list(pair_id), [r + [pad] * (length - len(r)) for r in rows]
 
 
+_compiled: dict = {}  # backend name -> compiled kernel (JAX compiles once per shape)
+
+
 def build_matrix(game: Game, backend=None):
     """Compute the pattern matrix on ``backend`` (no cache involved)."""
     backend = get_backend(backend)
     xp = backend.xp
     length = game.word_length
     alphabet = _alphabet(game)
-    dtype = getattr(xp, game.code_dtype)
-    answer_symbols = backend.asarray([[alphabet[c] for c in w] for w in game.answers_norm], dtype=xp.int32)
     pairs, rows = _probe_rows(game.probes_norm, alphabet, length)
-    table = _letter_table(answer_symbols, pairs, len(alphabet), length, dtype, backend)
-    blocks = []
-    for start in range(0, len(rows), _ROW_BLOCK):
-        index = backend.asarray(rows[start : start + _ROW_BLOCK], dtype=xp.int64)
-        block = xp.take(table, index[:, 0], axis=0)
-        for k in range(1, length):
-            block = block + xp.take(table, index[:, k], axis=0)
-        blocks.append(block)
-    return xp.concat(blocks, axis=0) if len(blocks) > 1 else blocks[0]
+    answer_symbols = backend.asarray([[alphabet[c] for c in w] for w in game.answers_norm], dtype=xp.int32)
+    symbols = backend.asarray([sym for sym, _ in pairs], dtype=xp.int64)
+    in_mask = backend.asarray(
+        [[bool(m >> (length - 1 - p) & 1) for p in range(length)] for _, m in pairs], dtype=xp.bool
+    )  # bit L-1-p of a mask is position p
+    index = backend.asarray(rows, dtype=xp.int64)
+    kernel = _compiled.get(backend.name)
+    if kernel is None:
+        kernel = backend.compile(
+            functools.partial(_matrix_kernel, xp), static_argnames=("n_symbols", "length", "dtype_name")
+        )
+        _compiled[backend.name] = kernel
+    return kernel(
+        answer_symbols, symbols, in_mask, index, n_symbols=len(alphabet), length=length, dtype_name=game.code_dtype
+    )
 
 
 # --- cache ----------------------------------------------------------------------------------

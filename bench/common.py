@@ -1,0 +1,77 @@
+"""Benchmark plumbing shared by every script in bench/: timing, machine details, JSON output."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def machine() -> dict:
+    """What the numbers were measured on."""
+    info = {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    try:
+        model = [l for l in Path("/proc/cpuinfo").read_text().splitlines() if l.startswith("model name")]
+        info["cpu_model"] = model[0].split(":", 1)[1].strip() if model else ""
+    except OSError:
+        pass
+    try:
+        gpu = subprocess.run(
+            ["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True, timeout=10
+        )
+        if gpu.returncode == 0:
+            info["gpu"] = gpu.stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return info
+
+
+def median_seconds(func, repeats: int = 5, warmup: int = 1, sync=None) -> dict:
+    """Run ``func`` ``warmup`` times, then time ``repeats`` runs; ``sync(result)`` waits for devices."""
+    for _ in range(warmup):
+        result = func()
+        if sync:
+            sync(result)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = func()
+        if sync:
+            sync(result)
+        times.append(time.perf_counter() - start)
+    return {"median_s": statistics.median(times), "min_s": min(times), "runs_s": times}
+
+
+def save(name: str, payload: dict) -> Path:
+    """Write ``bench/results/<name>.json`` with the machine details, and print it."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    payload = {"benchmark": name, "machine": machine(), **payload}
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps(payload, indent=1, ensure_ascii=False))
+    return path
+
+
+def block_until_ready(result):
+    """Wait for asynchronous backends (JAX dispatch, CUDA streams) to finish ``result``."""
+    if hasattr(result, "block_until_ready"):
+        result.block_until_ready()
+    elif type(result).__module__.startswith("cupy"):
+        import cupy
+
+        cupy.cuda.Stream.null.synchronize()
+    return result
