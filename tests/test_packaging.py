@@ -15,6 +15,8 @@ def test_every_python_package_is_listed_in_pyproject():
         for init in (ROOT / top).rglob("__init__.py")
     }
     assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
+    missing = {p for p in listed - {"termo_data"} if not (ROOT / p.replace(".", "/") / "__init__.py").is_file()}
+    assert not missing, f"listed in pyproject but not a package: {sorted(missing)}"
 
 
 def test_data_files_are_package_data():
