@@ -253,3 +253,37 @@ def test_real_unknown_word_equals_brute_force(termo):
     assert [termo.answers[i] for i in s.candidate_list()] == [
         w for w in before if feedback("quxyz", w) == "BYBBB"
     ]
+
+
+# ------------------------------------------------------------------------- properties
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_property_filter_keeps_exactly_the_consistent_answers(termo, data):
+    """Two rounds against a random secret, with probes or random letter strings as guesses:
+    the session keeps the secret and exactly the answers a brute-force scan keeps."""
+    from termo.feedback import feedback
+
+    secret = data.draw(st.sampled_from(termo.answers), label="secret")
+    word = st.one_of(
+        st.sampled_from(termo.probes),
+        st.text(alphabet="abcdeilmnorstuz", min_size=5, max_size=5),
+    )
+    guesses = data.draw(st.lists(word, min_size=1, max_size=2), label="guesses")
+    s = Session(termo)
+    rounds = []
+    for guess in guesses:
+        pattern = feedback(guess, secret)
+        if pattern == "GGGGG":
+            break
+        out = s.play(guess, pattern)
+        assert out.status == "applied"
+        rounds.append((guess, pattern))
+    kept = s.candidate_list()
+    assert termo.answers.index(secret) in kept or not rounds
+    expected = [i for i, a in enumerate(termo.answers) if all(feedback(g, a) == p for g, p in rounds)]
+    assert kept == expected
