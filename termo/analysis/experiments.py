@@ -1,0 +1,120 @@
+"""Battery-based experiments (spec §7.2–7.3): strategy battery, temperature sweep, extended space.
+
+Each ``*_experiment`` function runs the games, writes ``<name>.json``, ``<name>.md`` and its PNG
+plots into ``out`` and returns ``(rows, markdown, paths)``; ``rows`` is the JSON-ready list the
+CLI prints with ``--json``. The opener experiments of §7.4–7.6 are in
+:mod:`termo.analysis.openers`.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Callable, Sequence
+
+from termo.analysis import plots
+from termo.analysis.battery import battery_secrets, evaluate, run_battery, summarize
+from termo.analysis.report import battery_markdown, write_report
+from termo.analysis.strategies import build_policy, t_label
+from termo.analysis.worlds import full_world
+
+Progress = Callable[[str, int, int], None]
+
+SWEEP_TEMPERATURES = (0.5, 1.0, 2.0, 5.0, 10.0, math.inf)
+
+
+def battery_experiment(strategies: Sequence[str], battery: str = "realistic", *, n=None, t: float = 1.0,
+                       extended: bool = False, seed: int = 0, beam: int = 10, depth: int = 1, backend=None,
+                       out: str | Path = "results", progress: Progress | None = None):
+    """§7.3 default run: each strategy on one battery; turn-distribution plot."""
+    rows = run_battery(strategies, battery, n=n, t=t, extended=extended, seed=seed, beam=beam, depth=depth,
+                       backend=backend, progress=progress)
+    name = f"battery-{battery}" + (f"-n{n}" if n is not None else "") + ("-extended" if extended else "")
+    if t != 1.0:
+        name += f"-t{t_label(t)}"
+    size = rows[0]["games"] if rows else 0
+    title = f"Battery {battery} ({size} secrets, T={t_label(t)}{', extended probes' if extended else ''})"
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    png = plots.turn_distribution(rows, out / f"{name}.png", title)
+    markdown = battery_markdown(rows, title)
+    lost = [f"- {r['label']}: " + ", ".join(r["lost"][:50]) for r in rows if r["lost"]]
+    if lost:
+        markdown += "\n\nLost words (first 50 per strategy):\n\n" + "\n".join(lost)
+    paths = write_report(out, name, rows, markdown, [png])
+    return rows, markdown, paths
+
+
+def sweep_t_experiment(temperatures: Sequence[float] = SWEEP_TEMPERATURES, battery: str = "realistic", *, n=None,
+                       backend=None, out: str | Path = "results", progress: Progress | None = None):
+    """§7.3 ``--varredura-t``: the entropy strategy at several T on the same secrets.
+
+    Each T has its own prior and therefore its own optimal opener; the secrets are defined by
+    ICF, so they do not move with T.
+    """
+    rows = []
+    for t in temperatures:
+        (row,) = run_battery(["entropy"], battery, n=n, t=t, backend=backend, progress=progress)
+        row = {"t": t_label(t), **row}
+        row["label"] = f"T={t_label(t)}"
+        rows.append(row)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    labels = [r["t"] for r in rows]
+    pngs = [
+        plots.line_plot(labels, {"penalised mean": [r["penalised_mean"] for r in rows],
+                                 "mean over wins": [r["mean"] for r in rows]},
+                        out / "sweep-t.png", f"Entropy strategy vs prior temperature ({rows[0]['games']} secrets)",
+                        "temperature T", "guesses per game"),
+        plots.turn_distribution(rows, out / "sweep-t-turns.png", "Turn distribution per temperature"),
+    ]
+    table = battery_markdown(rows, f"Temperature sweep, battery {battery}")
+    table += "\n\nOpeners: " + ", ".join(f"T={r['t']}: {r['first_guess']}" for r in rows)
+    paths = write_report(out, "sweep-t", rows, table, pngs)
+    return rows, table, paths
+
+
+def extended_experiment(levels: Sequence[int] = (2, 3), *, n2=None, n3=None, t: float = 1.0, beam: int = 10,
+                        depth: int = 1, backend=None, out: str | Path = "results", progress: Progress | None = None):
+    """§7.3 ``--ampliado``: level 2 (realistic battery) and level 3 (its 300-word battery) with
+    6,046 vs 8,629 probes, the same secrets in both spaces."""
+    rows = []
+    for level in levels:
+        strategy = "entropy" if level == 2 else "level3"
+        battery = "realistic" if level == 2 else "level3"
+        size = n2 if level == 2 else n3
+        for extended in (False, True):
+            (row,) = run_battery([strategy], battery, n=size, t=t, extended=extended, beam=beam, depth=depth,
+                                 backend=backend, progress=progress)
+            row = {"probes": row["probes"], "level": level, "set": battery, **row}
+            row["label"] = f"level {level}, {row['probes']:,} probes"
+            rows.append(row)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    png = plots.turn_distribution(rows, out / "extended.png", f"Answers-only vs extended probe space (T={t_label(t)})")
+    table = battery_markdown(rows, "Extended probe space")
+    table += "\n\nOpeners: " + ", ".join(f"{r['label']}: {r['first_guess']}" for r in rows)
+    paths = write_report(out, "extended", rows, table, [png])
+    return rows, table, paths
+
+
+def play_opener(world, opener: int, secrets=None, *, backend=None, solver=None) -> dict:
+    """Impose ``opener`` on turn 1, then level 2, on ``secrets`` (default: the world's answers)."""
+    from termo.analysis.strategies import FixedOpener
+
+    inner = build_policy("entropy", world, backend=backend, solver=solver)
+    policy = FixedOpener(opener, inner)
+    secrets = world.candidates() if secrets is None else secrets
+    result = evaluate(policy, world, secrets, backend=backend)
+    return summarize(result, world.game, "fixed opener", opener=world.game.probes[opener], world=world.name)
+
+
+__all__ = [
+    "SWEEP_TEMPERATURES",
+    "battery_experiment",
+    "battery_secrets",
+    "extended_experiment",
+    "full_world",
+    "play_opener",
+    "sweep_t_experiment",
+]

@@ -1,0 +1,148 @@
+"""The benchmark's strategies (spec §4), as policies the lockstep evaluator can drive.
+
+* ``random``: the reference re-creates ``numpy.random.default_rng(seed)`` at the start of every
+  game and plays ``rng.choice(C)`` each turn, so its choice depends on the *history* (how many
+  draws of which sizes came before), not only on the candidate set. :class:`BranchRandom` keeps
+  the generator state per branch of the game tree (a branch policy, see
+  :mod:`termo.analysis.lockstep`), which reproduces the sequential games draw for draw.
+* ``letters``, ``likely``: the engine's baseline policies (``termo.policies.make_policy``).
+* ``entropy`` (level 2) and ``level3``: the engine's :class:`termo.solver.Solver`, asked for all
+  distinct states of a turn at once (``decide_many``); on turn 1 with every answer as a candidate
+  its answer is the optimal opener of its level (spec §4), computed once and cached by the engine.
+* :class:`FixedOpener`: an imposed first word, then another policy (the "fixed opener" probe).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from termo.analysis.worlds import World
+from termo.errors import TermoError
+
+STRATEGIES = ("random", "letters", "likely", "entropy", "level3")
+LABELS = {
+    "random": "random",
+    "letters": "letter frequency",
+    "likely": "most probable",
+    "entropy": "entropy (level 2)",
+    "level3": "level 3",
+}
+
+
+class BranchRandom:
+    """The reference's random strategy: a fresh ``default_rng(seed)`` per game, ``choice(C)`` per turn.
+
+    Its NumPy generator (the draws must match NumPy's PCG64 stream to reproduce the published
+    numbers) is host bookkeeping, not array work.
+    """
+
+    branch_dependent = True
+
+    def __init__(self, seed: int = 0) -> None:
+        import numpy  # the reference's generator; nothing array-valued is computed with it
+
+        self._np = numpy
+        self.seed = seed
+
+    def start(self):
+        return self._np.random.default_rng(self.seed).bit_generator.state
+
+    def choose_branches(self, states, turns, tokens):
+        rng = self._np.random.default_rng(self.seed)
+        choices, out = [], []
+        for state, token in zip(states, tokens):
+            rng.bit_generator.state = token
+            choices.append(int(rng.choice(state)))
+            out.append(rng.bit_generator.state)
+        return choices, out
+
+    # the sequential interface, for one game at a time
+    def reset(self) -> None:
+        self._rng = self._np.random.default_rng(self.seed)
+
+    def choose(self, candidates, turn: int) -> int:
+        return int(self._rng.choice(candidates))
+
+
+class Batched:
+    """Any policy with ``choose(C, t)`` (and optionally ``choose_many``) as a state policy."""
+
+    def __init__(self, policy) -> None:
+        self.policy = policy
+
+    def choose_many(self, states: Sequence, turns: Sequence[int]) -> list[int]:
+        many = getattr(self.policy, "choose_many", None)
+        if many is not None:
+            return [int(c) for c in many(list(states), list(turns))]
+        return [int(self.policy.choose(s, t)) for s, t in zip(states, turns)]
+
+
+class SolverPolicy:
+    """The engine's solver as a state policy (``decide_many`` batches a whole turn)."""
+
+    def __init__(self, solver) -> None:
+        self.solver = solver
+
+    def choose_many(self, states: Sequence, turns: Sequence[int]) -> list[int]:
+        if not states:
+            return []
+        return [int(c) for c in self.solver.decide_many(list(states), list(turns))]
+
+
+class FixedOpener:
+    """Play ``opener`` on turn 1, then ask ``then`` (a state policy)."""
+
+    def __init__(self, opener: int, then) -> None:
+        self.opener = int(opener)
+        self.then = then
+
+    def choose_many(self, states: Sequence, turns: Sequence[int]) -> list[int]:
+        out: list[int | None] = [self.opener if t == 1 else None for t in turns]
+        rest = [i for i, c in enumerate(out) if c is None]
+        if rest:
+            answers = self.then.choose_many([states[i] for i in rest], [turns[i] for i in rest])
+            for i, a in zip(rest, answers):
+                out[i] = int(a)
+        return out  # type: ignore[return-value]
+
+
+def make_solver(world: World, level: int = 2, beam: int = 10, depth: int = 1, backend=None):
+    """The engine's solver for ``world`` (its game, temperature and prior)."""
+    from termo.solver import Solver
+
+    prior = None if world.prior is None else world.weights()
+    return Solver(world.game, level=level, t=world.t, beam=beam, depth=depth, backend=backend, prior=prior)
+
+
+def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, depth: int = 1, backend=None,
+                 solver=None):
+    """A lockstep-ready policy for strategy ``name`` in ``world``."""
+    if name not in STRATEGIES:
+        raise TermoError(f"unknown strategy {name!r} (choose from {', '.join(STRATEGIES)})")
+    if name == "random":
+        return BranchRandom(seed)
+    if name in ("entropy", "level3"):
+        level = 2 if name == "entropy" else 3
+        return SolverPolicy(solver or make_solver(world, level=level, beam=beam, depth=depth, backend=backend))
+    from termo.policies import make_policy
+
+    kwargs = {"t": world.t}
+    if world.prior is not None:
+        kwargs["prior"] = world.weights()
+    return Batched(make_policy(name, world.game, **kwargs))
+
+
+def parse_strategies(text: str) -> list[str]:
+    """``"random,entropy"`` → ``["random", "entropy"]`` (one-line error on an unknown name)."""
+    names = [s.strip().lower() for s in text.split(",") if s.strip()]
+    aliases = {"level2": "entropy", "l2": "entropy", "l3": "level3", "frequency": "letters", "probable": "likely"}
+    names = [aliases.get(n, n) for n in names]
+    unknown = [n for n in names if n not in STRATEGIES]
+    if unknown or not names:
+        raise TermoError(f"unknown strategy {unknown[0] if unknown else text!r}; choose from {', '.join(STRATEGIES)}")
+    return names
+
+
+def t_label(t: float) -> str:
+    return "inf" if math.isinf(t) else f"{t:g}"

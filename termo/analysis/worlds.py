@@ -1,0 +1,106 @@
+"""Worlds: which words can be the secret, which can be typed, and with what prior (spec §7.4).
+
+* the **full** world is Termo itself: every answer can be the secret, prior softmax(−ICF/T);
+* an **open** world (``mundo_aberto``) keeps the whole lexicon typeable but only the N most
+  common answers can be the secret: the prior is softmax(−ICF/T) *within* those N (uniform at
+  T = ∞), zero elsewhere, and the games start from those N;
+* a **closed** world (``mundo_restrito``) is a smaller game: the N most common words are both the
+  only answers and the only probes (re-indexed in ascending lexicon order), prior softmax within
+  the cut.
+
+A world is plain data; the policies are built from it in :mod:`termo.analysis.strategies`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from termo.errors import TermoError
+from termo.games import Game, termo_game
+from termo.prior import most_common, prior_weights
+
+
+@dataclass(frozen=True)
+class World:
+    """A game plus the prior and the starting candidates of the experiment.
+
+    ``prior`` is None for the game's own softmax(−ICF/T); otherwise a tuple with one weight per
+    answer. ``initial`` is None for every answer, else the ascending answer indices the games
+    start from (and the secrets of its exhaustive battery).
+    """
+
+    name: str
+    game: Game
+    t: float
+    prior: tuple[float, ...] | None = None
+    initial: tuple[int, ...] | None = None
+    kind: str = "full"
+
+    @property
+    def size(self) -> int:
+        return self.game.n_answers if self.initial is None else len(self.initial)
+
+    def candidates(self) -> list[int]:
+        return list(range(self.game.n_answers)) if self.initial is None else list(self.initial)
+
+    def weights(self):
+        """The answer prior of this world as a host float64 array."""
+        if self.prior is None:
+            return prior_weights(self.game.icf, self.t)
+        from backends import host
+
+        return host().xp.asarray(self.prior, dtype=host().xp.float64)
+
+    def describe(self) -> dict:
+        return {"world": self.name, "kind": self.kind, "n": self.size, "probes": self.game.n_probes,
+                "t": "inf" if math.isinf(self.t) else self.t}
+
+
+def _t_label(t: float) -> str:
+    return "inf" if math.isinf(t) else f"{t:g}"
+
+
+def full_world(t: float = 1.0, extended: bool = False) -> World:
+    game = termo_game(extended=extended)
+    return World(name=f"full T={_t_label(t)}" + (" ext" if extended else ""), game=game, t=t, kind="full")
+
+
+def _cut(game: Game, n: int | None) -> list[int]:
+    if n is None or n >= game.n_answers:
+        return list(range(game.n_answers))
+    if n < 1:
+        raise TermoError(f"a world needs at least one word, got N={n}")
+    return sorted(most_common(game.icf, n))
+
+
+def open_world(n: int | None, t: float = math.inf, extended: bool = False) -> World:
+    """Whole lexicon typeable; the ``n`` most common answers as secrets, prior within the cut."""
+    game = termo_game(extended=extended)
+    cut = _cut(game, n)
+    inside = prior_weights([game.icf[i] for i in cut], t)
+    prior = [0.0] * game.n_answers
+    for i, w in zip(cut, inside.tolist()):
+        prior[i] = float(w)
+    label = "all" if len(cut) == game.n_answers else str(len(cut))
+    return World(name=f"open N={label} T={_t_label(t)}" + (" ext" if extended else ""), game=game, t=t,
+                 prior=tuple(prior), initial=tuple(cut), kind="open")
+
+
+@lru_cache(maxsize=None)
+def _closed_game(n: int) -> Game:
+    full = termo_game()
+    cut = _cut(full, n)
+    words = tuple(full.answers[i] for i in cut)
+    return Game(name=f"termo-closed-{len(cut)}", word_length=full.word_length, answers=words, probes=words,
+                icf=tuple(full.icf[i] for i in cut), max_turns=full.max_turns, fold_cedilla=full.fold_cedilla)
+
+
+def closed_world(n: int | None, t: float = math.inf) -> World:
+    """The ``n`` most common words as the only answers and probes (prior softmax within)."""
+    full = termo_game()
+    if n is None or n >= full.n_answers:
+        return World(name=f"closed N=all T={_t_label(t)}", game=full, t=t, kind="closed")
+    game = _closed_game(n)
+    return World(name=f"closed N={n} T={_t_label(t)}", game=game, t=t, kind="closed")
