@@ -1,0 +1,820 @@
+"""Host kernels of the solver engine: entropy sweeps, top-k ordering, partitions, state registry.
+
+Every kernel is written in the subset of Python that numba compiles. When numba is importable
+the kernels are compiled (``@njit``, cached on disk); otherwise, or when the environment variable
+``TERMO_NO_NUMBA=1`` is set, the very same source runs as plain Python (the standard-only
+fallback, slow but identical). The plain-Python version of each kernel is always reachable as
+``kernel.py_func`` and serves as its oracle in the tests.
+
+Conventions shared with ``termo/level3.py`` (they make the reference's numbers bit-exact):
+
+* ``pairwise_sum`` reproduces NumPy's float64 ``sum`` of a contiguous vector bit for bit
+  (blocks of 8 accumulators up to 128 elements, halving above, ``-0.0`` start below 8).
+* The probability of a bucket is ``sum(prior[S_b]) / sum(prior[S])`` with those sums taken the
+  NumPy way over the gathered, ascending-index members (``|S_b|/|S|`` when ``sum(prior[S]) == 0``).
+* Buckets are listed in ascending pattern code, members in ascending index (stable counting sort).
+* The ordering key of a probe is ``(rint(H / 1e-9) desc, member of S first, prior desc, index asc)``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+_DISABLED = os.environ.get("TERMO_NO_NUMBA", "").strip() not in ("", "0")
+
+try:  # pragma: no cover - exercised implicitly
+    if _DISABLED:
+        raise ImportError("numba disabled by TERMO_NO_NUMBA")
+    import numba
+    from numba import njit, prange
+    from numba import types as _nb_types
+    from numba.typed import Dict as _NbDict
+
+    HAVE_NUMBA = True
+except ImportError:  # the standard-only fallback: the same source, interpreted
+    HAVE_NUMBA = False
+    numba = None
+    prange = range
+
+    def njit(*args, **kwargs):
+        if len(args) == 1 and callable(args[0]) and not kwargs:
+            fn = args[0]
+            fn.py_func = fn
+            return fn
+
+        def wrap(fn):
+            fn.py_func = fn
+            return fn
+
+        return wrap
+
+
+NO_INDEX = -1
+ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (spec §5.2)
+
+
+def int_dict():
+    """An int64 → int64 dictionary usable by the compiled kernels (a plain dict without numba)."""
+    if HAVE_NUMBA:
+        return _NbDict.empty(key_type=_nb_types.int64, value_type=_nb_types.int64)
+    return {}
+
+
+# --------------------------------------------------------------------------------------------
+# NumPy-compatible summation
+# --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _pairwise_block(a, lo, n):
+    """NumPy's pairwise-sum leaf (n <= 128): plain loop below 8, else 8 accumulators."""
+    if n < 8:
+        res = -0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0 = a[lo]
+    r1 = a[lo + 1]
+    r2 = a[lo + 2]
+    r3 = a[lo + 3]
+    r4 = a[lo + 4]
+    r5 = a[lo + 5]
+    r6 = a[lo + 6]
+    r7 = a[lo + 7]
+    i = 8
+    stop = n - (n % 8)
+    while i < stop:
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def pairwise_sum(a, lo, n):
+    """NumPy's float64 pairwise sum of ``a[lo:lo+n]`` (bit-identical to ``a[lo:lo+n].sum()``).
+
+    Above 128 elements NumPy halves (the left half rounded down to a multiple of 8) and adds the
+    two halves; the recursion is unrolled here with explicit stacks (numba caches recursive
+    functions badly)."""
+    if n <= 128:
+        return _pairwise_block(a, lo, n)
+    task_lo = np.empty(128, np.int64)
+    task_n = np.empty(128, np.int64)  # n >= 0: evaluate; -1: combine the two top values
+    values = np.empty(128, np.float64)
+    nt = 1
+    nv = 0
+    task_lo[0] = lo
+    task_n[0] = n
+    while nt > 0:
+        nt -= 1
+        tl = task_lo[nt]
+        tn = task_n[nt]
+        if tn < 0:
+            right = values[nv - 1]
+            left = values[nv - 2]
+            nv -= 2
+            values[nv] = left + right
+            nv += 1
+        elif tn <= 128:
+            values[nv] = _pairwise_block(a, tl, tn)
+            nv += 1
+        else:
+            n2 = tn // 2
+            n2 -= n2 % 8
+            task_lo[nt] = 0
+            task_n[nt] = -1
+            task_lo[nt + 1] = tl + n2
+            task_n[nt + 1] = tn - n2
+            task_lo[nt + 2] = tl
+            task_n[nt + 2] = n2
+            nt += 3
+    return values[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Entropy sweeps
+# --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def state_weights(prior, members, lo, hi):
+    """Normalised weights of the state ``members[lo:hi]`` (uniform when the prior sums to 0)."""
+    m = hi - lo
+    buf = np.empty(m, np.float64)
+    for j in range(m):
+        buf[j] = prior[members[lo + j]]
+    total = pairwise_sum(buf, 0, m)
+    w = np.empty(m, np.float64)
+    if total > 0.0:
+        for j in range(m):
+            w[j] = buf[j] / total
+    else:
+        for j in range(m):
+            w[j] = 1.0 / m
+    return w
+
+
+@njit(cache=True)
+def _w_log_w(w):
+    out = np.empty(w.shape[0], np.float64)
+    for j in range(w.shape[0]):
+        out[j] = w[j] * math.log2(w[j]) if w[j] > 0.0 else 0.0
+    return out
+
+
+REFERENCE_SMALL = 12  # the reference's small-set threshold (its exact summation differs there)
+
+
+@njit(cache=True)
+def _exact_entropy(codes, w, m, n_bins, hist, terms, mass):
+    """H of one probe with the reference's exact float order (spec §5.1).
+
+    m <= 12: ``mass_j`` = sequential sum of the weights sharing j's code, ``H = −Σ_j w_j·log2
+    mass_j`` (NumPy pairwise sum over j). Larger sets: bucket sums in member order, ``H = −Σ_b
+    P_b·log2 P_b`` summed pairwise over all ``n_bins`` codes in code order (empty bins add 0)."""
+    if m <= REFERENCE_SMALL:
+        for j in range(m):
+            acc = 0.0
+            for q in range(m):
+                if codes[q] == codes[j]:
+                    acc += w[q]
+            mass[j] = acc
+        for j in range(m):
+            terms[j] = w[j] * math.log2(mass[j] if mass[j] > 0.0 else 1.0)
+        return -pairwise_sum(terms, 0, m)
+    for j in range(m):
+        hist[codes[j]] += w[j]
+    for c in range(n_bins):
+        p = hist[c]
+        terms[c] = p * math.log2(p) if p > 0.0 else 0.0
+        hist[c] = 0.0
+    return -pairwise_sum(terms, 0, n_bins)
+
+
+@njit(cache=True, parallel=True)
+def entropies_single(matrix, members, prior, n_bins):
+    """Entropy (bits) of every probe over one candidate set, with the reference's exact float
+    order (bit-identical to its published values); ``matrix`` is (probes × answers)."""
+    n_probes = matrix.shape[0]
+    m = members.shape[0]
+    out = np.zeros(n_probes, np.float64)
+    if m <= 1:
+        return out
+    w = state_weights(prior, members, 0, m)
+    n_blocks = (n_probes + 63) // 64
+    for blk in prange(n_blocks):
+        hist = np.zeros(n_bins, np.float64)
+        terms = np.zeros(max(n_bins, m), np.float64)
+        mass = np.zeros(m, np.float64)
+        codes = np.empty(m, np.int64)
+        g_end = min(n_probes, (blk + 1) * 64)
+        for g in range(blk * 64, g_end):
+            row = matrix[g]
+            for j in range(m):
+                codes[j] = row[members[j]]
+            out[g] = _exact_entropy(codes, w, m, n_bins, hist, terms, mass)
+    return out
+
+
+@njit(cache=True)
+def _better(ka, ina, pa, ia, kb, inb, pb, ib):
+    """Is probe a ahead of probe b in the §5.2 order?"""
+    if ka != kb:
+        return ka > kb
+    if ina != inb:
+        return ina > inb
+    if pa != pb:
+        return pa > pb
+    return ia < ib
+
+
+@njit(cache=True)
+def _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, k, g, key, inc, pg, h):
+    """Insert probe g into the sorted top list (best first) if it belongs there; returns filled."""
+    if filled == k:
+        last = k - 1
+        if not _better(key, inc, pg, g, top_key[last], top_in[last], top_p[last], top_i[last]):
+            return filled
+        pos = last
+    else:
+        pos = filled
+        filled += 1
+    while pos > 0 and _better(key, inc, pg, g, top_key[pos - 1], top_in[pos - 1], top_p[pos - 1], top_i[pos - 1]):
+        top_i[pos] = top_i[pos - 1]
+        top_key[pos] = top_key[pos - 1]
+        top_in[pos] = top_in[pos - 1]
+        top_p[pos] = top_p[pos - 1]
+        top_h[pos] = top_h[pos - 1]
+        pos -= 1
+    top_i[pos] = g
+    top_key[pos] = key
+    top_in[pos] = inc
+    top_p[pos] = pg
+    top_h[pos] = h
+    return filled
+
+
+@njit(cache=True)
+def top_k_from_entropies(h, members, probe_prior, k):
+    """The first ``k`` probes of the §5.2 order given their entropies; returns (indices, H)."""
+    n = h.shape[0]
+    k = min(k, n)
+    top_i = np.full(k, -1, np.int64)
+    top_key = np.zeros(k, np.float64)
+    top_in = np.zeros(k, np.int64)
+    top_p = np.zeros(k, np.float64)
+    top_h = np.zeros(k, np.float64)
+    filled = 0
+    ptr = 0
+    m = members.shape[0]
+    for g in range(n):
+        inc = 0
+        while ptr < m and members[ptr] < g:
+            ptr += 1
+        if ptr < m and members[ptr] == g:
+            inc = 1
+        key = np.rint(h[g] / ROUND_STEP)
+        filled = _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, k, g, key, inc, probe_prior[g], h[g])
+    return top_i, top_h
+
+
+SMALL_SET = 12  # states up to this size use the register-only path (no histogram arrays)
+
+
+@njit(cache=True)
+def _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes):
+    """(number of buckets, H) of probe g over a small state, by pairwise comparisons."""
+    for j in range(m):
+        codes[j] = matrix_t[members[lo + j], g]
+    nb = 0
+    h = 0.0
+    for j in range(m):
+        c = codes[j]
+        first = True
+        for q in range(j):
+            if codes[q] == c:
+                first = False
+                break
+        if not first:
+            continue
+        nb += 1
+        mass = w[j]
+        k = 1
+        for q in range(j + 1, m):
+            if codes[q] == c:
+                mass += w[q]
+                k += 1
+        if k == 1:
+            h -= wl[j]
+        elif k < m and mass > 0.0:
+            h -= mass * math.log2(mass)
+    return nb, h
+
+
+@njit(cache=True)
+def _probe_buckets_large(matrix_t, members, lo, m, g, w, codes, hist, cnt):
+    """Histogram pass of probe g over a large state; returns the number of buckets."""
+    nb = 0
+    for j in range(m):
+        c = matrix_t[members[lo + j], g]
+        codes[j] = c
+        if cnt[c] == 0:
+            nb += 1
+        hist[c] += w[j]
+        cnt[c] += 1
+    return nb
+
+
+@njit(cache=True)
+def _probe_entropy_large(m, codes, wl, hist, cnt, need):
+    """Entropy from the histogram pass (when ``need``), resetting the histogram either way."""
+    h = 0.0
+    for j in range(m):
+        c = codes[j]
+        q = cnt[c]
+        if q == 0:
+            continue
+        if need:
+            if q == 1:
+                h -= wl[j]
+            elif q < m:
+                p = hist[c]
+                if p > 0.0:
+                    h -= p * math.log2(p)
+        hist[c] = 0.0
+        cnt[c] = 0
+    return h
+
+
+@njit(cache=True)
+def _sweep_one(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
+    """Top-kk probes of one state (see ``sweep_top_k``)."""
+    n_probes = matrix_t.shape[1]
+    m = hi - lo
+    w = state_weights(prior, members, lo, hi)
+    wl = _w_log_w(w)
+    codes = np.empty(m, np.int64)
+    small = m <= SMALL_SET
+    if small:
+        hist = np.zeros(1, np.float64)
+        cnt = np.zeros(1, np.int64)
+    else:
+        hist = np.zeros(n_bins, np.float64)
+        cnt = np.zeros(n_bins, np.int64)
+    top_i = np.full(kk, -1, np.int64)
+    top_key = np.zeros(kk, np.float64)
+    top_in = np.zeros(kk, np.int64)
+    top_p = np.zeros(kk, np.float64)
+    top_h = np.zeros(kk, np.float64)
+    filled = 0
+    thr = -1.0  # key of the kk-th entry once the list is full (keys are >= 0)
+    is_member = np.zeros(n_probes, np.uint8)
+    n_seed = 0
+    for j in range(m):
+        g = members[lo + j]
+        if g < n_probes:
+            is_member[g] = 1
+            n_seed += 1
+    # members first (they often lead, which raises the skip threshold early), then the rest
+    for step in range(n_seed + n_probes):
+        if step < n_seed:
+            g = members[lo + step]
+            inc = 1
+        else:
+            g = step - n_seed
+            if is_member[g]:
+                continue  # already done as a member
+            inc = 0
+        if small:
+            nb, h = _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes)
+        else:
+            nb = _probe_buckets_large(matrix_t, members, lo, m, g, w, codes, hist, cnt)
+            need = not (filled == kk and np.rint((log2_int[nb] + 1e-12) / ROUND_STEP) < thr)
+            h = _probe_entropy_large(m, codes, wl, hist, cnt, need)
+            if not need:
+                continue
+        key = np.rint(h / ROUND_STEP)
+        if key < thr:
+            continue
+        filled = _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, kk, g, key, inc, probe_prior[g], h)
+        if filled == kk:
+            thr = top_key[kk - 1]
+    for q in range(kk):
+        out_i[t, q] = top_i[q]
+        out_h[t, q] = top_h[q]
+
+
+@njit(cache=True, parallel=True)
+def sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins):
+    """Batched sweep: for each state in ``state_ids`` the first ``k`` probes of the §5.2 order.
+
+    ``matrix_t`` is the transposed pattern matrix (answers × probes), so a state's rows are
+    contiguous; state ``s`` is ``members[offsets[s]:offsets[s+1]]`` (ascending). Returns
+    (indices int64 (S, k), entropies float64 (S, k)); indices are -1 past the number of probes.
+    Probes whose entropy bound ``log2(#buckets)`` cannot reach the current k-th key are skipped
+    before any logarithm (exact: the bound holds on the rounding grid).
+    """
+    n_states = state_ids.shape[0]
+    n_probes = matrix_t.shape[1]
+    kk = min(k, n_probes)
+    out_i = np.full((n_states, k), -1, np.int64)
+    out_h = np.zeros((n_states, k), np.float64)
+    log2_int = np.zeros(n_bins + 2, np.float64)
+    for i in range(1, n_bins + 2):
+        log2_int[i] = math.log2(i)
+    for t in prange(n_states):
+        s = state_ids[t]
+        _sweep_one(matrix_t, members, offsets[s], offsets[s + 1], prior, probe_prior, kk, n_bins,
+                   log2_int, out_i, out_h, t)
+    return out_i, out_h
+
+
+@njit(cache=True)
+def most_probable(members, lo, hi, prior):
+    """argmax of the prior over ``members[lo:hi]``, first (lowest) index on ties."""
+    best = members[lo]
+    bp = prior[best]
+    for j in range(lo + 1, hi):
+        c = members[j]
+        if prior[c] > bp:
+            bp = prior[c]
+            best = c
+    return best
+
+
+@njit(cache=True)
+def most_probable_many(members, offsets, state_ids, prior):
+    out = np.empty(state_ids.shape[0], np.int64)
+    for t in range(state_ids.shape[0]):
+        s = state_ids[t]
+        out[t] = most_probable(members, offsets[s], offsets[s + 1], prior)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Partitions
+# --------------------------------------------------------------------------------------------
+@njit(cache=True, parallel=True)
+def partition_counts(matrix_t, members, offsets, pair_state, pair_guess, win_code):
+    """Per (state, guess) pair: the number of non-winning buckets, of members outside the
+    winning bucket, and whether the guess leaves the whole state in one bucket (such a guess
+    has infinite cost)."""
+    n_pairs = pair_state.shape[0]
+    n_buckets = np.zeros(n_pairs, np.int64)
+    n_members = np.zeros(n_pairs, np.int64)
+    single = np.zeros(n_pairs, np.bool_)
+    n_bins = win_code + 1
+    for p in prange(n_pairs):
+        s = pair_state[p]
+        g = pair_guess[p]
+        lo = offsets[s]
+        hi = offsets[s + 1]
+        seen = np.zeros(n_bins, np.bool_)
+        nb = 0
+        total = 0
+        kept = 0
+        for j in range(lo, hi):
+            c = matrix_t[members[j], g]
+            if c != win_code:
+                kept += 1
+            if not seen[c]:
+                seen[c] = True
+                total += 1
+                if c != win_code:
+                    nb += 1
+        n_buckets[p] = nb
+        n_members[p] = kept
+        single[p] = total == 1
+    return n_buckets, n_members, single
+
+
+@njit(cache=True, parallel=True)
+def partition_fill(matrix_t, members, offsets, pair_state, pair_guess, win_code, prior,
+                   bucket_start, member_start, out_members, out_size, out_prob):
+    """Fill the non-winning buckets of every pair, ascending code, members ascending.
+
+    Pair p writes its buckets at ``bucket_start[p]:bucket_start[p+1]`` and their members
+    at ``member_start[p]:...`` (bucket after bucket). ``out_prob`` gets P(b|S) by the
+    convention documented at the top of this module.
+    """
+    n_pairs = pair_state.shape[0]
+    n_bins = win_code + 1
+    for p in prange(n_pairs):
+        s = pair_state[p]
+        g = pair_guess[p]
+        lo = offsets[s]
+        hi = offsets[s + 1]
+        m = hi - lo
+        cnt = np.zeros(n_bins, np.int64)
+        buf = np.empty(m, np.float64)
+        for j in range(m):
+            c = members[lo + j]
+            cnt[matrix_t[c, g]] += 1
+            buf[j] = prior[c]
+        total = pairwise_sum(buf, 0, m)
+        # bucket starts (relative), ascending code, winning bucket skipped
+        pos = np.zeros(n_bins, np.int64)
+        b = bucket_start[p]
+        run = 0
+        for c in range(n_bins):
+            if cnt[c] > 0 and c != win_code:
+                pos[c] = run
+                out_size[b] = cnt[c]
+                run += cnt[c]
+                b += 1
+        base = member_start[p]
+        fill = pos.copy()
+        for j in range(m):
+            c = members[lo + j]
+            code = matrix_t[c, g]
+            if code != win_code:
+                out_members[base + fill[code]] = c
+                fill[code] += 1
+        # probabilities
+        b = bucket_start[p]
+        start = base
+        while b < bucket_start[p + 1]:
+            size = out_size[b]
+            if total > 0.0:
+                for j in range(size):
+                    buf[j] = prior[out_members[start + j]]
+                out_prob[b] = pairwise_sum(buf, 0, size) / total
+            else:
+                out_prob[b] = size / m
+            start += size
+            b += 1
+
+
+# --------------------------------------------------------------------------------------------
+# State registry (deduplication by hash, verified member by member)
+# --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _hash_members(arr, lo, n):
+    h = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(n)
+    for j in range(lo, lo + n):
+        x = h ^ np.uint64(arr[j])
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        h = x ^ (x >> np.uint64(31))
+    return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+
+
+@njit(cache=True)
+def _same(a, alo, b, blo, n):
+    for j in range(n):
+        if a[alo + j] != b[blo + j]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def register_states(table, store_members, store_offsets, n_old, cand_members, cand_offsets, cand_ids, min_size):
+    """Map each candidate member list to a state id, creating ids for unseen ones.
+
+    ``table`` maps a hash to a state id (linear probing on a hash collision, so equality is
+    always verified). Old states live in ``store_members``/``store_offsets`` (``n_old`` of them);
+    candidate ``i`` is ``cand_members[cand_offsets[i]:cand_offsets[i+1]]``. Candidates smaller
+    than ``min_size`` get -1. Writes the ids into ``cand_ids`` and returns the candidate index
+    of the first occurrence of each new state (in id order).
+    """
+    n = cand_offsets.shape[0] - 1
+    firsts = np.empty(n, np.int64)
+    n_new = 0
+    for i in range(n):
+        lo = cand_offsets[i]
+        size = cand_offsets[i + 1] - lo
+        if size < min_size:
+            cand_ids[i] = -1
+            continue
+        h = _hash_members(cand_members, lo, size)
+        while True:
+            if h not in table:
+                sid = n_old + n_new
+                table[h] = sid
+                firsts[n_new] = i
+                n_new += 1
+                cand_ids[i] = sid
+                break
+            sid = table[h]
+            if sid < n_old:
+                slo = store_offsets[sid]
+                ssize = store_offsets[sid + 1] - slo
+                if ssize == size and _same(store_members, slo, cand_members, lo, size):
+                    cand_ids[i] = sid
+                    break
+            else:
+                f = firsts[sid - n_old]
+                flo = cand_offsets[f]
+                fsize = cand_offsets[f + 1] - flo
+                if fsize == size and _same(cand_members, flo, cand_members, lo, size):
+                    cand_ids[i] = sid
+                    break
+            h = (h + 1) & 0x7FFFFFFFFFFFFFFF
+    return firsts[:n_new]
+
+
+@njit(cache=True)
+def register_nodes(table, n_old, state_ids, rests):
+    """Map (state id, rest) pairs to node ids (key ``state*8 + rest``); -1 states stay -1.
+
+    Returns (node ids, index of the first occurrence of each new node, in id order)."""
+    n = state_ids.shape[0]
+    out = np.empty(n, np.int64)
+    firsts = np.empty(n, np.int64)
+    n_new = 0
+    for i in range(n):
+        s = state_ids[i]
+        if s < 0:
+            out[i] = -1
+            continue
+        key = s * 8 + rests[i]
+        if key in table:
+            out[i] = table[key]
+        else:
+            nid = n_old + n_new
+            table[key] = nid
+            firsts[n_new] = i
+            n_new += 1
+            out[i] = nid
+    return out, firsts[:n_new]
+
+
+# --------------------------------------------------------------------------------------------
+# Values, bottom-up
+# --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def node_values(order, node_size, node_state, node_rmax, node_pair_lo, node_pair_hi,
+                pair_single, pair_bucket_lo, pair_bucket_hi, bucket_child, bucket_prob,
+                members, offsets, prior, loss, r_cap, vals):
+    """Fill ``vals[node, r]`` for r = 0..rmax(node), nodes processed in ``order`` (ascending size).
+
+    r = 0 → ``loss``; size 1 → 1; size 2 → 1 + f·w_min/(w_0+w_1) with f = 1 if r ≥ 2 else
+    ``loss`` (uniform when both weights are 0); larger → min over the node's pairs of
+    ``1 + Σ_b P(b|S)·V(S_b, r-1)`` (sequential sum in ascending bucket code)."""
+    for t in range(order.shape[0]):
+        nd = order[t]
+        size = node_size[nd]
+        rmax = min(node_rmax[nd], r_cap)
+        vals[nd, 0] = loss
+        if size == 1:
+            for r in range(1, rmax + 1):
+                vals[nd, r] = 1.0
+            continue
+        if size == 2:
+            s = node_state[nd]
+            lo = offsets[s]
+            a = prior[members[lo]]
+            b = prior[members[lo + 1]]
+            tot = a + b
+            pmin = (min(a, b) / tot) if tot > 0.0 else 0.5
+            for r in range(1, rmax + 1):
+                f = 1.0 if r >= 2 else loss
+                vals[nd, r] = 1.0 + f * pmin
+            continue
+        for r in range(1, rmax + 1):
+            best = np.inf
+            for p in range(node_pair_lo[nd], node_pair_hi[nd]):
+                if pair_single[p]:
+                    continue
+                acc = 0.0
+                for bb in range(pair_bucket_lo[p], pair_bucket_hi[p]):
+                    child = bucket_child[bb]
+                    if child < 0:
+                        v = 1.0 if r >= 2 else loss
+                    else:
+                        v = vals[child, r - 1]
+                    acc += bucket_prob[bb] * v
+                c = 1.0 + acc
+                if c < best:
+                    best = c
+            vals[nd, r] = best
+
+
+@njit(cache=True)
+def pair_costs(pairs, r, pair_single, pair_bucket_lo, pair_bucket_hi, bucket_child, bucket_prob, loss, vals):
+    """``cost(g, S, r-1)`` of the given pairs (root guesses), the same summation as ``node_values``."""
+    out = np.empty(pairs.shape[0], np.float64)
+    for t in range(pairs.shape[0]):
+        p = pairs[t]
+        if pair_single[p]:
+            out[t] = np.inf
+            continue
+        acc = 0.0
+        for bb in range(pair_bucket_lo[p], pair_bucket_hi[p]):
+            child = bucket_child[bb]
+            if child < 0:
+                v = 1.0 if r >= 2 else loss
+            else:
+                v = vals[child, r - 1]
+            acc += bucket_prob[bb] * v
+        out[t] = 1.0 + acc
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Small bookkeeping helpers of the level-synchronous search
+# --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def gather_segments(cand_members, cand_offsets, firsts):
+    """Concatenate the segments ``firsts`` of a segmented array; returns (members, sizes)."""
+    n = firsts.shape[0]
+    sizes = np.empty(n, np.int64)
+    total = 0
+    for t in range(n):
+        i = firsts[t]
+        sizes[t] = cand_offsets[i + 1] - cand_offsets[i]
+        total += sizes[t]
+    out = np.empty(total, np.int64)
+    pos = 0
+    for t in range(n):
+        i = firsts[t]
+        for j in range(cand_offsets[i], cand_offsets[i + 1]):
+            out[pos] = cand_members[j]
+            pos += 1
+    return out, sizes
+
+
+@njit(cache=True)
+def level_pairs(nodes, node_states, node_rests, top_idx, best):
+    """The (state, guess) pairs of the given nodes, node after node: the valid top-k probes plus
+    the most probable candidate when ``rest > 0``, only the top probe when ``rest == 0``.
+    Returns (pair states, pair guesses, owner rests, pairs per node)."""
+    n = nodes.shape[0]
+    k = top_idx.shape[1]
+    per_node = np.zeros(n, np.int64)
+    for t in range(n):
+        s = node_states[t]
+        if node_rests[t] == 0:
+            per_node[t] = 1
+        else:
+            cnt = 0
+            has_best = False
+            for q in range(k):
+                g = top_idx[s, q]
+                if g >= 0:
+                    cnt += 1
+                    if g == best[s]:
+                        has_best = True
+            per_node[t] = cnt if has_best else cnt + 1
+    total = 0
+    for t in range(n):
+        total += per_node[t]
+    ps = np.empty(total, np.int64)
+    pg = np.empty(total, np.int64)
+    pr = np.empty(total, np.int64)
+    pos = 0
+    for t in range(n):
+        s = node_states[t]
+        if node_rests[t] == 0:
+            ps[pos] = s
+            pg[pos] = top_idx[s, 0]
+            pr[pos] = 0
+            pos += 1
+            continue
+        has_best = False
+        for q in range(k):
+            g = top_idx[s, q]
+            if g >= 0:
+                ps[pos] = s
+                pg[pos] = g
+                pr[pos] = node_rests[t]
+                pos += 1
+                if g == best[s]:
+                    has_best = True
+        if not has_best:
+            ps[pos] = s
+            pg[pos] = best[s]
+            pr[pos] = node_rests[t]
+            pos += 1
+    return ps, pg, pr, per_node
+
+
+def contiguous_transpose(matrix):
+    """A C-contiguous (answers × probes) copy of the (probes × answers) host matrix."""
+    return np.ascontiguousarray(np.asarray(matrix).T)
+
+
+@njit(cache=True)
+def entropy_row(matrix_t, members, prior, g, n_bins):
+    """H of probe ``g`` over one state, with the reference's exact float order."""
+    m = members.shape[0]
+    if m <= 1:
+        return 0.0
+    w = state_weights(prior, members, 0, m)
+    codes = np.empty(m, np.int64)
+    for j in range(m):
+        codes[j] = matrix_t[members[j], g]
+    hist = np.zeros(n_bins, np.float64)
+    terms = np.zeros(max(n_bins, m), np.float64)
+    mass = np.zeros(m, np.float64)
+    return _exact_entropy(codes, w, m, n_bins, hist, terms, mass)

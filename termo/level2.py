@@ -1,0 +1,79 @@
+"""Level 2: the decision rule of spec §5.3 on top of the entropy order.
+
+1. one candidate: play it;
+2. two candidates: the more common one (lowest ICF, first index on ties), at any turn;
+3. last turn, or turn ``max_turns − 1`` with at most ``endgame`` (3) candidates: the most common
+   candidate, alternatives in ascending ICF;
+4. otherwise the first probe of the §5.2 order; the alternatives are the next ones.
+
+Lowest ICF rather than highest prior on purpose: at T = ∞ (or an underflowed prior) the endgame
+still bets on the commonest word.
+"""
+
+from __future__ import annotations
+
+from termo.decision import Choice, Decision
+from termo.errors import TermoError
+
+ENDGAME_LIMIT = 3
+
+
+def endgame_kind(m: int, turn: int, max_turns: int, endgame: int = ENDGAME_LIMIT):
+    """Which rule of §5.3 decides (``"one"``, ``"two"``, ``"last"``, ``"late"``) or None (entropy)."""
+    if m <= 0:
+        raise TermoError("no candidate left")
+    if m == 1:
+        return "one"
+    if m == 2:
+        return "two"
+    if turn >= max_turns:
+        return "last"
+    if turn == max_turns - 1 and m <= endgame:
+        return "late"
+    return None
+
+
+def by_icf(candidates, icf):
+    """Candidates sorted by ascending ICF (stable: index order on ties)."""
+    return sorted((int(c) for c in candidates), key=lambda c: (icf[c], c))
+
+
+_REASONS = {
+    "one": "only one candidate left",
+    "two": "only two candidates left: the more common one",
+    "last": "last turn: the most common candidate",
+    "late": "turn {turn} with {m} candidates: the most common one",
+}
+
+
+def choose_index(sweeper, icf, candidates, turn: int, max_turns: int, endgame: int = ENDGAME_LIMIT) -> int:
+    """Just the probe index level 2 plays (no alternatives, no report)."""
+    cands = list(candidates)
+    kind = endgame_kind(len(cands), turn, max_turns, endgame)
+    if kind is not None:
+        return by_icf(cands, icf)[0]
+    idx, _ = sweeper.top(cands, 1)
+    return int(idx[0])
+
+
+def decide(sweeper, game, candidates, turn: int, alternatives: int = 5, endgame: int = ENDGAME_LIMIT) -> Decision:
+    """The level-2 `Decision` for ``candidates`` (ascending answer indices) at 1-based ``turn``."""
+    cands = [int(c) for c in candidates]
+    m = len(cands)
+    members = set(cands)
+    kind = endgame_kind(m, turn, game.max_turns, endgame)
+
+    def choice(index: int, bits=None) -> Choice:
+        if bits is None:
+            bits = sweeper.entropy_of(index, cands)
+        return Choice(index, game.probes[index], bits=float(bits), is_candidate=index in members)
+
+    if kind is not None:
+        ranked = by_icf(cands, game.icf)
+        reason = _REASONS[kind].format(turn=turn, m=m)
+        alts = tuple(choice(i) for i in ranked[1 : 1 + alternatives])
+        return Decision(choice(ranked[0]), reason, m, alts)
+    idx, ent = sweeper.top(cands, 1 + alternatives)
+    best = choice(int(idx[0]), ent[0])
+    alts = tuple(choice(int(i), h) for i, h in zip(idx[1:], ent[1:]))
+    return Decision(best, f"maximum entropy over {m} candidates", m, alts)

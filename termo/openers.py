@@ -1,0 +1,209 @@
+"""Openers: the interface opener `tarso`, the optimal openers, and the level-3 opener cache.
+
+* Level 1/2 optimum = the level's own decision over every answer at turn 1 (cheap, not cached).
+* Level 3 optimum = the level-3 decision over every answer at turn 1 (the root beam of K+1
+  guesses, each evaluated exactly): a search of seconds to minutes, so it is cached.
+* The interface opener is the fixed word `tarso` at every level and temperature (§5.4/§6.5):
+  the optimum relabelled if `tarso` is the optimum; otherwise `tarso` with its entropy (level 3:
+  its expected value from the cached search, when there is one) and the optimum as the first
+  alternative. If `tarso` cannot be typed in the game, the optimum is returned.
+
+Cache: ``openers.json`` in ``termo.paths.cache_dir()`` (written atomically), backed by the
+shipped ``data/openers.json`` (the default configuration). The key holds everything the value
+depends on: level, T (``repr``) or a hash of a custom prior, K, P, loss cost, round limit,
+probe/answer counts, the matrix signature and ``search_signature()`` (a hash of the search
+code's tokens, comments and docstrings excluded). ``recompute=True`` ignores both files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import time
+import tokenize
+from pathlib import Path
+
+from termo.cache import atomic_write_json, read_json
+from termo.decision import Choice, Decision
+from termo.paths import cache_dir, data_dir
+
+DEFAULT_WORD = "tarso"
+CACHE_NAME = "openers.json"
+FORMAT_VERSION = 1
+# The modules whose code decides the level-3 search result.
+SEARCH_MODULES = ("termo/level3.py", "termo/ordering.py", "termo/entropy.py", "termo/level2.py",
+                  "backends/kernels_entropy.py")
+
+
+def _code_tokens(path: Path) -> str:
+    """The module's tokens without comments, blank lines and statement-level strings (docstrings)."""
+    out = []
+    prev = tokenize.NEWLINE
+    tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
+    for i, tok in enumerate(tokens):
+        if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.ENCODING):
+            continue
+        if tok.type == tokenize.STRING and prev in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+            nxt = next((t for t in tokens[i + 1 :] if t.type not in (tokenize.COMMENT, tokenize.NL)), None)
+            if nxt is None or nxt.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                continue  # a docstring or bare string statement
+        out.append(f"{tok.type}:{tok.string}")
+        prev = tok.type
+    return "\n".join(out)
+
+
+_SIGNATURE = None
+
+
+def search_signature() -> str:
+    """First 12 hex digits of sha256 over the search modules' code tokens."""
+    global _SIGNATURE
+    if _SIGNATURE is None:
+        root = Path(__file__).resolve().parent.parent
+        digest = hashlib.sha256()
+        for name in SEARCH_MODULES:
+            digest.update(name.encode())
+            digest.update(_code_tokens(root / name).encode("utf-8"))
+        _SIGNATURE = digest.hexdigest()[:12]
+    return _SIGNATURE
+
+
+def cache_key(solver) -> str:
+    """The level-3 opener cache key of a solver configuration."""
+    from termo.matrix import matrix_signature
+
+    game = solver.game
+    if solver.custom_prior:
+        prior = "prior=" + hashlib.sha256(solver.sweeper.prior.tobytes()).hexdigest()[:16]
+    else:
+        prior = f"T={solver.t!r}"
+    return (f"level=3;{prior};K={solver.beam};P={solver.depth};D={solver.loss!r};R={game.max_turns};"
+            f"E={solver.endgame};S={game.n_probes};A={game.n_answers};M={matrix_signature(game)};"
+            f"B={search_signature()}")
+
+
+def _entries(path: Path) -> dict:
+    data = read_json(path)
+    if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
+        return {}
+    entries = data.get("entries")
+    return entries if isinstance(entries, dict) else {}
+
+
+def shipped_path() -> Path:
+    return data_dir() / CACHE_NAME
+
+
+def user_path() -> Path:
+    return cache_dir() / CACHE_NAME
+
+
+def lookup(solver) -> dict | None:
+    """The cached level-3 opener entry of this configuration (user cache, then shipped data)."""
+    key = cache_key(solver)
+    for path in (user_path(), shipped_path()):
+        entry = _entries(path).get(key)
+        if isinstance(entry, dict) and entry.get("n") == solver.game.n_answers:
+            return entry
+    return None
+
+
+def store(solver, entry: dict, path: Path | None = None) -> bool:
+    """Add the entry to the cache file (the user cache by default); False if it cannot be written."""
+    path = user_path() if path is None else Path(path)
+    entries = _entries(path)
+    entries[cache_key(solver)] = entry
+    try:
+        atomic_write_json(path, {"version": FORMAT_VERSION, "entries": entries})
+        return True
+    except OSError:
+        return False
+
+
+def _entry_from_decision(decision: Decision, costs, n: int, seconds: float) -> dict:
+    def row(c: Choice):
+        return [c.word, c.bits, c.expected, c.is_candidate]
+
+    return {
+        "n": n,
+        "word": decision.word,
+        "bits": decision.choice.bits,
+        "expected": decision.choice.expected,
+        "is_candidate": decision.choice.is_candidate,
+        "reason": decision.reason,
+        "alternatives": [row(a) for a in decision.alternatives],
+        "costs": [[w, c] for w, c in costs],
+        "seconds": round(seconds, 3),
+    }
+
+
+def _decision_from_entry(game, entry: dict) -> Decision:
+    def choice(word, bits, expected, is_candidate):
+        return Choice(game.index_of(word), word, bits=bits, expected=expected, is_candidate=bool(is_candidate))
+
+    best = choice(entry["word"], entry["bits"], entry["expected"], entry.get("is_candidate", True))
+    alts = tuple(choice(*row) for row in entry.get("alternatives", []))
+    return Decision(best, entry.get("reason", "lowest expected number of guesses"), int(entry["n"]), alts)
+
+
+def search_level3(solver, progress=None):
+    """Run the level-3 opener search (no cache): (Decision, [(word, cost) ranked], seconds)."""
+    from termo import level3
+
+    start = time.perf_counter()
+    game = solver.game
+    everything = list(range(game.n_answers))
+    tree = solver.tree
+    ids, jobs = level3.root_jobs(tree, [everything], [1], game.max_turns, solver.depth, solver.endgame)
+    job = jobs[0]
+    if job is None:  # tiny games: level 2 decides
+        return solver.decide(everything, 1), [], time.perf_counter() - start
+    tree.run([job], progress=progress)
+    decision = solver._level3_decision(job, everything)
+    costs = [(game.probes[g], c) for g, c in level3.ranked_costs(job)]
+    return decision, costs, time.perf_counter() - start
+
+
+def optimal_opener(solver, progress=None, recompute: bool = False) -> Decision:
+    """The optimum opener of the solver's level (level 3: from the cache unless ``recompute``)."""
+    game = solver.game
+    everything = range(game.n_answers)
+    if solver.level < 3:
+        return solver.decide(everything, 1)
+    if not recompute:
+        entry = lookup(solver)
+        if entry is not None:
+            if progress is not None:
+                progress(1, 1)
+            return _decision_from_entry(game, entry)
+    decision, costs, seconds = search_level3(solver, progress)
+    store(solver, _entry_from_decision(decision, costs, game.n_answers, seconds))
+    return decision
+
+
+def default_opener(solver) -> Decision:
+    """The interface opener `tarso` (see the module docstring)."""
+    game = solver.game
+    index = game.index_of(DEFAULT_WORD)
+    if index is None:
+        return optimal_opener(solver)
+    everything = list(range(game.n_answers))
+    expected = None
+    if solver.level < 3:
+        optimum = optimal_opener(solver)
+    else:
+        entry = lookup(solver)
+        optimum = _decision_from_entry(game, entry) if entry is not None else None
+        if entry is not None:
+            expected = dict((w, c) for w, c in entry.get("costs", [])).get(game.probes[index])
+    if optimum is not None and optimum.index == index:
+        return Decision(optimum.choice, f"default opener, also the optimum ({optimum.reason})",
+                        optimum.candidates, optimum.alternatives)
+    bits = solver.sweeper.entropy_of(index, everything)
+    best = Choice(index, game.probes[index], bits=bits, expected=expected,
+                  is_candidate=index < game.n_answers)
+    alts = ()
+    if optimum is not None:
+        alts = tuple([optimum.choice] + [a for a in optimum.alternatives if a.index != index])
+        alts = alts[: solver.alternatives]
+    return Decision(best, "default opener (the fixed first word)", game.n_answers, alts)

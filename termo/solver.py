@@ -1,0 +1,232 @@
+"""The solver facade: one object per (game, level, prior, beam, depth, backend).
+
+>>> s = Solver(game, level=3)          # doctest: +SKIP
+>>> s.decide(candidates, turn)          # a termo.decision.Decision
+>>> s.decide_many(states, turns)        # probe index per state, batched
+>>> s.opener(optimal=True)              # the searched (and cached) opener
+
+Levels: 1 = letter frequency (§4), 2 = entropy with the §5.3 endgame rule, 3 = expected number of
+guesses over a beam (§6). The heavy entropy sweeps run on the chosen backend; the level-3 value
+recursion is float64 on the host, so every backend gives the same decisions and values.
+"""
+
+from __future__ import annotations
+
+import math
+
+from backends import get_backend, host
+from termo import level2, level3
+from termo.decision import Choice, Decision
+from termo.entropy import Sweeper
+from termo.errors import TermoError
+from termo.prior import prior_weights
+
+DEFAULT_OPENER = "tarso"
+
+
+class Solver:
+    """Decisions for one configuration. ``prior`` (float64 over answers, zeros allowed) overrides
+    ``softmax(−ICF/t)``; ``backend`` is a Backend, a name, or None (``$TERMO_BACKEND``/NumPy)."""
+
+    def __init__(self, game, level: int = 2, t: float = 1.0, beam: int = 10, depth: int = 1,
+                 backend=None, prior=None, alternatives: int = 5, endgame: int = level2.ENDGAME_LIMIT,
+                 loss: float = level3.LOSS_COST):
+        if level not in (1, 2, 3):
+            raise TermoError(f"level must be 1, 2 or 3, not {level!r}")
+        if int(beam) < 1:
+            raise TermoError(f"beam must be at least 1, not {beam!r}")
+        if int(depth) < 0:
+            raise TermoError(f"depth must be at least 0, not {depth!r}")
+        xp = host().xp
+        self.game = game
+        self.level = int(level)
+        self.t = float(t)
+        self.beam = int(beam)
+        self.depth = int(depth)
+        self.alternatives = int(alternatives)
+        self.endgame = int(endgame)
+        self.loss = float(loss)
+        self.backend = get_backend(backend)
+        if prior is None:
+            self.custom_prior = False
+            self.prior = prior_weights(game.icf, self.t)
+        else:
+            p = xp.asarray(prior, dtype=xp.float64)
+            if p.shape != (game.n_answers,) or bool(xp.any(p < 0)) or not bool(xp.all(xp.isfinite(p))):
+                raise TermoError(f"prior must be {game.n_answers} finite non-negative weights")
+            self.custom_prior = True
+            self.prior = p
+        self.sweeper = Sweeper(game, self.prior, self.backend)
+        self._tree = None
+        self._letters = None
+
+    # -- building blocks ----------------------------------------------------------------------
+    @property
+    def tree(self) -> level3.TreeSearch:
+        """The level-3 engine (states and sweeps are memoised inside it)."""
+        if self._tree is None:
+            self._tree = level3.TreeSearch(self.sweeper.matrix_t, self.prior, self.sweeper.probe_prior,
+                                           self.game.win_code, beam=self.beam, loss=self.loss,
+                                           sweeper=self.sweeper.sweep)
+        return self._tree
+
+    def _candidates(self, candidates):
+        cands = sorted({int(c) for c in candidates})
+        if not cands:
+            raise TermoError("no candidate left")
+        if cands[0] < 0 or cands[-1] >= self.game.n_answers:
+            raise TermoError("candidate index out of range")
+        return cands
+
+    def entropies(self, candidates):
+        """H (bits) of every probe over ``candidates``: host float64 (n_probes,)."""
+        return self.sweeper.entropies(self._candidates(candidates))
+
+    def expected_value(self, candidates, rounds: int) -> float:
+        """Level-3 ``V(S, r)`` with ``rest = depth + 1`` (the reference's public ``valor``)."""
+        tree = self.tree
+        sid = int(tree.register([self._candidates(candidates)])[0])
+        job = level3.NodeJob(sid, self.depth + 1, int(rounds))
+        tree.run([job])
+        return job.value
+
+    def greedy_value_with_opener(self, probe: int, candidates, rounds: int) -> float:
+        """§6.2 ``valor_com_abertura``: impose ``probe``, then the greedy entropy tail."""
+        return self.greedy_values_with_openers([probe], candidates, rounds)[0]
+
+    def greedy_values_with_openers(self, probes, candidates, rounds: int, progress=None) -> list[float]:
+        """``greedy_value_with_opener`` for many probes at once (one shared expansion)."""
+        tree = self.tree
+        sid = int(tree.register([self._candidates(candidates)])[0])
+        job = level3.PairJob(sid, [int(p) for p in probes], int(rounds), 0)
+        tree.run([job], progress=progress)
+        return job.costs
+
+    # -- decisions ----------------------------------------------------------------------------
+    def decide(self, candidates, turn: int) -> Decision:
+        """The suggestion for ``candidates`` (ascending answer indices) at 1-based ``turn``."""
+        cands = self._candidates(candidates)
+        if self.level == 1:
+            return self._decide_letters(cands)
+        if self.level == 2:
+            return level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
+        return self._decide_level3(cands, turn)
+
+    def decide_many(self, states, turns) -> list[int]:
+        """The probe index each state plays (batched: one sweep batch / one shared search)."""
+        states = [self._candidates(s) for s in states]
+        turns = [int(t) for t in turns]
+        if len(states) != len(turns):
+            raise TermoError("decide_many needs one turn per state")
+        if self.level == 1:
+            return [self._letters_index(s) for s in states]
+        if self.level == 2:
+            return self._decide_many_level2(states, turns)
+        return self._decide_many_level3(states, turns)
+
+    def _decide_many_level2(self, states, turns):
+        out = [None] * len(states)
+        todo = []
+        for i, (s, t) in enumerate(zip(states, turns)):
+            if level2.endgame_kind(len(s), t, self.game.max_turns, self.endgame) is None:
+                todo.append(i)
+            else:
+                out[i] = level2.by_icf(s, self.game.icf)[0]
+        if todo:
+            tree = self.tree
+            ids = tree.register([states[i] for i in todo])
+            tree.ensure_sweeps(ids, 1)
+            for i, sid in zip(todo, ids):
+                out[i] = int(tree.top_idx[int(sid), 0])
+        return out
+
+    def _decide_many_level3(self, states, turns):
+        tree = self.tree
+        ids, jobs = level3.root_jobs(tree, states, turns, self.game.max_turns, self.depth, self.endgame)
+        live = [j for j in jobs if j is not None]
+        if live:
+            tree.run(live)
+        out = []
+        for s, t, job in zip(states, turns, jobs):
+            ranked = level3.ranked_costs(job) if job is not None else []
+            if ranked:
+                out.append(int(ranked[0][0]))
+            else:
+                out.append(level2.choose_index(self.sweeper, self.game.icf, s, t, self.game.max_turns,
+                                               self.endgame))
+        return out
+
+    def _choice(self, index, cands, bits=None, expected=None, members=None) -> Choice:
+        members = set(cands) if members is None else members
+        if bits is None:
+            bits = self.sweeper.entropy_of(index, cands)
+        return Choice(int(index), self.game.probes[int(index)], bits=float(bits),
+                      expected=None if expected is None else float(expected),
+                      is_candidate=int(index) in members)
+
+    def _decide_level3(self, cands, turn) -> Decision:
+        m = len(cands)
+        max_turns = self.game.max_turns
+        if level3.delegates_to_level2(m, turn, max_turns, self.endgame):
+            d = level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
+            if m <= 2:
+                value = self.expected_value(cands, level3.rounds_left(turn, max_turns))
+                d = Decision(Choice(d.choice.index, d.choice.word, d.choice.bits, value, d.choice.is_candidate),
+                             d.reason, d.candidates, d.alternatives)
+            return d
+        tree = self.tree
+        ids, jobs = level3.root_jobs(tree, [cands], [turn], max_turns, self.depth, self.endgame)
+        job = jobs[0]
+        tree.run([job])
+        return self._level3_decision(job, cands)
+
+    def _level3_decision(self, job, cands) -> Decision:
+        ranked = level3.ranked_costs(job)
+        m = len(cands)
+        if not ranked:
+            return level2.decide(self.sweeper, self.game, cands, 1, self.alternatives, self.endgame)
+        tree = self.tree
+        bits = {int(g): float(h) for g, h in zip(tree.top_idx[job.state], tree.top_h[job.state]) if g >= 0}
+        members = set(cands)
+        choices = [self._choice(g, cands, bits.get(int(g)), c, members) for g, c in ranked[: 1 + self.alternatives]]
+        reason = f"lowest expected number of guesses ({ranked[0][1]:.3f})"
+        return Decision(choices[0], reason, m, tuple(choices[1:]))
+
+    # -- level 1 ------------------------------------------------------------------------------
+    def _letters_index(self, cands) -> int:
+        from termo.policies import letter_scores
+
+        if self._letters is None:
+            from termo.policies import letter_table
+
+            self._letters = letter_table(self.game)
+        scores = letter_scores(self._letters, cands)
+        best = max(range(len(cands)), key=lambda j: (scores[j], -j))
+        return cands[best]
+
+    def _decide_letters(self, cands) -> Decision:
+        from termo.policies import letter_scores, letter_table
+
+        if self._letters is None:
+            self._letters = letter_table(self.game)
+        scores = letter_scores(self._letters, cands)
+        order = sorted(range(len(cands)), key=lambda j: (-scores[j], j))
+        members = set(cands)
+        picks = [self._choice(cands[j], cands, members=members) for j in order[: 1 + self.alternatives]]
+        return Decision(picks[0], f"most frequent letters among {len(cands)} candidates", len(cands),
+                        tuple(picks[1:]))
+
+    # -- openers ------------------------------------------------------------------------------
+    def opener(self, optimal: bool = False, progress=None, recompute: bool = False) -> Decision:
+        """The first guess. ``optimal=False``: the interface opener `tarso` (§5.4/§6.5);
+        ``optimal=True``: this configuration's optimum (level 3: searched once, then cached)."""
+        from termo import openers
+
+        if optimal:
+            return openers.optimal_opener(self, progress=progress, recompute=recompute)
+        return openers.default_opener(self)
+
+    def describe(self) -> dict:
+        t = "inf" if math.isinf(self.t) else self.t
+        return {"level": self.level, "t": t, "beam": self.beam, "depth": self.depth,
+                "backend": self.backend.name, "custom_prior": self.custom_prior}

@@ -1,0 +1,92 @@
+"""Level 2 (spec §5): published entropies, the §5.2 order, the §5.3 endgame rule, batching."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from termo.feedback import encode
+from termo.matrix import pattern_matrix
+from termo.solver import Solver
+
+
+@pytest.fixture(scope="module")
+def s2(game):
+    return Solver(game, level=2)
+
+
+def filtered(game, cands, word, pattern):
+    m = np.asarray(pattern_matrix(game))
+    cands = np.asarray(cands)
+    return cands[m[game.index_of(word), cands] == encode(pattern)]
+
+
+def test_published_opener_ranking_bit_exact(game, s2):
+    d = s2.opener(optimal=True)
+    got = [(c.word, c.bits) for c in (d.choice,) + d.alternatives]
+    assert got == [
+        ("tarso", 5.9748166899580495),
+        ("tirão", 5.966022295973092),
+        ("tória", 5.951875244762977),
+        ("sertã", 5.937733558842206),
+        ("teira", 5.923875107004805),
+        ("tosar", 5.906771015269017),
+    ]
+    assert d.reason == "maximum entropy over 6046 candidates"
+
+
+def test_uniform_prior_opener_is_cairo(game):
+    s = Solver(game, level=2, t=math.inf)
+    d = s.opener(optimal=True)
+    assert d.word == "cairo"
+    assert d.choice.bits == 6.202837886904743
+
+
+def test_interface_opener_is_tarso(game):
+    s = Solver(game, level=2, t=math.inf)
+    d = s.opener()
+    assert d.word == "tarso"
+    assert d.alternatives[0].word == "cairo"
+    assert all(a.word != "tarso" for a in d.alternatives)
+
+
+def test_mid_game_miude(game, s2):
+    cands = filtered(game, range(game.n_answers), "tarso", "BBGBB")
+    assert len(cands) == 51
+    d = s2.decide(cands, 2)
+    assert d.word == "miúde"
+    assert round(d.choice.bits, 3) == 2.006
+
+
+def test_endgame_rules(game, s2):
+    cands = filtered(game, range(game.n_answers), "tarso", "BBBBB")
+    assert len(cands) == 223
+    icf = game.icf
+    last = s2.decide(cands, 6)
+    assert last.reason == "last turn: the most common candidate"
+    assert last.index == min(cands, key=lambda c: (icf[c], c))
+    three = [int(c) for c in cands[:3]]
+    late = s2.decide(three, 5)
+    assert late.index == min(three, key=lambda c: (icf[c], c))
+    assert [a.index for a in late.alternatives] == sorted(three, key=lambda c: (icf[c], c))[1:]
+    two = [int(c) for c in cands[10:12]]
+    d = s2.decide(two, 2)
+    assert d.reason == "only two candidates left: the more common one"
+    assert d.index == min(two, key=lambda c: (icf[c], c))
+    assert s2.decide([int(cands[0])], 3).index == int(cands[0])
+
+
+def test_lowest_icf_not_max_prior_at_infinite_t(game):
+    s = Solver(game, level=2, t=math.inf)
+    cands = filtered(game, range(game.n_answers), "tarso", "BBBBB")[:40]
+    assert s.decide(cands, 6).word == "civil"
+
+
+def test_decide_many_matches_decide(game, s2):
+    base = range(game.n_answers)
+    states = [filtered(game, base, "tarso", p) for p in ("BBBBB", "BBGBB", "YBBBB", "GBBBB")]
+    states.append(states[0][:3])
+    turns = [2, 2, 3, 6, 5]
+    assert s2.decide_many(states, turns) == [s2.decide(c, t).index for c, t in zip(states, turns)]
