@@ -1,7 +1,181 @@
-"""Placeholder: the robustness commands register here (see docs/ARCHITECTURE.md)."""
+"""``termo robustness``: opener robustness across priors (spec §8), beam or all openers."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
 
 import typer
 
+from cli.common import BackendOption, JsonOption, print_json, progress_bar, user_errors
+from termo.errors import TermoError
+
+DEFAULT_OUT = "robustness-out"
+
+
+def _parse_columns(text: str | None, data):
+    """``--columns``: comma-separated effective sizes of the grid (300, 600, ...), ``T=x`` for a
+    temperature over every answer, or ``project`` (T = 1). None → the §8 grid."""
+    from termo.prior import parse_temperature
+    from termo.robustness.scale import size_at, temperature_for
+    from termo.robustness.world import Column, grid_columns
+
+    if not text:
+        return grid_columns(data)
+    n = len(data.icf)
+    cols = []
+    for raw in text.split(","):
+        token = raw.strip().lower()
+        if not token:
+            continue
+        if token in ("project", "t1", "447"):
+            cols.append(Column("T=1", 1.0, n))
+        elif token.startswith("t="):
+            t = parse_temperature(token[2:])
+            cols.append(Column(f"T={t:g}", t, n))
+        else:
+            try:
+                target = float(token.removeprefix("m="))
+            except ValueError:
+                raise TermoError(f"bad column {raw.strip()!r}: use an effective size (e.g. 1200), T=<temperature> "
+                                 "or project") from None
+            if target <= 1:
+                raise TermoError(f"bad column {raw.strip()!r}: the effective size must be above 1")
+            target = min(target, float(n))
+            cols.append(Column(f"M={target:g}", temperature_for(data.icf, target, n), n, target))
+    if not cols:
+        raise TermoError("--columns selected no column")
+    unique = list({(c.t, c.n_cut): c for c in cols}.values())
+    return sorted(unique, key=lambda c: size_at(data.icf, c.t, c.n_cut))
+
+
+def _scale_section(data, world, backend: str) -> dict:
+    from termo.robustness.scale import SCALE_TEMPERATURES, collapse_test, scale_table, temperature_for
+
+    n = len(data.icf)
+    targets = [t for t in (300, 600, 1200, 2400, 4800, 6046) if t <= n] or [n]
+    section = {
+        "temperatures": [{"M": float(m), "T": temperature_for(data.icf, m, n)} for m in targets],
+        "scale_table": scale_table(data.icf, SCALE_TEMPERATURES),
+    }
+    if world.size is None:
+        collapse = collapse_test(data.matrix, data.icf, n_patterns=data.n_patterns, backend=backend)
+        for row in collapse["rows"]:
+            row["word"] = data.probes[row["opener"]]
+        collapse["winners"] = [data.probes[g] for g in collapse["winners"]]
+        section["collapse"] = collapse
+    return section
+
+
+@user_errors
+def robustness_command(
+    openers: Annotated[
+        str, typer.Option("--openers", help="beam: the reference's candidate openers; all: every probe in every column.")
+    ] = "beam",
+    columns: Annotated[
+        Optional[str],
+        typer.Option("--columns", help="Comma-separated columns: effective sizes (300,600,1200,2400,4800,6046), "
+                     "T=<temperature>, or project (T=1). Default: the seven columns of the grid."),
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder for robustness.json/.md, the heatmap and checkpoints.")] = Path(
+        DEFAULT_OUT
+    ),
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Reuse the finished chunks checkpointed in OUT (same inputs only).")
+    ] = False,
+    scheduler: Annotated[
+        Optional[str], typer.Option("--scheduler", help="Dask scheduler address (tcp://host:8786); default: run here.")
+    ] = None,
+    past: Annotated[
+        Optional[Path], typer.Option("--past", help="File of past secrets, one a line: adds the empirical floor.")
+    ] = None,
+    chunk: Annotated[int, typer.Option("--chunk", min=1, help="Openers per checkpointed chunk.")] = 32,
+    world_size: Annotated[
+        Optional[int],
+        typer.Option("--world", help="Closed world of the N most common answers (quick runs); default: the whole game."),
+    ] = None,
+    extended: Annotated[bool, typer.Option("--extended", help="Use the 8,629 typeable words as probes.")] = False,
+    backend: BackendOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Expected guesses of openers under seven priors, regrets and the robust opener (spec §8)."""
+    from backends import get_backend
+    from termo.robustness.checkpoint import CheckpointStore
+    from termo.robustness.distributed import make_executor
+    from termo.robustness.report import document, write_all
+    from termo.robustness.scale import empirical_floor
+    from termo.robustness.sweep import SweepConfig, run_sweep
+    from termo.robustness.world import World, load_world
+
+    if openers not in ("beam", "all"):
+        raise TermoError(f"--openers must be beam or all, got {openers!r}")
+    backend_name = get_backend(backend).name
+    world = World(extended=extended, size=world_size)
+    data = load_world(world)
+    cols = _parse_columns(columns, data)
+    past_words = None
+    if past is not None:
+        try:
+            past_words = past.read_text(encoding="utf-8").splitlines()
+        except OSError as err:
+            raise TermoError(f"cannot read {past}: {err.strerror or err}") from None
+    # chunks are keyed by a hash of their inputs, so reusing one is always sound; without --resume
+    # the run still starts from scratch (and overwrites), it never deletes anything
+    store = CheckpointStore(out / "checkpoints", reuse=resume)
+    executor = make_executor(scheduler)
+    info: dict = {}
+    try:
+        with progress_bar(f"robustness ({openers})", enabled=True) as update:
+            result = run_sweep(
+                SweepConfig(world=world, columns=cols, mode=openers, chunk_size=chunk, backend=backend_name),
+                store=store,
+                executor=executor,
+                progress=lambda done, total, note="": update(done, total),
+                info=info,
+            )
+    finally:
+        executor.close()
+    doc = document(result, _scale_section(data, world, backend_name))
+    if past_words is not None:
+        doc["empirical_floor"] = empirical_floor(data.answers, data.icf, past_words)
+    paths = write_all(out, doc)
+    typer.echo(
+        f"robustness: {info.get('chunks_computed', 0)} chunks computed, {info.get('chunks_resumed', 0)} resumed, "
+        f"{info.get('seconds', 0.0):.1f} s; wrote {paths['json']}",
+        err=True,
+    )
+    if json_out:
+        print_json(doc)
+        return
+    _print_summary(doc)
+
+
+def _print_summary(doc: dict) -> None:
+    def t_text(t):
+        return "∞" if isinstance(t, float) and math.isinf(t) else f"{t:.3f}"
+
+    typer.echo(f"{'column':<9} {'M':>7} {'T':>7}  {'best bits':<10} {'best E':<10} {'E':>9}")
+    for col in doc["columns"]:
+        typer.echo(f"{col['label']:<9} {col['M']:>7.1f} {t_text(col['T']):>7}  {col['best_bits_word']:<10} "
+                   f"{col['best_word']:<10} {col['best_expected']:>9.6f}")
+    if doc["mode"] == "beam":
+        typer.echo("")
+        typer.echo("worst-case regret: " + ", ".join(f"{w} {x:.4f}" for w, x in
+                                                     sorted(doc["worst_regret"].items(), key=lambda kv: kv[1])))
+    else:
+        for col in doc["columns"]:
+            ranks = ", ".join(f"{w} #{r}" for w, r in col.get("ranks", {}).items())
+            typer.echo(f"{col['label']}: {ranks}")
+    if doc.get("robust_opener"):
+        typer.echo(f"robust opener: {doc['robust_opener']} (worst regret {doc['robust_worst_regret']:.4f})")
+    if doc.get("empirical_floor"):
+        floor = doc["empirical_floor"]
+        typer.echo(f"empirical floor: {floor['word']} at ICF rank {floor['rank']} ({floor['count']} past secrets)")
+    sys.stdout.flush()
+
 
 def register(app: typer.Typer) -> None:
-    """Add this topic's commands to the root app."""
+    """Add ``termo robustness`` to the root app."""
+    app.command("robustness")(robustness_command)

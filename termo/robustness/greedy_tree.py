@@ -1,0 +1,189 @@
+"""Exact expected number of guesses of many openers at once, greedy level-2 tail (spec §6.1–§6.2).
+
+For an opener ``g`` the value is ``E(g) = cost(g, A, rounds - 1)`` with every later guess the
+first probe of the level-2 ordering (§5.2) under the column's prior:
+
+    V(S, r) = loss                      if r ≤ 0
+            = 1                         if |S| = 1
+            = 1 + f · w_min / Σw          if |S| = 2   (f = 1 if r ≥ 2 else loss)
+            = cost(top(S), S, r - 1)     otherwise
+    cost(g, S, r) = ∞ if g leaves S whole, else 1 + Σ_{b ≠ win} P(b|S) · V(S_b, r)
+
+The evaluation is level-synchronous (performance notes §3): all states of one depth, over all
+openers of the batch, are expanded together; states are deduplicated; the entropy sweeps of a
+depth run as one batched kernel (:mod:`backends.kernels_fullbeam`); values are reduced bottom-up.
+Two caches live as long as the evaluator (one evaluator per prior): the chosen probe of a state
+(independent of the rounds left) and ``V(S, r)``. They only save time: results never depend on
+what is cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from backends import get_backend, host
+from backends import kernels_fullbeam as kf
+
+LOSS = 7.0  # value of running out of rounds, on top of the guesses already counted (§6.1)
+
+
+@dataclass
+class TreeStats:
+    """Counters of the last evaluations (for benchmarks and progress)."""
+
+    states: int = 0  # internal states met (after deduplication within a batch)
+    value_hits: int = 0  # internal states whose value came from the cache
+    choice_hits: int = 0  # new states whose chosen probe came from the cache
+    swept: int = 0  # states whose chosen probe needed a kernel call
+    levels: int = 0
+
+
+@dataclass
+class GreedyTreeEvaluator:
+    """Evaluates ``E(opener)`` exactly, many openers per call, for one prior.
+
+    ``matrix`` is the (probes × answers) pattern matrix (host NumPy array); ``prior`` the answer
+    weights (the root set is every answer with its weight; zero weights are allowed);
+    ``probe_prior`` the tie-break prior per probe (default: ``prior`` padded with zeros, as the
+    spec's §11.3 asks: the column's own prior). ``backend`` runs the entropy sweeps.
+    """
+
+    matrix: object
+    prior: object
+    probe_prior: object = None
+    rounds: int = 6
+    loss: float = LOSS
+    backend: object = None
+    cache_limit: int = 4_000_000
+    n_patterns: int = 243
+    stats: TreeStats = field(default_factory=TreeStats)
+
+    def __post_init__(self) -> None:
+        xp = host().xp
+        self._xp = xp
+        self.matrix = host().to_numpy(self.matrix)
+        n_probes, n_answers = self.matrix.shape
+        self.prior = xp.asarray(self.prior, dtype=xp.float64)
+        if self.prior.shape[0] != n_answers:
+            raise ValueError(f"prior has {self.prior.shape[0]} weights for {n_answers} answers")
+        if self.probe_prior is None:
+            pad = xp.zeros((n_probes - n_answers,), dtype=xp.float64)
+            self.probe_prior = xp.concat([self.prior, pad])
+        self.probe_prior = xp.asarray(self.probe_prior, dtype=xp.float64)
+        self.backend = get_backend(self.backend)
+        self.n_bins = int(self.n_patterns)
+        self.win_code = self.n_bins - 1
+        self._device_matrix = None if self.backend.name == "numpy" else self.backend.asarray(self.matrix)
+        self._values: dict = {}
+        self._choices: dict = {}
+
+    # ------------------------------------------------------------------------------------------
+    def clear_caches(self) -> None:
+        self._values.clear()
+        self._choices.clear()
+
+    def expected_values(self, openers) -> list[float]:
+        """``E(g)`` for every probe index in ``openers`` (a list), in that order."""
+        xp = self._xp
+        openers = [int(g) for g in openers]
+        if not openers:
+            return []
+        n_answers = self.matrix.shape[1]
+        root = xp.arange(n_answers, dtype=xp.int32)
+        members = xp.concat([root] * len(openers))
+        offsets = xp.asarray([i * n_answers for i in range(len(openers) + 1)], dtype=xp.int64)
+        guesses = xp.asarray(openers, dtype=xp.int64)
+        levels = []  # per depth: (n_parents, child_parent, child_prob, child_values, single, pending)
+        n_parents = len(openers)
+        r = self.rounds - 1
+        while True:
+            cm, co, cparent, cprob, single = kf.partition_states(
+                self.matrix, members, offsets, guesses, self.prior, self.win_code, self.n_bins
+            )
+            values = kf.leaf_values(cm, co, self.prior, r, self.loss)
+            internal = xp.nonzero(xp.isnan(values))[0]
+            node_keys: list[bytes] = []
+            node_index: dict = {}
+            pending = []  # (child position, node id) whose value comes from the next depth
+            node_first = []  # child position of each node's first occurrence
+            cm_bytes = cm.tobytes()
+            co_list = co.tolist()
+            for k in internal.tolist():
+                key = cm_bytes[4 * co_list[k] : 4 * co_list[k + 1]]
+                cached = self._values.get((key, r))
+                if cached is not None:
+                    values[k] = cached
+                    self.stats.value_hits += 1
+                    continue
+                nid = node_index.get(key)
+                if nid is None:
+                    nid = len(node_keys)
+                    node_index[key] = nid
+                    node_keys.append(key)
+                    node_first.append(k)
+                pending.append((k, nid))
+            levels.append((n_parents, cparent, cprob, values, single, pending, node_keys, r))
+            self.stats.states += len(node_keys)
+            if not node_keys:
+                break
+            # members of the new nodes, in node order
+            first = xp.asarray(node_first, dtype=xp.int64)
+            sizes = co[first + 1] - co[first]
+            offsets = xp.concat([xp.zeros((1,), dtype=xp.int64), xp.cumulative_sum(sizes)])
+            members = kf._gather_index_nb(co, first, offsets)
+            members = cm[members]
+            guesses = self._choose(node_keys, members, offsets)
+            n_parents = len(node_keys)
+            r -= 1
+        self.stats.levels = len(levels)
+        # bottom-up
+        node_values = None
+        for n_par, cparent, cprob, values, single, pending, node_keys, r_level in reversed(levels):
+            if node_values is not None:
+                for k, nid in pending:
+                    values[k] = node_values[nid]
+            if len(self._values) > self.cache_limit:
+                self._values.clear()
+            if node_values is not None:
+                for nid, key in enumerate(node_keys):
+                    self._values[(key, r_level)] = float(node_values[nid])
+            node_values = kf.reduce_values(n_par, cparent, cprob, values, single)
+        return [float(v) for v in node_values]
+
+    def _choose(self, node_keys, members, offsets):
+        """Chosen probe of every node: from the cache, else one batched kernel call."""
+        xp = self._xp
+        out = xp.empty((len(node_keys),), dtype=xp.int64)
+        todo = []
+        for i, key in enumerate(node_keys):
+            g = self._choices.get(key)
+            if g is None:
+                todo.append(i)
+            else:
+                out[i] = g
+                self.stats.choice_hits += 1
+        if todo:
+            t = xp.asarray(todo, dtype=xp.int64)
+            sizes = offsets[t + 1] - offsets[t]
+            sub_off = xp.concat([xp.zeros((1,), dtype=xp.int64), xp.cumulative_sum(sizes)])
+            sub = members[kf._gather_index_nb(offsets, t, sub_off)]
+            matrix = self.matrix if self._device_matrix is None else self._device_matrix
+            best, _ = kf.best_probes(
+                self.backend, matrix, sub, sub_off, self.prior, self.probe_prior, self.win_code, self.n_bins
+            )
+            self.stats.swept += len(todo)
+            if len(self._choices) > self.cache_limit:
+                self._choices.clear()
+            for j, i in enumerate(todo):
+                g = int(best[j])
+                out[i] = g
+                self._choices[node_keys[i]] = g
+        return out
+
+
+def expected_value(matrix, prior, opener: int, rounds: int = 6, backend=None) -> float:
+    """Convenience: ``E`` of one opener (a fresh evaluator)."""
+    return GreedyTreeEvaluator(matrix, prior, rounds=rounds, backend=backend).expected_values([opener])[0]
+
+
+__all__ = ["GreedyTreeEvaluator", "TreeStats", "LOSS", "expected_value"]

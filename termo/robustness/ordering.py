@@ -1,0 +1,44 @@
+"""The level-2 ordering (spec §5.2) of every probe over all answers, under a given prior.
+
+Keys, most significant first: entropy rounded to the 1e-9 grid (descending), member of the
+candidate set first, probe prior descending, probe index ascending. The probe prior is the
+column's own prior padded with zeros for extra probes (spec §11.3).
+"""
+
+from __future__ import annotations
+
+from backends import get_backend, host
+from backends import kernels_fullbeam as kf
+
+
+def probe_prior_of(prior, n_probes: int):
+    xp = host().xp
+    prior = xp.asarray(prior, dtype=xp.float64)
+    pad = xp.zeros((n_probes - prior.shape[0],), dtype=xp.float64)
+    return xp.concat([prior, pad])
+
+
+def root_entropies(matrix, prior, n_patterns: int = 243, backend=None):
+    """(entropy per probe, membership per probe) over every answer under ``prior``."""
+    backend = get_backend(backend)
+    xp = host().xp
+    n_answers = matrix.shape[1]
+    members = xp.arange(n_answers, dtype=xp.int32)
+    device_matrix = matrix if backend.name == "numpy" else backend.asarray(matrix)
+    return kf.state_entropies(backend, device_matrix, members, prior, n_patterns - 1, n_patterns)
+
+
+def ordered_probes(entropies, members, probe_prior, k: int | None = None) -> list[int]:
+    """Probe indices in §5.2 order (the first ``k`` of them)."""
+    h = [float(x) for x in entropies]
+    inc = [bool(x) for x in members]
+    pp = [float(x) for x in probe_prior]
+    order = sorted(range(len(h)), key=lambda g: (-round(h[g] / kf.ROUND_STEP), not inc[g], -pp[g], g))
+    return order if k is None else order[:k]
+
+
+def root_ranking(matrix, prior, k: int | None = 10, n_patterns: int = 243, backend=None):
+    """``[(probe, entropy), ...]``: the first ``k`` probes of the §5.2 order over all answers."""
+    h, inc = root_entropies(matrix, prior, n_patterns, backend)
+    pp = probe_prior_of(prior, matrix.shape[0])
+    return [(g, float(h[g])) for g in ordered_probes(h, inc, pp, k)]

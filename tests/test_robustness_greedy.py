@@ -1,0 +1,242 @@
+"""The batched greedy-tree evaluator and its kernels against a plain-Python oracle (spec §5.2, §6.1–§6.2)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from backends import kernels_fullbeam as kf
+from termo.robustness.greedy_tree import GreedyTreeEvaluator
+
+
+# ----------------------------------------------------------------------------------------------
+# Plain-Python oracle: the recursion of spec §6.1 with the greedy tail of §6.2, written naively
+# ----------------------------------------------------------------------------------------------
+def numpy_sum(xs):
+    """NumPy's pairwise summation, written out (blocks of 8 accumulators up to 128, halving above)."""
+    xs = list(xs)
+
+    def pw(lo, n):
+        if n < 8:
+            r = -0.0
+            for i in range(lo, lo + n):
+                r += xs[i]
+            return r
+        if n <= 128:
+            acc = xs[lo : lo + 8]
+            i = 8
+            while i < n - n % 8:
+                for k in range(8):
+                    acc[k] += xs[lo + i + k]
+                i += 8
+            r = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+            while i < n:
+                r += xs[lo + i]
+                i += 1
+            return r
+        n2 = n // 2
+        n2 -= n2 % 8
+        return pw(lo, n2) + pw(lo + n2, n - n2)
+
+    return pw(0, len(xs))
+
+
+class Oracle:
+    def __init__(self, matrix, prior, loss=7.0, win=242):
+        self.m = [[int(x) for x in row] for row in np.asarray(matrix)]
+        self.prior = [float(x) for x in prior]
+        self.pp = self.prior + [0.0] * (len(self.m) - len(self.prior))
+        self.loss = loss
+        self.win = win
+
+    def entropy(self, g, S):
+        """Entropy of probe g over S, in the member-order convention of the kernels."""
+        tot = numpy_sum(self.prior[c] for c in S)
+        w = [self.prior[c] / tot if tot > 0 else 1.0 / len(S) for c in S]
+        mass, count = {}, {}
+        for c, wc in zip(S, w):
+            code = self.m[g][c]
+            mass[code] = mass.get(code, 0.0) + wc
+            count[code] = count.get(code, 0) + 1
+        h, seen = 0.0, set()
+        for c, wc in zip(S, w):
+            code = self.m[g][c]
+            if count[code] == 1:
+                h -= wc * math.log2(wc) if wc > 0 else 0.0
+            elif code not in seen:
+                seen.add(code)
+                if mass[code] > 0:
+                    h -= mass[code] * math.log2(mass[code])
+        return h
+
+    def top(self, S):
+        members = set(S)
+        key = lambda g: (round(self.entropy(g, S) / 1e-9), g in members, self.pp[g], -g)  # noqa: E731
+        return max(range(len(self.m)), key=key)
+
+    def value(self, S, r):
+        if r <= 0:
+            return self.loss
+        if len(S) == 1:
+            return 1.0
+        if len(S) == 2:
+            a, b = self.prior[S[0]], self.prior[S[1]]
+            f = min(a, b) / (a + b) if a + b > 0 else 0.5
+            return 1.0 + (1.0 if r >= 2 else self.loss) * f
+        return self.cost(self.top(S), S, r - 1)
+
+    def cost(self, g, S, r):
+        buckets = {}
+        for c in S:
+            buckets.setdefault(self.m[g][c], []).append(c)
+        if len(buckets) == 1 and self.win not in buckets:
+            return math.inf
+        tot = numpy_sum(self.prior[c] for c in S)
+        acc = 0.0
+        for code in sorted(buckets):
+            if code == self.win:
+                continue
+            sub = buckets[code]
+            p = numpy_sum(self.prior[c] for c in sub) / tot if tot > 0 else len(sub) / len(S)
+            acc += p * self.value(sub, r)
+        return 1.0 + acc
+
+    def expected(self, g, rounds=6):
+        return self.cost(g, list(range(len(self.prior))), rounds - 1)
+
+
+# ----------------------------------------------------------------------------------------------
+# Small worlds cut from the real matrix
+# ----------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def full():
+    from termo.games import termo_game
+    from termo.matrix import pattern_matrix
+
+    game = termo_game()
+    return game, np.asarray(pattern_matrix(game))
+
+
+def similar_world(full, n_answers, n_extra, seed):
+    """A hard small world: words sharing a suffix (long greedy chains), plus random extra probes."""
+    game, matrix = full
+    rng = random.Random(seed)
+    suffix = rng.choice(["ar", "ia", "ro", "os", "do", "as"])
+    pool = [i for i, w in enumerate(game.answers_norm) if w.endswith(suffix)]
+    answers = sorted(rng.sample(pool, min(n_answers, len(pool))))
+    others = [i for i in range(game.n_answers) if i not in set(answers)]
+    probes = answers + rng.sample(others, n_extra)
+    sub = np.ascontiguousarray(matrix[np.ix_(probes, answers)])
+    return sub
+
+
+def priors(n, rng):
+    yield np.full(n, 1.0 / n)
+    skewed = np.array([rng.random() ** 6 for _ in range(n)])
+    yield skewed / skewed.sum()
+    zeros = skewed.copy()
+    zeros[rng.sample(range(n), n // 4)] = 0.0
+    yield zeros / zeros.sum()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_expected_values_match_oracle(full, seed):
+    rng = random.Random(seed)
+    matrix = similar_world(full, 24, 16, seed)
+    for prior in priors(matrix.shape[1], rng):
+        oracle = Oracle(matrix, prior)
+        openers = list(range(matrix.shape[0]))
+        fast = GreedyTreeEvaluator(matrix, prior).expected_values(openers)
+        slow = [oracle.expected(g) for g in openers]
+        assert fast == slow  # same summation order: bit-identical
+
+
+def test_rounds_and_loss(full):
+    matrix = similar_world(full, 20, 5, 7)
+    prior = np.full(matrix.shape[1], 1.0 / matrix.shape[1])
+    for rounds in (1, 2, 3):
+        fast = GreedyTreeEvaluator(matrix, prior, rounds=rounds).expected_values(range(matrix.shape[0]))
+        slow = [Oracle(matrix, prior).expected(g, rounds) for g in range(matrix.shape[0])]
+        assert fast == slow
+
+
+def test_cache_does_not_change_values(full):
+    matrix = similar_world(full, 30, 10, 3)
+    prior = np.linspace(1.0, 2.0, matrix.shape[1])
+    prior /= prior.sum()
+    openers = list(range(matrix.shape[0]))
+    one_go = GreedyTreeEvaluator(matrix, prior).expected_values(openers)
+    ev = GreedyTreeEvaluator(matrix, prior)
+    pieces = []
+    for start in range(0, len(openers), 7):
+        pieces += ev.expected_values(list(reversed(openers[start : start + 7])))[::-1]
+    assert pieces == one_go
+    assert ev.stats.value_hits + ev.stats.choice_hits > 0
+
+
+def test_sweep_kernel_matches_oracle_top(full):
+    rng = random.Random(11)
+    matrix = similar_world(full, 40, 30, 11)
+    for prior in priors(matrix.shape[1], rng):
+        oracle = Oracle(matrix, prior)
+        states = [sorted(rng.sample(range(matrix.shape[1]), rng.randint(3, 15))) for _ in range(25)]
+        members = np.array([c for s in states for c in s], dtype=np.int32)
+        offsets = np.cumsum([0] + [len(s) for s in states]).astype(np.int64)
+        pp = np.concatenate([prior, np.zeros(matrix.shape[0] - matrix.shape[1])])
+        for shortcut in (True, False):
+            best, best_h = kf.best_probes_numba(matrix, members, offsets, prior, pp, 242, 243, shortcut=shortcut)
+            assert [int(b) for b in best] == [oracle.top(s) for s in states]
+            for b, h, s in zip(best, best_h, states):
+                assert h == oracle.entropy(int(b), s)
+
+
+def test_partition_matches_python(full):
+    game, matrix = full
+    rng = np.random.default_rng(5)
+    prior = rng.random(game.n_answers)
+    states = [np.sort(rng.choice(game.n_answers, size, replace=False)) for size in (3, 10, 200)]
+    members = np.concatenate(states).astype(np.int32)
+    offsets = np.cumsum([0] + [len(s) for s in states]).astype(np.int64)
+    guesses = np.array([0, 17, 4000], dtype=np.int64)
+    cm, co, cparent, cprob, single = kf.partition_states(matrix, members, offsets, guesses, prior, 242, 243)
+    k = 0
+    for s, (state, g) in enumerate(zip(states, guesses)):
+        codes = matrix[g, state]
+        for code in sorted(set(codes.tolist()) - {242}):
+            sub = state[codes == code]
+            assert cparent[k] == s
+            assert cm[co[k] : co[k + 1]].tolist() == sub.tolist()
+            assert cprob[k] == prior[sub].sum() / prior[state].sum()
+            k += 1
+    assert k == len(cparent) and not single.any()
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 127, 128, 129, 300, 1000, 6046])
+def test_pairwise_sum_is_numpy_sum(n):
+    rng = np.random.default_rng(n)
+    a = rng.random(n) ** 8 * 10.0 ** rng.integers(-6, 6, n)
+    assert kf.pairwise_sum(a, 0, n) == a.sum()
+    assert numpy_sum(a) == a.sum()
+
+
+def test_other_backends_agree(full, other_backend):
+    """JAX / array-api-strict / CuPy run the array-API fallback: same choices, same values."""
+    matrix = similar_world(full, 18, 6, 4)
+    prior = np.array([1.0 + (i % 5) for i in range(matrix.shape[1])])
+    prior /= prior.sum()
+    openers = list(range(matrix.shape[0]))
+    ref = GreedyTreeEvaluator(matrix, prior).expected_values(openers)
+    got = GreedyTreeEvaluator(matrix, prior, backend=other_backend).expected_values(openers)
+    assert np.allclose(got, ref, rtol=0, atol=1e-12)
+    rng = random.Random(2)
+    states = [sorted(rng.sample(range(matrix.shape[1]), rng.randint(3, 12))) for _ in range(10)]
+    members = np.array([c for s in states for c in s], dtype=np.int32)
+    offsets = np.cumsum([0] + [len(s) for s in states]).astype(np.int64)
+    pp = np.concatenate([prior, np.zeros(matrix.shape[0] - matrix.shape[1])])
+    a, ha = kf.best_probes_numba(matrix, members, offsets, prior, pp, 242, 243)
+    b, hb = kf.best_probes_array_api(other_backend, other_backend.asarray(matrix), members, offsets, prior, pp, 242, 243)
+    assert a.tolist() == b.tolist()
+    assert np.allclose(ha, hb, rtol=0, atol=1e-12)
