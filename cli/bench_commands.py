@@ -100,9 +100,139 @@ def battery_command(
         _written(paths)
 
 
+@user_errors
+def sweep_t_command(
+    temperatures: Annotated[str, typer.Option("--temperatures", help="Comma list of T values (inf = uniform).")] = "0.5,1,2,5,10,inf",
+    set_name: Annotated[str, typer.Option("--set", help="Battery: realistic, full or level3.")] = "realistic",
+    n: Annotated[Optional[int], typer.Option("--n", help="Battery size (see bench battery).", min=1)] = None,
+    out: OutOption = DEFAULT_OUT,
+    backend: BackendOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """The entropy strategy at several prior temperatures, same secrets, own optimal opener per T."""
+    from termo.analysis.battery import battery_secrets
+    from termo.analysis.experiments import sweep_t_experiment
+    from termo.games import termo_game
+
+    temps = [_parse_t(x) for x in temperatures.split(",") if x.strip()]
+    if not temps:
+        raise TermoError("--temperatures needs at least one value")
+    games = len(battery_secrets(termo_game(), set_name, n))
+    with progress_bar("temperature sweep", total=games * len(temps)) as update:
+        rows, markdown, paths = sweep_t_experiment(temps, set_name, n=n, backend=backend, out=out,
+                                                   progress=_Progress(update, games * len(temps)))
+    if json_out:
+        print_json(rows)
+    else:
+        _echo_table(markdown)
+        _written(paths)
+
+
+@user_errors
+def extended_command(
+    levels: Annotated[str, typer.Option("--levels", help="Comma list of levels to compare: 2 (realistic battery), 3 (300 secrets).")] = "2,3",
+    n: Annotated[Optional[int], typer.Option("--n", help="Level-2 battery size (default 1,500).", min=1)] = None,
+    n3: Annotated[Optional[int], typer.Option("--n3", help="Level-3 battery size (default 300).", min=1)] = None,
+    t: TOption = "1",
+    beam: BeamOption = 10,
+    depth: DepthOption = 1,
+    out: OutOption = DEFAULT_OUT,
+    backend: BackendOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Answers-only (6,046) vs extended (8,629) probe space, same secrets, level 2 and level 3."""
+    from termo.analysis.battery import battery_secrets
+    from termo.analysis.experiments import extended_experiment
+    from termo.games import termo_game
+
+    try:
+        wanted = [int(x) for x in levels.split(",") if x.strip()]
+    except ValueError:
+        raise TermoError(f"--levels takes 2 and/or 3, got {levels!r}") from None
+    if not wanted or any(x not in (2, 3) for x in wanted):
+        raise TermoError(f"--levels takes 2 and/or 3, got {levels!r}")
+    game = termo_game()
+    total = sum(2 * len(battery_secrets(game, "realistic" if lv == 2 else "level3", n if lv == 2 else n3)) for lv in wanted)
+    with progress_bar("extended probe space", total=total) as update:
+        rows, markdown, paths = extended_experiment(wanted, n2=n, n3=n3, t=_parse_t(t), beam=beam, depth=depth,
+                                                    backend=backend, out=out, progress=_Progress(update, total))
+    if json_out:
+        print_json(rows)
+    else:
+        _echo_table(markdown)
+        _written(paths)
+
+
+def _study(kind: str, estimate: int, run, out: Path, json_out: bool) -> None:
+    """Run one opener study with a progress bar, write its report, print markdown or JSON."""
+    from termo.analysis import opener_reports
+
+    with progress_bar(kind, total=estimate) as update:
+        result = run(lambda label, done, total: update(min(done, estimate), estimate))
+    text, paths = getattr(opener_reports, f"{kind}_report")(result, out)
+    if json_out:
+        print_json(result)
+    else:
+        _echo_table(text)
+        _written(paths)
+
+
+@user_errors
+def worlds_command(
+    t: TOption = "1",
+    world_t: Annotated[str, typer.Option("--world-t", help="Temperature inside the closed/open worlds (default inf = uniform).")] = "inf",
+    word: Annotated[str, typer.Option("--word", help="The opener under study.")] = "serão",
+    beam: BeamOption = 10,
+    depth: DepthOption = 1,
+    out: OutOption = DEFAULT_OUT,
+    backend: BackendOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Spec §7.4: is SERÃO a good opener? Rankings, cuts, closed/open worlds, regret, (N, T) grid."""
+    from termo.analysis.openers import Lab, worlds_study
+
+    temperature, inside = _parse_t(t), _parse_t(world_t)
+    _study("worlds", 100, lambda progress: worlds_study(Lab(backend, beam, depth, progress), t=temperature,
+                                                           world_t=inside, word=word), out, json_out)
+
+
+@user_errors
+def areio_command(
+    beam: BeamOption = 10,
+    depth: DepthOption = 1,
+    out: OutOption = DEFAULT_OUT,
+    backend: BackendOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Spec §7.5: the conjugated probe AREIO in the extended space: ranks, open grid, games, regret."""
+    from termo.analysis.openers import Lab, areio_study
+
+    _study("areio", 50, lambda progress: areio_study(Lab(backend, beam, depth, progress)), out, json_out)
+
+
+@user_errors
+def catalog_command(
+    level3: Annotated[bool, typer.Option("--level3/--no-level3", help="Also search the level-3 opener of every world (slow).")] = True,
+    beam: BeamOption = 10,
+    depth: DepthOption = 1,
+    out: OutOption = DEFAULT_OUT,
+    backend: BackendOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Spec §7.6: the best opener of every world (bits optimum and level-3 optimum with E)."""
+    from termo.analysis.openers import Lab, catalog_study
+
+    _study("catalog", 17, lambda progress: catalog_study(Lab(backend, beam, depth, progress), level3=level3), out, json_out)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``bench`` sub-app (battery and the §7 experiments) to the root app."""
     bench = typer.Typer(name="bench", help="Strategy batteries and the analysis experiments (results in --out).",
                         no_args_is_help=True)
     bench.command("battery")(battery_command)
+    bench.command("sweep-t")(sweep_t_command)
+    bench.command("extended")(extended_command)
+    bench.command("worlds")(worlds_command)
+    bench.command("areio")(areio_command)
+    bench.command("catalog")(catalog_command)
     app.add_typer(bench, name="bench")

@@ -5,10 +5,11 @@
   draws of which sizes came before), not only on the candidate set. :class:`BranchRandom` keeps
   the generator state per branch of the game tree (a branch policy, see
   :mod:`termo.analysis.lockstep`), which reproduces the sequential games draw for draw.
-* ``letters``, ``likely``: the engine's baseline policies (``termo.policies.make_policy``).
-* ``entropy`` (level 2) and ``level3``: the engine's :class:`termo.solver.Solver`, asked for all
-  distinct states of a turn at once (``decide_many``); on turn 1 with every answer as a candidate
-  its answer is the optimal opener of its level (spec §4), computed once and cached by the engine.
+* ``letters``, ``likely``, ``entropy`` (level 2), ``level3``: the engine's policies
+  (``termo.policies.make_policy``), asked for all distinct states of a turn at once
+  (``choose_many``, which batches the engine's sweeps / level-3 search); on turn 1 with every
+  answer as a candidate their answer is the optimal opener of their level (spec §4), searched
+  once and cached by the engine.
 * :class:`FixedOpener`: an imposed first word, then another policy (the "fixed opener" probe).
 """
 
@@ -65,17 +66,45 @@ class BranchRandom:
         return int(self._rng.choice(candidates))
 
 
+def _engine_big_set() -> int | None:
+    """Above this size the engine sweeps a set on its own (``termo.entropy.BIG_SET``), if known."""
+    try:
+        from termo.entropy import BIG_SET
+    except ImportError:
+        return None
+    return int(BIG_SET)
+
+
 class Batched:
-    """Any policy with ``choose(C, t)`` (and optionally ``choose_many``) as a state policy."""
+    """Any policy with ``choose(C, t)`` (and optionally ``choose_many``) as a state policy.
+
+    The engine runs one parallel kernel over a batch of sets only when none of them is larger
+    than its ``BIG_SET``; otherwise it falls back to one set at a time. So the states of a turn
+    are asked in two size classes (small ones together, big ones together): same answers, and
+    the many small sets of a turn keep their batched kernel.
+    """
 
     def __init__(self, policy) -> None:
         self.policy = policy
+        self.split = _engine_big_set()
 
-    def choose_many(self, states: Sequence, turns: Sequence[int]) -> list[int]:
+    def _ask(self, states, turns) -> list[int]:
         many = getattr(self.policy, "choose_many", None)
         if many is not None:
             return [int(c) for c in many(list(states), list(turns))]
         return [int(self.policy.choose(s, t)) for s, t in zip(states, turns)]
+
+    def choose_many(self, states: Sequence, turns: Sequence[int]) -> list[int]:
+        if self.split is None:
+            return self._ask(states, turns)
+        out: list[int] = [0] * len(states)
+        small = [i for i, s in enumerate(states) if len(s) <= self.split]
+        big = [i for i, s in enumerate(states) if len(s) > self.split]
+        for group in (small, big):
+            if group:
+                for i, c in zip(group, self._ask([states[i] for i in group], [turns[i] for i in group])):
+                    out[i] = c
+        return out
 
 
 class SolverPolicy:
@@ -117,20 +146,22 @@ def make_solver(world: World, level: int = 2, beam: int = 10, depth: int = 1, ba
 
 def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, depth: int = 1, backend=None,
                  solver=None):
-    """A lockstep-ready policy for strategy ``name`` in ``world``."""
+    """A lockstep-ready policy for strategy ``name`` in ``world``.
+
+    ``random`` is :class:`BranchRandom`; the others are the engine's policies
+    (``termo.policies.make_policy``) with the world's game, temperature and prior.
+    """
     if name not in STRATEGIES:
         raise TermoError(f"unknown strategy {name!r} (choose from {', '.join(STRATEGIES)})")
     if name == "random":
         return BranchRandom(seed)
-    if name in ("entropy", "level3"):
-        level = 2 if name == "entropy" else 3
-        return SolverPolicy(solver or make_solver(world, level=level, beam=beam, depth=depth, backend=backend))
     from termo.policies import make_policy
 
-    kwargs = {"t": world.t}
-    if world.prior is not None:
-        kwargs["prior"] = world.weights()
-    return Batched(make_policy(name, world.game, **kwargs))
+    prior = None if world.prior is None else world.weights()
+    if name in ("entropy", "level3") and solver is None:
+        solver = make_solver(world, level=2 if name == "entropy" else 3, beam=beam, depth=depth, backend=backend)
+    return Batched(make_policy(name, world.game, t=world.t, seed=seed, backend=backend, beam=beam, depth=depth,
+                               prior=prior, solver=solver))
 
 
 def parse_strategies(text: str) -> list[str]:
