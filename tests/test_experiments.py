@@ -1,0 +1,198 @@
+"""The experiments of spec §7.3–7.6: temperature sweep, extended space, opener studies, reports, CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from termo.analysis.openers import Lab, letter_ranking, regret_table
+from termo.analysis.report import markdown_table, write_report
+from termo.analysis.worlds import closed_world, full_world, open_world
+
+
+def _engine_available() -> bool:
+    try:
+        import termo.policies  # noqa: F401
+        import termo.solver  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+needs_engine = pytest.mark.skipif(not _engine_available(), reason="the solver engine is not installed")
+
+
+# --- level 1 rankings (spec §4) ---------------------------------------------------------------
+def test_level1_ranking_of_serao():
+    world = full_world()
+    game = world.game
+    serao = game.index_of("serão")
+    from termo.prior import most_common
+
+    top300 = letter_ranking(world, sorted(most_common(game.icf, 300)))
+    assert [game.answers[i] for i in top300[:4]] == ["oreia", "orate", "reato", "serão"]
+    full = letter_ranking(world, world.candidates())
+    assert [game.answers[i] for i in full[:4]] == ["oreia", "areou", "áureo", "airol"]
+    assert full.index(serao) + 1 == 38
+
+
+# --- worlds ------------------------------------------------------------------------------------
+def test_worlds_shapes():
+    o = open_world(300)
+    assert o.size == 300 and o.game.n_probes == 6046 and o.kind == "open"
+    w = o.weights()
+    assert abs(float(w.sum()) - 1.0) < 1e-12
+    assert sum(1 for v in w.tolist() if v > 0) == 300
+    assert all(w[i] > 0 for i in o.initial)
+    c = closed_world(300)
+    assert c.game.n_answers == c.game.n_probes == 300
+    assert list(c.game.answers) == sorted(c.game.answers, key=c.game.normalize)
+    assert closed_world(None).game.n_answers == 6046
+    assert open_world(None, extended=True).game.n_probes == 8629
+
+
+# --- regret ------------------------------------------------------------------------------------
+def test_regret_table():
+    results = {"A": {"x": {"penalised_mean": 3.0}, "y": {"penalised_mean": 3.5}},
+               "B": {"x": {"penalised_mean": 4.0}, "y": {"penalised_mean": 3.9}}}
+    table = regret_table(results)
+    assert table["best"] == {"A": 3.0, "B": 3.9}
+    assert table["openers"]["x"]["regret"] == {"A": 0.0, "B": pytest.approx(0.1)}
+    assert table["openers"]["y"]["worst"] == pytest.approx(0.5)
+    assert table["ranking"] == ["x", "y"]
+
+
+# --- reports and plots -------------------------------------------------------------------------
+def test_markdown_and_report_files(tmp_path):
+    text = markdown_table(["a", "b"], [[1, 2.5], ["x|y", None], [math.inf, [1, 2]]])
+    assert text.splitlines()[0] == "| a | b |"
+    assert "2.5000" in text and "—" in text and "∞" in text and "x\\|y" in text
+    paths = write_report(tmp_path, "demo", {"v": math.inf, "rows": [(1, 2)]}, "## table\n\n" + text)
+    data = json.loads((tmp_path / "demo.json").read_text())
+    assert data == {"v": "inf", "rows": [[1, 2]]}
+    assert (tmp_path / "demo.md").read_text().startswith("# demo")
+    assert paths["json"].endswith("demo.json")
+
+
+def test_plots_write_pngs(tmp_path):
+    from termo.analysis import plots
+
+    rows = [{"label": "a", "games": 10, "histogram": [1, 2, 3, 2, 1, 0], "lost": ["x"], "penalised_mean": 3.5},
+            {"label": "b", "games": 10, "histogram": [0, 2, 4, 2, 1, 1], "lost": [], "penalised_mean": 3.7}]
+    for path in (plots.turn_distribution(rows, tmp_path / "t.png", "turns"),
+                 plots.line_plot(["1", "inf"], {"s": [3.5, 3.8]}, tmp_path / "l.png", "line", "T", "guesses"),
+                 plots.bar_plot(["a", "b"], [0.0, 0.2], tmp_path / "b.png", "bars", "regret", highlight=["a"]),
+                 plots.heatmap(["100", "all"], ["inf", "1"], [[0.1, None], [0.0, 0.3]], tmp_path / "h.png", "grid",
+                               "T", "N", annotations=[["a", "b"], ["c", "d"]])):
+        with open(path, "rb") as handle:
+            assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+# --- entropy rankings (engine) -------------------------------------------------------------------
+@needs_engine
+def test_full_lexicon_ranking_and_open_world_openers():
+    lab = Lab()
+    full = full_world(t=1.0)
+    order, h = lab.ranking(full)
+    words = [full.game.probes[g] for g in order[:6]]
+    assert words == ["tarso", "tirão", "tória", "sertã", "teira", "tosar"]
+    assert h[order[0]] == pytest.approx(5.9748166899580495, abs=1e-12)
+    uniform = full_world(t=math.inf)
+    order_u, hu = lab.ranking(uniform)
+    assert uniform.game.probes[order_u[0]] == "cairo"
+    assert hu[order_u[0]] == pytest.approx(6.202837886904743, abs=1e-12)
+    # §7.4 step 5: argmax-entropy opener of the open worlds N = 300, 1500, all (uniform)
+    argmax = [o.game.probes[lab.ranking(o)[0][0]] for o in (open_world(300), open_world(1500), open_world(None))]
+    assert argmax == ["tirão", "tirão", "cairo"]
+
+
+@needs_engine
+def test_areio_world_argmax_probes():
+    """§7.5: in the extended space the open worlds' argmax-entropy probes are teria, tirão, cairo."""
+    lab = Lab()
+    worlds = [open_world(n, extended=True) for n in (300, 1500, None)]
+    assert [w.game.probes[lab.ranking(w)[0][0]] for w in worlds] == ["teria", "tirão", "cairo"]
+
+
+@needs_engine
+def test_sweep_t_infinity_row():
+    """§10/§11.3: T = ∞ under the current endgame rule (the reference README's 3.887 is stale)."""
+    from termo.analysis.battery import run_battery
+
+    (row,) = run_battery(["entropy"], "realistic", t=math.inf)
+    assert round(row["penalised_mean"], 3) == 3.788 and round(row["mean"], 3) == 3.788
+    assert row["win_rate"] == 1.0
+    assert row["histogram"] == [1, 18, 507, 760, 200, 14]
+    assert row["first_guess"] == "cairo"
+
+
+# --- CLI ---------------------------------------------------------------------------------------
+def _run(capsys, *args):
+    from cli.app import main
+
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_battery_json_contract(capsys, tmp_path):
+    code, out, err = _run(capsys, "bench", "battery", "--n", "30", "--strategies", "random", "--json",
+                          "--out", str(tmp_path))
+    assert code == 0, err
+    rows = json.loads(out)
+    assert isinstance(rows, list) and len(rows) == 1
+    for key in ("strategy", "games", "mean", "penalised_mean", "win_rate", "histogram", "lost", "seconds_per_game"):
+        assert key in rows[0]
+    assert rows[0]["games"] == 30 and len(rows[0]["histogram"]) == 6
+    assert (tmp_path / "battery-realistic-n30.json").exists()
+    assert (tmp_path / "battery-realistic-n30.md").exists()
+    assert (tmp_path / "battery-realistic-n30.png").exists()
+
+
+@pytest.mark.parametrize("args", [["--set", "nope"], ["--strategies", "bogus"], ["--t", "-1"], ["--t", "warm"]])
+def test_cli_bad_input(capsys, tmp_path, args):
+    code, out, err = _run(capsys, "bench", "battery", "--out", str(tmp_path), *args)
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@needs_engine
+def test_cli_sweep_and_extended_json(capsys, tmp_path):
+    code, out, err = _run(capsys, "bench", "sweep-t", "--temperatures", "1,inf", "--n", "20", "--json",
+                          "--out", str(tmp_path))
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [r["t"] for r in rows] == ["1", "inf"]
+    assert (tmp_path / "sweep-t.png").exists()
+    code, out, err = _run(capsys, "bench", "extended", "--levels", "2", "--n", "20", "--json", "--out", str(tmp_path))
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [(r["probes"], r["level"], r["set"]) for r in rows] == [(6046, 2, "realistic"), (8629, 2, "realistic")]
+
+
+# --- whole studies (slow) ----------------------------------------------------------------------
+@needs_engine
+@pytest.mark.slow
+def test_worlds_study(tmp_path):
+    from termo.analysis.opener_reports import worlds_report
+    from termo.analysis.openers import worlds_study
+
+    result = worlds_study(Lab())
+    assert result["level1_ranking"]["300"]["rank"] == 4 and result["level1_ranking"]["all"]["rank"] == 38
+    s5 = result["step5_open_worlds"]
+    assert set(s5["openers"]) == {"tarso", "tosar", "sorte", "serão", "tirão", "cairo"}
+    worlds_report(result, tmp_path)
+    assert (tmp_path / "worlds.md").exists()
+
+
+@needs_engine
+@pytest.mark.slow
+def test_areio_study(tmp_path):
+    from termo.analysis.opener_reports import areio_report
+    from termo.analysis.openers import areio_study
+
+    result = areio_study(Lab())
+    assert list(result["open_worlds"]["argmax"].values()) == ["teria", "tirão", "cairo"]
+    areio_report(result, tmp_path)
