@@ -275,3 +275,14 @@ def test_real_level3_opener_search(solver_module, runner, app):
     assert "candidates" not in data
     assert data["word"] == "tosar" and data["expected"] == pytest.approx(3.0094161966572304, abs=1e-12)
     assert words(data)[:5] == ["tarso", "sertã", "terso", "tória", "tirão"]
+
+
+def test_real_openers_level2_inf_and_level1(solver_module, runner, app):
+    data = real(runner, app, ["opener", "--level", "2", "--t", "inf", "--json"])
+    assert data["word"] == "cairo" and data["bits"] == pytest.approx(6.202837886904743, abs=1e-12)
+    assert real(runner, app, ["opener", "--level", "1", "--json"])["word"] == "oreia"
+
+
+def test_real_extended_probe_space(solver_module, runner, app):
+    data = real(runner, app, ["suggest", "tarso:BBBBB", "--level", "2", "--extended", "--json"])
+    assert data["candidates"] == 223  # the answers are the same; only the guesses grow
