@@ -356,59 +356,297 @@ def _probe_entropy_large(m, codes, wl, hist, cnt, need):
     return h
 
 
+PAIRWISE_MAX = 48  # up to this size bucket counts come from vectorised row comparisons
+
+
 @njit(cache=True)
-def _sweep_one(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
-    """Top-kk probes of one state (see ``sweep_top_k``)."""
+def _bucket_counts(matrix_t, members, lo, m, n_bins, nb, first):
+    """Number of buckets of every probe over the state: ``nb[g]``.
+
+    Small states compare whole rows of the transposed matrix pairwise (``first[g]``: is member
+    j's code new among members 0..j−1), which the compiler vectorises over probes; larger
+    states mark the codes seen by each probe in a bitset."""
+    n = matrix_t.shape[1]
+    if m <= PAIRWISE_MAX:
+        for g in range(n):
+            nb[g] = 1
+        for j in range(1, m):
+            rj = matrix_t[members[lo + j]]
+            for g in range(n):
+                first[g] = 1
+            for q in range(j):
+                rq = matrix_t[members[lo + q]]
+                for g in range(n):
+                    first[g] &= rj[g] != rq[g]
+            for g in range(n):
+                nb[g] += first[g]
+        return
+    words = (n_bins + 63) // 64
+    seen = np.zeros(n * words, np.uint64)
+    for g in range(n):
+        nb[g] = 0
+    for j in range(m):
+        rj = matrix_t[members[lo + j]]
+        for g in range(n):
+            c = np.int64(rj[g])
+            pos = g * words + (c >> 6)
+            bit = np.uint64(1) << np.uint64(c & 63)
+            old = seen[pos]
+            nb[g] += (old & bit) == 0
+            seen[pos] = old | bit
+
+
+@njit(cache=True)
+def _probe_entropy(matrix_t, members, lo, m, g, w, wl, codes, hist, cnt):
+    """H of probe g over the state (fast float order: singletons use precomputed w·log2 w)."""
+    if m <= SMALL_SET:
+        nb, h = _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes)
+        return h
+    _probe_buckets_large(matrix_t, members, lo, m, g, w, codes, hist, cnt)
+    return _probe_entropy_large(m, codes, wl, hist, cnt, True)
+
+
+@njit(cache=True)
+def _pair_signatures(matrix_t, members, lo, m, acc, sig):
+    """Exact partition key of every probe: bit (q, j) = [code_q == code_j] for q < j, packed
+    into ``sig`` (words × probes). Whole-row comparisons, vectorised over probes."""
+    n = matrix_t.shape[1]
+    n_words = sig.shape[0]
+    for wd in range(n_words):
+        for g in range(n):
+            sig[wd, g] = 0
+    bitpos = 0
+    for j in range(1, m):
+        rj = matrix_t[members[lo + j]]
+        for g in range(n):
+            acc[g] = 0
+        for q in range(j):
+            rq = matrix_t[members[lo + q]]
+            bit = np.uint32(1) << np.uint32(q)
+            for g in range(n):
+                acc[g] |= bit if rq[g] == rj[g] else np.uint32(0)
+        wd = bitpos // 64
+        off = np.int64(bitpos % 64)
+        row = sig[wd]
+        for g in range(n):
+            row[g] |= np.int64(acc[g]) << off
+        if off + j > 64:
+            row2 = sig[wd + 1]
+            back = np.int64(64) - off
+            for g in range(n):
+                row2[g] |= np.int64(acc[g]) >> back
+        bitpos += j
+
+
+@njit(cache=True)
+def _is_member(members, lo, hi, g):
+    a = lo
+    b = hi
+    while a < b:
+        mid = (a + b) // 2
+        if members[mid] < g:
+            a = mid + 1
+        else:
+            b = mid
+    return 1 if (a < hi and members[a] == g) else 0
+
+
+SIGNATURE_MAX = 12  # up to this size a probe's partition is keyed by its pair-equality bits
+
+
+@njit(cache=True)
+def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h, t):
+    """Top-kk probes of a state of at most SIGNATURE_MAX members: one entropy per distinct
+    partition (open-addressing table keyed by the exact pair-equality signature), then one
+    pass over the probes for the top-k."""
     n_probes = matrix_t.shape[1]
     m = hi - lo
     w = state_weights(prior, members, lo, hi)
     wl = _w_log_w(w)
+    n_words = max(1, (m * (m - 1) // 2 + 63) // 64)
+    acc = np.empty(n_probes, np.uint32)
+    sig = np.empty((n_words, n_probes), np.int64)
+    _pair_signatures(matrix_t, members, lo, m, acc, sig)
+    cap = 1
+    while cap < 2 * n_probes:
+        cap *= 2
+    mask = cap - 1
+    used = np.zeros(cap, np.bool_)
+    skey = np.empty((cap, n_words), np.int64)
+    sval = np.empty(cap, np.float64)
+    srnd = np.empty(cap, np.float64)
     codes = np.empty(m, np.int64)
-    small = m <= SMALL_SET
-    if small:
-        hist = np.zeros(1, np.float64)
-        cnt = np.zeros(1, np.int64)
-    else:
-        hist = np.zeros(n_bins, np.float64)
-        cnt = np.zeros(n_bins, np.int64)
     top_i = np.full(kk, -1, np.int64)
     top_key = np.zeros(kk, np.float64)
     top_in = np.zeros(kk, np.int64)
     top_p = np.zeros(kk, np.float64)
     top_h = np.zeros(kk, np.float64)
     filled = 0
-    thr = -1.0  # key of the kk-th entry once the list is full (keys are >= 0)
-    is_member = np.zeros(n_probes, np.uint8)
-    n_seed = 0
-    for j in range(m):
-        g = members[lo + j]
-        if g < n_probes:
-            is_member[g] = 1
-            n_seed += 1
-    # members first (they often lead, which raises the skip threshold early), then the rest
-    for step in range(n_seed + n_probes):
-        if step < n_seed:
-            g = members[lo + step]
-            inc = 1
-        else:
-            g = step - n_seed
-            if is_member[g]:
-                continue  # already done as a member
-            inc = 0
-        if small:
-            nb, h = _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes)
-        else:
-            nb = _probe_buckets_large(matrix_t, members, lo, m, g, w, codes, hist, cnt)
-            need = not (filled == kk and np.rint((log2_int[nb] + 1e-12) / ROUND_STEP) < thr)
-            h = _probe_entropy_large(m, codes, wl, hist, cnt, need)
-            if not need:
-                continue
-        key = np.rint(h / ROUND_STEP)
+    thr = -1.0
+    for g in range(n_probes):
+        hsh = np.uint64(0)
+        for wd in range(n_words):
+            hsh = (hsh ^ np.uint64(sig[wd, g])) * np.uint64(0x9E3779B97F4A7C15)
+        slot = np.int64(hsh >> np.uint64(40)) & mask
+        while True:
+            if not used[slot]:
+                used[slot] = True
+                for wd in range(n_words):
+                    skey[slot, wd] = sig[wd, g]
+                nb, hv = _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes)
+                sval[slot] = hv
+                srnd[slot] = np.rint(hv / ROUND_STEP)
+                break
+            same = True
+            for wd in range(n_words):
+                if skey[slot, wd] != sig[wd, g]:
+                    same = False
+                    break
+            if same:
+                break
+            slot = (slot + 1) & mask
+        key = srnd[slot]
         if key < thr:
             continue
-        filled = _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, kk, g, key, inc, probe_prior[g], h)
+        inc = _is_member(members, lo, hi, g)
+        filled = _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, kk, g, key, inc,
+                              probe_prior[g], sval[slot])
         if filled == kk:
             thr = top_key[kk - 1]
+    for q in range(kk):
+        out_i[t, q] = top_i[q]
+        out_h[t, q] = top_h[q]
+
+
+LARGE_BLOCK = 8  # probes processed in lockstep by the large-set sweep (independent histograms)
+
+
+@njit(cache=True)
+def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
+    """Top-kk probes of a larger state: histograms of LARGE_BLOCK probes are filled in lockstep
+    (member-major, so consecutive updates hit different histograms and do not wait on each
+    other); a probe whose bound ``log2(#buckets)`` rounds below the current k-th key gets no
+    logarithm. Same fast float order as the other sweeps."""
+    n_probes = matrix_t.shape[1]
+    m = hi - lo
+    w = state_weights(prior, members, lo, hi)
+    wl = _w_log_w(w)
+    B = LARGE_BLOCK
+    hist = np.zeros((B, n_bins), np.float64)
+    cnt = np.zeros((B, n_bins), np.int32)
+    codes = np.empty((B, m), np.int32)
+    nbk = np.zeros(B, np.int64)
+    top_i = np.full(kk, -1, np.int64)
+    top_key = np.zeros(kk, np.float64)
+    top_in = np.zeros(kk, np.int64)
+    top_p = np.zeros(kk, np.float64)
+    top_h = np.zeros(kk, np.float64)
+    filled = 0
+    thr = -1.0
+    for g0 in range(0, n_probes, B):
+        nbl = min(B, n_probes - g0)
+        for b in range(nbl):
+            nbk[b] = 0
+        for j in range(m):
+            r = members[lo + j]
+            wj = w[j]
+            for b in range(nbl):
+                c = matrix_t[r, g0 + b]
+                codes[b, j] = c
+                k = cnt[b, c]
+                nbk[b] += k == 0
+                cnt[b, c] = k + 1
+                hist[b, c] += wj
+        for b in range(nbl):
+            g = g0 + b
+            need = not (filled == kk and np.rint((log2_int[nbk[b]] + 1e-12) / ROUND_STEP) < thr)
+            h = 0.0
+            for j in range(m):
+                c = codes[b, j]
+                q = cnt[b, c]
+                if q == 0:
+                    continue
+                if need:
+                    if q == 1:
+                        h -= wl[j]
+                    elif q < m:
+                        p = hist[b, c]
+                        if p > 0.0:
+                            h -= p * math.log2(p)
+                hist[b, c] = 0.0
+                cnt[b, c] = 0
+            if not need:
+                continue
+            key = np.rint(h / ROUND_STEP)
+            if key < thr:
+                continue
+            inc = _is_member(members, lo, hi, g)
+            filled = _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, kk, g, key, inc,
+                                  probe_prior[g], h)
+            if filled == kk:
+                thr = top_key[kk - 1]
+    for q in range(kk):
+        out_i[t, q] = top_i[q]
+        out_h[t, q] = top_h[q]
+
+
+@njit(cache=True)
+def _sweep_one(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
+    """Top-kk probes of one state (see ``sweep_top_k``).
+
+    Exact and sort-free: every probe's bucket count ``nb`` is computed first (cheap, vectorised);
+    since ``H ≤ log2(nb)``, probes are then visited by decreasing ``nb`` and the visit stops as
+    soon as ``log2(nb)`` (plus a margin) rounds below the current k-th key. Only the visited
+    probes get an entropy."""
+    n_probes = matrix_t.shape[1]
+    m = hi - lo
+    w = state_weights(prior, members, lo, hi)
+    wl = _w_log_w(w)
+    codes = np.empty(m, np.int64)
+    hist = np.zeros(n_bins, np.float64)
+    cnt = np.zeros(n_bins, np.int64)
+    nb = np.empty(n_probes, np.int32)
+    first = np.empty(n_probes, np.uint8)
+    _bucket_counts(matrix_t, members, lo, m, n_bins, nb, first)
+    # group probes by bucket count (counting sort; ascending probe index inside a group)
+    top_nb = min(m, n_bins)
+    counts = np.zeros(top_nb + 2, np.int64)
+    for g in range(n_probes):
+        counts[nb[g]] += 1
+    start = np.zeros(top_nb + 2, np.int64)
+    run = 0
+    for v in range(top_nb, 0, -1):
+        start[v] = run
+        run += counts[v]
+    order = np.empty(n_probes, np.int32)
+    fill = start.copy()
+    for g in range(n_probes):
+        v = nb[g]
+        order[fill[v]] = g
+        fill[v] += 1
+    top_i = np.full(kk, -1, np.int64)
+    top_key = np.zeros(kk, np.float64)
+    top_in = np.zeros(kk, np.int64)
+    top_p = np.zeros(kk, np.float64)
+    top_h = np.zeros(kk, np.float64)
+    filled = 0
+    thr = -1.0
+    for v in range(top_nb, 0, -1):
+        if counts[v] == 0:
+            continue
+        if filled == kk and np.rint((log2_int[v] + 1e-12) / ROUND_STEP) < thr:
+            break
+        for q in range(start[v], start[v] + counts[v]):
+            g = order[q]
+            h = _probe_entropy(matrix_t, members, lo, m, g, w, wl, codes, hist, cnt)
+            key = np.rint(h / ROUND_STEP)
+            if key < thr:
+                continue
+            inc = _is_member(members, lo, hi, g)
+            filled = _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, kk, g, key, inc,
+                                  probe_prior[g], h)
+            if filled == kk:
+                thr = top_key[kk - 1]
     for q in range(kk):
         out_i[t, q] = top_i[q]
         out_h[t, q] = top_h[q]
@@ -434,8 +672,11 @@ def sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_
         log2_int[i] = math.log2(i)
     for t in prange(n_states):
         s = state_ids[t]
-        _sweep_one(matrix_t, members, offsets[s], offsets[s + 1], prior, probe_prior, kk, n_bins,
-                   log2_int, out_i, out_h, t)
+        if offsets[s + 1] - offsets[s] <= SIGNATURE_MAX:
+            _sweep_small(matrix_t, members, offsets[s], offsets[s + 1], prior, probe_prior, kk, out_i, out_h, t)
+        else:
+            _sweep_large(matrix_t, members, offsets[s], offsets[s + 1], prior, probe_prior, kk, n_bins,
+                         log2_int, out_i, out_h, t)
     return out_i, out_h
 
 

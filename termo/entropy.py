@@ -17,13 +17,28 @@ bucket weight. A *sweep* computes H for every probe.
 
 from __future__ import annotations
 
+import functools
+
 from backends import get_backend, host
 from backends import kernels_entropy as kern
 from termo.ordering import top_k as _top_k
 
 BIG_SET = 256  # above this size a single set is swept probe-parallel on the row-major matrix
+ARRAY_API_CELLS = 24_000_000  # histogram cells per device call of the array-API batched sweep
 
 _transposed: dict = {}
+
+
+def _chunk_entropies(backend, matrix, idx_flat, wts, n_rows, width, n_probes, n_bins):
+    """Entropies (n_rows, n_probes) of ``n_rows`` padded states: gather, histogram, −Σ p log2 p."""
+    bx = backend.xp
+    codes = bx.take(matrix, idx_flat, axis=1)
+    codes = bx.reshape(codes, (n_probes, n_rows, width))
+    codes = bx.reshape(bx.permute_dims(codes, (1, 0, 2)), (n_rows * n_probes, width))
+    weights = bx.broadcast_to(bx.reshape(wts, (n_rows, 1, width)), (n_rows, n_probes, width))
+    table = backend.row_histogram(codes, bx.reshape(weights, (n_rows * n_probes, width)), n_bins)
+    safe = bx.where(table > 0, table, bx.ones_like(table))
+    return bx.reshape(-bx.sum(table * bx.log2(safe), axis=1), (n_rows, n_probes))
 
 
 def _matrices(game, backend):
@@ -105,12 +120,14 @@ class Sweeper:
             if not bool(xp.any(big)):
                 return kern.sweep_top_k(self.matrix_t, members, offsets, state_ids, self.prior,
                                         self.probe_prior, int(k), self.n_bins)
+        if not self._native:
+            return self._sweep_array_api(members, offsets, state_ids, k)
         out_i = xp.full((state_ids.shape[0], k), -1, dtype=xp.int64)
         out_h = xp.zeros((state_ids.shape[0], k), dtype=xp.float64)
         for t in range(state_ids.shape[0]):
             s = int(state_ids[t])
             cand = members[int(offsets[s]):int(offsets[s + 1])]
-            if self._native and cand.shape[0] <= BIG_SET:
+            if cand.shape[0] <= BIG_SET:
                 one = xp.asarray([0, cand.shape[0]], dtype=xp.int64)
                 i, h = kern.sweep_top_k(self.matrix_t, cand, one, xp.asarray([0], dtype=xp.int64),
                                         self.prior, self.probe_prior, int(k), self.n_bins)
@@ -119,4 +136,53 @@ class Sweeper:
             i, h = _top_k(self.entropies(cand), cand, self.probe_prior, k)
             out_i[t, : i.shape[0]] = i
             out_h[t, : h.shape[0]] = h
+        return out_i, out_h
+
+    @property
+    def _chunk_fn(self):
+        """The device part of one batched chunk, compiled when the backend can (JAX)."""
+        if getattr(self, "_chunk_compiled", None) is None:
+            fn = functools.partial(_chunk_entropies, self.backend, n_probes=self.game.n_probes,
+                                   n_bins=self.n_bins)
+            compile_ = getattr(self.backend, "compile", None)
+            self._chunk_compiled = compile_(fn, static_argnames=("n_rows", "width")) if compile_ else fn
+        return self._chunk_compiled
+
+    def _sweep_array_api(self, members, offsets, state_ids, k: int):
+        """Batched sweeps on a non-NumPy backend: states of similar size are padded to a common
+        width (padding weight 0), their codes gathered in one ``take``, bucket weights from one
+        ``row_histogram`` and H from array-API calls; the §5.2 top-k is taken on the host."""
+        xp = host().xp
+        b = self.backend
+        bx = b.xp
+        n_states = state_ids.shape[0]
+        n_probes = self.game.n_probes
+        out_i = xp.full((n_states, k), -1, dtype=xp.int64)
+        out_h = xp.zeros((n_states, k), dtype=xp.float64)
+        sizes = offsets[state_ids + 1] - offsets[state_ids]
+        widths = [1 << max(0, int(m) - 1).bit_length() for m in sizes]
+        by_width: dict = {}
+        for t, wdt in enumerate(widths):
+            by_width.setdefault(wdt, []).append(t)
+        for wdt, rows in sorted(by_width.items()):
+            per_call = max(1, ARRAY_API_CELLS // (n_probes * max(wdt, self.n_bins)))
+            for c0 in range(0, len(rows), per_call):
+                chunk = rows[c0 : c0 + per_call]
+                n_rows = min(per_call, 1 << max(0, len(chunk) - 1).bit_length())  # few distinct shapes
+                idx = xp.zeros((n_rows, wdt), dtype=xp.int64)
+                wts = xp.zeros((n_rows, wdt), dtype=xp.float64)
+                for r, t in enumerate(chunk):
+                    s = int(state_ids[t])
+                    lo, hi = int(offsets[s]), int(offsets[s + 1])
+                    idx[r, : hi - lo] = members[lo:hi]
+                    wts[r, : hi - lo] = kern.state_weights(self.prior, members, lo, hi)
+                ent = self._chunk_fn(self.matrix_dev, b.asarray(xp.reshape(idx, (-1,)), dtype="int64"),
+                                     b.asarray(wts, dtype="float64"), n_rows=n_rows, width=wdt)
+                ent = xp.reshape(xp.asarray(b.to_numpy(ent), dtype=xp.float64), (n_rows, n_probes))
+                for r, t in enumerate(chunk):
+                    s = int(state_ids[t])
+                    cand = members[int(offsets[s]):int(offsets[s + 1])]
+                    i, h = _top_k(ent[r], cand, self.probe_prior, k)
+                    out_i[t, : i.shape[0]] = i
+                    out_h[t, : h.shape[0]] = h
         return out_i, out_h

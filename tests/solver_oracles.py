@@ -1,0 +1,117 @@
+"""Plain-Python oracles for the solver engine (spec §5.1, §5.2, §6.1), written from the spec
+with no shared code: dictionaries and loops, NumPy only for the reference's own sums."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+
+from termo.feedback import feedback_code
+from termo.games import Game, termo_game
+
+
+def tiny_game(n_answers=60, n_extra=15, step=97, offset=3) -> Game:
+    """A small Termo-like game: every ``step``-th lexicon word as answers, a few others as
+    extra probes (the matrix and every search are cheap, so oracles can be exhaustive)."""
+    full = termo_game()
+    picks = [(offset + step * i) % full.n_answers for i in range(n_answers)]
+    picks = sorted(set(picks))
+    rest = [i for i in range(full.n_answers) if i not in set(picks)]
+    extra = rest[5 :: max(1, len(rest) // n_extra)][:n_extra]
+    return Game(
+        name=f"tiny-{n_answers}-{n_extra}-{step}-{offset}",
+        word_length=5,
+        answers=tuple(full.answers[i] for i in picks),
+        probes=tuple(full.answers[i] for i in picks) + tuple(full.answers[i] for i in extra),
+        icf=tuple(full.icf[i] for i in picks),
+    )
+
+
+def code_table(game):
+    return [[feedback_code(g, a) for a in game.answers] for g in game.probes]
+
+
+def weights(prior, cands):
+    total = float(np.asarray([prior[c] for c in cands]).sum())
+    if total > 0:
+        return [prior[c] / total for c in cands]
+    return [1.0 / len(cands)] * len(cands)
+
+
+def entropy(codes, prior, cands, g):
+    if len(cands) <= 1:
+        return 0.0
+    mass = defaultdict(float)
+    for c, w in zip(cands, weights(prior, cands)):
+        mass[codes[g][c]] += w
+    return -sum(p * math.log2(p) for p in mass.values() if p > 0)
+
+
+def order(codes, prior, cands, n_answers):
+    """The §5.2 permutation, by a Python sort on the key tuple."""
+    member = set(cands)
+    probe_prior = list(prior) + [0.0] * (len(codes) - n_answers)
+    keys = []
+    for g in range(len(codes)):
+        h = entropy(codes, prior, cands, g)
+        keys.append((-round(h / 1e-9), 0 if g in member else 1, -probe_prior[g], g))
+    return [k[3] for k in sorted(keys)]
+
+
+class Level3Oracle:
+    """Depth-first §6.1 recursion with a memo, no pruning (the exact minimum over the beam)."""
+
+    def __init__(self, game, prior, beam=10, depth=1, loss=7.0):
+        self.codes = code_table(game)
+        self.prior = np.asarray(prior, dtype=np.float64)
+        self.n = game.n_answers
+        self.beam, self.depth, self.loss = beam, depth, loss
+        self.memo = {}
+
+    def guesses(self, cands, rest):
+        ranked = order(self.codes, self.prior, cands, self.n)
+        if rest == 0:
+            return ranked[:1]
+        out = ranked[: self.beam]
+        best = max(cands, key=lambda c: (self.prior[c], -c))
+        if best not in out:
+            out.append(best)
+        return out
+
+    def cost(self, g, cands, r, rest):
+        buckets = defaultdict(list)
+        for c in cands:
+            buckets[self.codes[g][c]].append(c)
+        if len(buckets) == 1:
+            return math.inf
+        total = self.prior[list(cands)].sum()
+        acc = 0.0
+        for code in sorted(buckets):
+            if code == 242:
+                continue
+            sub = buckets[code]
+            p = self.prior[sub].sum() / total if total > 0 else len(sub) / len(cands)
+            acc += p * self.value(tuple(sub), r, rest)
+        return 1.0 + acc
+
+    def value(self, cands, r, rest):
+        if r <= 0:
+            return self.loss
+        if len(cands) == 1:
+            return 1.0
+        if len(cands) == 2:
+            a, b = self.prior[cands[0]], self.prior[cands[1]]
+            p = min(a, b) / (a + b) if a + b > 0 else 0.5
+            return 1.0 + (1.0 if r >= 2 else self.loss) * p
+        key = (cands, r, rest)
+        if key not in self.memo:
+            child = max(rest - 1, 0)
+            self.memo[key] = min(self.cost(g, cands, r - 1, child) for g in self.guesses(list(cands), rest))
+        return self.memo[key]
+
+    def root_costs(self, cands, r):
+        """(guess, cost) of the top-level chooser: beam guesses, children at rest = depth."""
+        cands = list(cands)
+        return [(g, self.cost(g, cands, r - 1, self.depth)) for g in self.guesses(cands, 1)]
