@@ -30,7 +30,7 @@ def _grid_plot(grid: list[list[dict]], key: str, path: Path, title: str, xlabel:
     cols = [c["t"] for c in grid[0]]
     values = [[c.get(key) for c in r] for r in grid]
     notes = [[f"{c['best']}\n{fmt(c.get(key), 3)}" for c in r] for r in grid]
-    return plots.heatmap(rows, cols, values, path, title, xlabel, ylabel, annotations=notes)
+    return plots.heatmap(rows, cols, values, path, title, xlabel, ylabel, annotations=notes, value_label="bits gap")
 
 
 def worlds_report(result: dict, out: str | Path) -> tuple[str, dict]:

@@ -98,7 +98,7 @@ def bar_plot(labels: Sequence[str], values: Sequence[float], path: str | Path, t
 
 
 def heatmap(row_labels: Sequence[str], col_labels: Sequence[str], values, path: str | Path, title: str,
-            xlabel: str, ylabel: str, annotations=None) -> str:
+            xlabel: str, ylabel: str, annotations=None, value_label: str = "") -> str:
     """A grid of numbers (e.g. bits gap of an opener per world size × temperature)."""
     plt = _pyplot()
     from matplotlib.colors import LinearSegmentedColormap
@@ -115,8 +115,10 @@ def heatmap(row_labels: Sequence[str], col_labels: Sequence[str], values, path: 
     if annotations is not None:
         for i, row in enumerate(annotations):
             for j, text in enumerate(row):
-                ax.text(j, i, text, ha="center", va="center", fontsize=8, color=SLATE)
-    fig.colorbar(im, ax=ax, shrink=0.8)
+                ax.text(j, i, text, ha="center", va="center", fontsize=8, color="#1B1B1B")
+    bar = fig.colorbar(im, ax=ax, shrink=0.8)
+    if value_label:
+        bar.set_label(value_label)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
