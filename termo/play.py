@@ -122,9 +122,12 @@ class Play:
     def say(self, text: str = "") -> None:
         self.write(text + "\n")
 
-    def show_board(self) -> None:
+    def show_board(self, counts: bool = False) -> None:
         for rnd in self.session.rounds:
-            self.say("  " + render_row(rnd.guess, rnd.pattern, self.color))
+            row = "  " + render_row(rnd.guess, rnd.pattern, self.color)
+            if counts and not rnd.won:
+                row += f"   {rnd.before} -> {rnd.after} candidates"
+            self.say(row)
 
     def show_suggestion(self) -> None:
         session = self.session
@@ -257,7 +260,7 @@ class Play:
             self.games_won += 1
             n = len(self.session.rounds)
             self.say(f"solved in {n}/{self.game.max_turns}: {rnd.guess}!")
-            self.show_board()
+            self.show_board(counts=True)
             self.say("type new for another game, or quit")
             return
         self.show_candidates()

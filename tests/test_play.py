@@ -57,6 +57,7 @@ def test_scripted_session_undo_impossible_unknown_empty_win(fake, game):
     assert "undid filme BBBYY" in text
     assert "the 3 most likely of 223 candidates: filme, nível, feliz" in text
     assert "solved in 3/6: nuvem!" in text
+    assert "TARSO  ⬛⬛⬛⬛⬛   6046 -> 223 candidates" in text  # the summary
     assert text.rstrip().endswith("bye")  # end of input ends cleanly
     assert not ANSI.search(text)
     assert play.session.won and [r.guess for r in play.session.rounds] == ["tarso", "filme", "nuvem"]
