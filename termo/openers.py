@@ -39,14 +39,19 @@ def _code_tokens(path: Path) -> str:
     """The module's tokens without comments, blank lines and statement-level strings (docstrings)."""
     out = []
     prev = tokenize.NEWLINE
-    tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
+    skip_newline = False
+    tokens = [t for t in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+              if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.ENCODING)]
     for i, tok in enumerate(tokens):
-        if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.ENCODING):
+        if skip_newline and tok.type == tokenize.NEWLINE:
+            skip_newline = False
             continue
+        skip_newline = False
         if tok.type == tokenize.STRING and prev in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
-            nxt = next((t for t in tokens[i + 1 :] if t.type not in (tokenize.COMMENT, tokenize.NL)), None)
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             if nxt is None or nxt.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
-                continue  # a docstring or bare string statement
+                skip_newline = True  # a docstring or bare string statement, and its line end
+                continue
         out.append(f"{tok.type}:{tok.string}")
         prev = tok.type
     return "\n".join(out)
@@ -207,3 +212,23 @@ def default_opener(solver) -> Decision:
         alts = tuple([optimum.choice] + [a for a in optimum.alternatives if a.index != index])
         alts = alts[: solver.alternatives]
     return Decision(best, "default opener (the fixed first word)", game.n_answers, alts)
+
+
+def write_shipped(progress=None) -> dict:
+    """Recompute the default configuration's level-3 opener and write it to the shipped
+    ``data/openers.json`` (run after any change to the search code)."""
+    from termo.games import termo_game
+    from termo.solver import Solver
+
+    solver = Solver(termo_game(), level=3)
+    decision, costs, seconds = search_level3(solver, progress)
+    entry = _entry_from_decision(decision, costs, solver.game.n_answers, seconds)
+    path = shipped_path()
+    atomic_write_json(path, {"version": FORMAT_VERSION, "entries": {cache_key(solver): entry}})
+    return entry
+
+
+if __name__ == "__main__":  # python -m termo.openers: refresh data/openers.json
+    import json
+
+    print(json.dumps(write_shipped(), ensure_ascii=False, indent=1))

@@ -90,3 +90,41 @@ def test_decide_many_matches_decide(game, s2):
     states.append(states[0][:3])
     turns = [2, 2, 3, 6, 5]
     assert s2.decide_many(states, turns) == [s2.decide(c, t).index for c, t in zip(states, turns)]
+
+
+# --- policies (spec §4) ---------------------------------------------------------------------
+def test_policies_openers_and_rules(game):
+    from termo.policies import make_policy
+
+    everything = list(range(game.n_answers))
+    assert game.probes[make_policy("letters", game).choose(everything, 1)] == "oreia"
+    assert game.probes[make_policy("likely", game).choose(everything, 1)] == "muito"
+    assert game.probes[make_policy("entropy", game).choose(everything, 1)] == "tarso"
+    rnd = make_policy("random", seed=0)
+    first = rnd.choose(everything, 1)
+    rnd.choose(everything, 2)
+    rnd.reset()
+    assert rnd.choose(everything, 1) == first  # the generator restarts every game
+    import numpy
+
+    assert first == int(numpy.random.default_rng(0).choice(everything))
+
+
+def test_policy_choose_many_equals_choose(game):
+    from termo.policies import make_policy
+
+    states = [filtered(game, range(game.n_answers), "tarso", p) for p in ("BBBBB", "BBGBB", "YBBBB")]
+    turns = [2, 3, 5]
+    for name in ("letters", "likely", "entropy"):
+        pol = make_policy(name, game)
+        assert pol.choose_many(states, turns) == [pol.choose(s, t) for s, t in zip(states, turns)]
+    with pytest.raises(ValueError):
+        make_policy("nope", game)
+
+
+def test_level1_solver_decision(game):
+    s = Solver(game, level=1)
+    d = s.decide(range(game.n_answers), 1)
+    assert d.word == "oreia"
+    assert d.reason == "most frequent letters among 6046 candidates"
+    assert s.decide_many([list(range(game.n_answers))], [1]) == [d.index]
