@@ -652,31 +652,59 @@ def _sweep_one(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_i
         out_h[t, q] = top_h[q]
 
 
+@njit(cache=True)
+def _log2_table(n_bins):
+    out = np.zeros(n_bins + 2, np.float64)
+    for i in range(1, n_bins + 2):
+        out[i] = math.log2(i)
+    return out
+
+
+@njit(cache=True)
+def _sweep_state(matrix_t, members, offsets, s, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
+    lo = offsets[s]
+    hi = offsets[s + 1]
+    if hi - lo <= SIGNATURE_MAX:
+        _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h, t)
+    else:
+        _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t)
+
+
 @njit(cache=True, parallel=True)
+def _sweep_top_k_parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h):
+    log2_int = _log2_table(n_bins)
+    for t in prange(state_ids.shape[0]):
+        _sweep_state(matrix_t, members, offsets, state_ids[t], prior, probe_prior, kk, n_bins, log2_int,
+                     out_i, out_h, t)
+
+
+@njit(cache=True)
+def _sweep_top_k_serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h):
+    log2_int = _log2_table(n_bins)
+    for t in range(state_ids.shape[0]):
+        _sweep_state(matrix_t, members, offsets, state_ids[t], prior, probe_prior, kk, n_bins, log2_int,
+                     out_i, out_h, t)
+
+
+PARALLEL_MIN_WORK = 3_000_000  # below this many (member, probe) cells a batch runs on one thread
+
+
 def sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins):
     """Batched sweep: for each state in ``state_ids`` the first ``k`` probes of the §5.2 order.
 
     ``matrix_t`` is the transposed pattern matrix (answers × probes), so a state's rows are
     contiguous; state ``s`` is ``members[offsets[s]:offsets[s+1]]`` (ascending). Returns
     (indices int64 (S, k), entropies float64 (S, k)); indices are -1 past the number of probes.
-    Probes whose entropy bound ``log2(#buckets)`` cannot reach the current k-th key are skipped
-    before any logarithm (exact: the bound holds on the rounding grid).
+    States run in parallel when the batch is big enough to pay for waking the threads.
     """
     n_states = state_ids.shape[0]
     n_probes = matrix_t.shape[1]
     kk = min(k, n_probes)
     out_i = np.full((n_states, k), -1, np.int64)
     out_h = np.zeros((n_states, k), np.float64)
-    log2_int = np.zeros(n_bins + 2, np.float64)
-    for i in range(1, n_bins + 2):
-        log2_int[i] = math.log2(i)
-    for t in prange(n_states):
-        s = state_ids[t]
-        if offsets[s + 1] - offsets[s] <= SIGNATURE_MAX:
-            _sweep_small(matrix_t, members, offsets[s], offsets[s + 1], prior, probe_prior, kk, out_i, out_h, t)
-        else:
-            _sweep_large(matrix_t, members, offsets[s], offsets[s + 1], prior, probe_prior, kk, n_bins,
-                         log2_int, out_i, out_h, t)
+    work = int(np.sum(offsets[state_ids + 1] - offsets[state_ids])) * n_probes
+    run = _sweep_top_k_parallel if (work >= PARALLEL_MIN_WORK and n_states > 1) else _sweep_top_k_serial
+    run(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h)
     return out_i, out_h
 
 
@@ -705,7 +733,47 @@ def most_probable_many(members, offsets, state_ids, prior):
 # --------------------------------------------------------------------------------------------
 # Partitions
 # --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _count_pair(matrix_t, members, offsets, s, g, win_code, n_buckets, n_members, single, p):
+    lo = offsets[s]
+    hi = offsets[s + 1]
+    seen = np.zeros(win_code + 1, np.bool_)
+    nb = 0
+    total = 0
+    kept = 0
+    for j in range(lo, hi):
+        c = matrix_t[members[j], g]
+        if c != win_code:
+            kept += 1
+        if not seen[c]:
+            seen[c] = True
+            total += 1
+            if c != win_code:
+                nb += 1
+    n_buckets[p] = nb
+    n_members[p] = kept
+    single[p] = total == 1
+
+
 @njit(cache=True, parallel=True)
+def _partition_counts_parallel(matrix_t, members, offsets, pair_state, pair_guess, win_code, n_buckets, n_members, single):
+    for p in prange(pair_state.shape[0]):
+        _count_pair(matrix_t, members, offsets, pair_state[p], pair_guess[p], win_code, n_buckets, n_members, single, p)
+
+
+@njit(cache=True)
+def _partition_counts_serial(matrix_t, members, offsets, pair_state, pair_guess, win_code, n_buckets, n_members, single):
+    for p in range(pair_state.shape[0]):
+        _count_pair(matrix_t, members, offsets, pair_state[p], pair_guess[p], win_code, n_buckets, n_members, single, p)
+
+
+PARALLEL_MIN_MEMBERS = 200_000  # below this many pair members partitions run on one thread
+
+
+def _pair_work(offsets, pair_state):
+    return int(np.sum(offsets[pair_state + 1] - offsets[pair_state]))
+
+
 def partition_counts(matrix_t, members, offsets, pair_state, pair_guess, win_code):
     """Per (state, guess) pair: the number of non-winning buckets, of members outside the
     winning bucket, and whether the guess leaves the whole state in one bucket (such a guess
@@ -714,32 +782,74 @@ def partition_counts(matrix_t, members, offsets, pair_state, pair_guess, win_cod
     n_buckets = np.zeros(n_pairs, np.int64)
     n_members = np.zeros(n_pairs, np.int64)
     single = np.zeros(n_pairs, np.bool_)
-    n_bins = win_code + 1
-    for p in prange(n_pairs):
-        s = pair_state[p]
-        g = pair_guess[p]
-        lo = offsets[s]
-        hi = offsets[s + 1]
-        seen = np.zeros(n_bins, np.bool_)
-        nb = 0
-        total = 0
-        kept = 0
-        for j in range(lo, hi):
-            c = matrix_t[members[j], g]
-            if c != win_code:
-                kept += 1
-            if not seen[c]:
-                seen[c] = True
-                total += 1
-                if c != win_code:
-                    nb += 1
-        n_buckets[p] = nb
-        n_members[p] = kept
-        single[p] = total == 1
+    parallel = _pair_work(offsets, pair_state) >= PARALLEL_MIN_MEMBERS
+    run = _partition_counts_parallel if parallel else _partition_counts_serial
+    run(matrix_t, members, offsets, pair_state, pair_guess, win_code, n_buckets, n_members, single)
     return n_buckets, n_members, single
 
 
+@njit(cache=True)
+def _fill_pair(matrix_t, members, offsets, s, g, win_code, prior, bucket_start, member_start,
+               out_members, out_size, out_prob, p):
+    n_bins = win_code + 1
+    lo = offsets[s]
+    hi = offsets[s + 1]
+    m = hi - lo
+    cnt = np.zeros(n_bins, np.int64)
+    buf = np.empty(m, np.float64)
+    for j in range(m):
+        c = members[lo + j]
+        cnt[matrix_t[c, g]] += 1
+        buf[j] = prior[c]
+    total = pairwise_sum(buf, 0, m)
+    # bucket starts (relative), ascending code, winning bucket skipped
+    pos = np.zeros(n_bins, np.int64)
+    b = bucket_start[p]
+    run = 0
+    for c in range(n_bins):
+        if cnt[c] > 0 and c != win_code:
+            pos[c] = run
+            out_size[b] = cnt[c]
+            run += cnt[c]
+            b += 1
+    base = member_start[p]
+    for j in range(m):
+        c = members[lo + j]
+        code = matrix_t[c, g]
+        if code != win_code:
+            out_members[base + pos[code]] = c
+            pos[code] += 1
+    # probabilities
+    b = bucket_start[p]
+    start = base
+    while b < bucket_start[p + 1]:
+        size = out_size[b]
+        if total > 0.0:
+            for j in range(size):
+                buf[j] = prior[out_members[start + j]]
+            out_prob[b] = pairwise_sum(buf, 0, size) / total
+        else:
+            out_prob[b] = size / m
+        start += size
+        b += 1
+
+
 @njit(cache=True, parallel=True)
+def _partition_fill_parallel(matrix_t, members, offsets, pair_state, pair_guess, win_code, prior,
+                             bucket_start, member_start, out_members, out_size, out_prob):
+    for p in prange(pair_state.shape[0]):
+        _fill_pair(matrix_t, members, offsets, pair_state[p], pair_guess[p], win_code, prior, bucket_start,
+                   member_start, out_members, out_size, out_prob, p)
+
+
+@njit(cache=True)
+def _partition_fill_serial(matrix_t, members, offsets, pair_state, pair_guess, win_code, prior,
+                           bucket_start, member_start, out_members, out_size, out_prob):
+    for p in range(pair_state.shape[0]):
+        _fill_pair(matrix_t, members, offsets, pair_state[p], pair_guess[p], win_code, prior, bucket_start,
+                   member_start, out_members, out_size, out_prob, p)
+
+
 def partition_fill(matrix_t, members, offsets, pair_state, pair_guess, win_code, prior,
                    bucket_start, member_start, out_members, out_size, out_prob):
     """Fill the non-winning buckets of every pair, ascending code, members ascending.
@@ -748,52 +858,10 @@ def partition_fill(matrix_t, members, offsets, pair_state, pair_guess, win_code,
     at ``member_start[p]:...`` (bucket after bucket). ``out_prob`` gets P(b|S) by the
     convention documented at the top of this module.
     """
-    n_pairs = pair_state.shape[0]
-    n_bins = win_code + 1
-    for p in prange(n_pairs):
-        s = pair_state[p]
-        g = pair_guess[p]
-        lo = offsets[s]
-        hi = offsets[s + 1]
-        m = hi - lo
-        cnt = np.zeros(n_bins, np.int64)
-        buf = np.empty(m, np.float64)
-        for j in range(m):
-            c = members[lo + j]
-            cnt[matrix_t[c, g]] += 1
-            buf[j] = prior[c]
-        total = pairwise_sum(buf, 0, m)
-        # bucket starts (relative), ascending code, winning bucket skipped
-        pos = np.zeros(n_bins, np.int64)
-        b = bucket_start[p]
-        run = 0
-        for c in range(n_bins):
-            if cnt[c] > 0 and c != win_code:
-                pos[c] = run
-                out_size[b] = cnt[c]
-                run += cnt[c]
-                b += 1
-        base = member_start[p]
-        fill = pos.copy()
-        for j in range(m):
-            c = members[lo + j]
-            code = matrix_t[c, g]
-            if code != win_code:
-                out_members[base + fill[code]] = c
-                fill[code] += 1
-        # probabilities
-        b = bucket_start[p]
-        start = base
-        while b < bucket_start[p + 1]:
-            size = out_size[b]
-            if total > 0.0:
-                for j in range(size):
-                    buf[j] = prior[out_members[start + j]]
-                out_prob[b] = pairwise_sum(buf, 0, size) / total
-            else:
-                out_prob[b] = size / m
-            start += size
-            b += 1
+    parallel = _pair_work(offsets, pair_state) >= PARALLEL_MIN_MEMBERS
+    run = _partition_fill_parallel if parallel else _partition_fill_serial
+    run(matrix_t, members, offsets, pair_state, pair_guess, win_code, prior, bucket_start, member_start,
+        out_members, out_size, out_prob)
 
 
 # --------------------------------------------------------------------------------------------
