@@ -166,6 +166,12 @@ def test_errors(game, prior):
         play_lockstep(MostProbable(prior), pattern_matrix(game), [5], initial=[1, 2, 3])
     with pytest.raises(TermoError):
         play_lockstep(MostProbable(prior), pattern_matrix(game), [5], initial=[])
+    class OutOfRange:
+        def choose_many(self, states, turns):
+            return [game.n_probes] * len(states)
+
+    with pytest.raises(TermoError):
+        play_lockstep(OutOfRange(), pattern_matrix(game), [5])
     empty = play_lockstep(MostProbable(prior), pattern_matrix(game), [])
     assert empty.solved_turn == [] and empty.games == 0
 

@@ -180,7 +180,7 @@ def play_lockstep(
     xp = backend.xp
     np_ = host().xp
     start = time.perf_counter()
-    n_answers = int(matrix.shape[1])
+    n_probes, n_answers = int(matrix.shape[0]), int(matrix.shape[1])
     secrets_host = [int(s) for s in secrets]
     if initial is None:
         initial_host = list(range(n_answers))
@@ -218,6 +218,9 @@ def play_lockstep(
             result.first_guess = choices[0]
         result.nodes_per_turn.append(len(states))
         result.decisions_per_turn.append(asked)
+        if min(choices) < 0 or max(choices) >= n_probes:
+            bad_choice = min(choices) if min(choices) < 0 else max(choices)
+            raise TermoError(f"policy chose probe index {bad_choice}, outside 0..{n_probes - 1}")
         guess_of_node = backend.asarray(choices + [0] * (n + 1 - len(choices)), dtype="int64")
 
         won, alive, node, members, member_node, member_valid, starts, n_children, child_keys = step(
