@@ -191,10 +191,34 @@ def state_weights(prior, members, offsets):
 # ---------------------------------------------------------------------------------------------
 # best_probes: the NumPy (numba) implementation
 # ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _splits_fully(row, members, lo, hi, seen):
+    """Does the probe with pattern row ``row`` give every member of the state its own code?"""
+    ok = True
+    stop = hi
+    for j in range(lo, hi):
+        c = row[members[j]]
+        if seen[c]:
+            ok = False
+            stop = j
+            break
+        seen[c] = True
+    for j in range(lo, stop):
+        seen[row[members[j]]] = False
+    return ok
+
+
 @njit(cache=True, parallel=True)
-def full_split_choice(matrix, members, offsets, w, wl, probe_prior, n_bins, min_weight):
-    """The exact full-split shortcut: chosen probe per state, or -1 when it does not apply."""
+def full_split_choice(matrix, members, offsets, w, wl, probe_prior, probe_order, n_bins, min_weight):
+    """The exact full-split shortcut: chosen probe per state, or -1 when it does not apply.
+
+    Members are tried first (a member is ahead of every non-member on the same entropy); among
+    them the highest prior wins, lowest index on ties. Failing that, non-members are scanned in
+    ``probe_order`` (prior descending, index ascending) and the first full splitter wins; the
+    scan stops a probe at its first collision, so it is cheap even when it finds nothing.
+    """
     n_states = offsets.shape[0] - 1
+    n_probes = matrix.shape[0]
     out = np.full(n_states, -1, np.int64)
     out_h = np.zeros(n_states, np.float64)
     for s in prange(n_states):
@@ -213,18 +237,15 @@ def full_split_choice(matrix, members, offsets, w, wl, probe_prior, n_bins, min_
         best = -1
         for i in range(lo, hi):
             g = members[i]
-            row = matrix[g]
-            ok = True
-            for j in range(lo, hi):
-                c = row[members[j]]
-                if seen[c]:
-                    ok = False
+            if _splits_fully(matrix[g], members, lo, hi, seen):
+                if best < 0 or probe_prior[g] > probe_prior[best]:
+                    best = g
+        if best < 0:
+            for q in range(n_probes):
+                g = probe_order[q]
+                if _splits_fully(matrix[g], members, lo, hi, seen):
+                    best = g  # members were checked already; a member cannot be found here first
                     break
-                seen[c] = True
-            for j in range(lo, hi):
-                seen[row[members[j]]] = False
-            if ok and (best < 0 or probe_prior[g] > probe_prior[best]):
-                best = g
         if best >= 0:
             h = 0.0
             for j in range(lo, hi):
@@ -265,16 +286,73 @@ PROBE_TILE = 4  # probes sharing one pass over a state's members
 SEED_MEMBERS = 24  # members whose exact entropy seeds each state's running best
 
 
+@njit(cache=True)
+def _h2(p):
+    """Binary entropy in bits."""
+    if p <= 0.0 or p >= 1.0:
+        return 0.0
+    return -(p * math.log2(p) + (1.0 - p) * math.log2(1.0 - p))
+
+
+@njit(cache=True)
+def _cannot_win(nb, pmax, limit, log2k):
+    """True when ``H ≤ min(log2 nb, h(pmax) + (1 - pmax)·log2(nb - 1))`` is below ``limit``
+    (``pmax`` = the heaviest bucket's mass: grouping it apart bounds the rest by log2(nb - 1))."""
+    if log2k[nb] < limit:
+        return True
+    if nb < 2:
+        return False
+    p = min(pmax, 1.0)
+    return _h2(p) + (1.0 - p) * log2k[nb - 1] < limit
+
+
+BIN_SCAN_MIN = 40  # states at least this large read their bounds off the 3**L bins, not the members
+
+
+@njit(cache=True, fastmath=True)
+def _scan_count_max(row, n_bins):
+    """Number of positive bins and the largest bin of a histogram row (vectorised scan)."""
+    nb = 0
+    pm = 0.0
+    for c in range(n_bins):
+        x = row[c]
+        nb += x > 0.0
+        pm = max(pm, x)
+    return nb, pm
+
+
+@njit(cache=True, fastmath=True)
+def _scan_sqrt_clear(row, n_bins):
+    """``Σ √bin`` of a histogram row, clearing it (vectorised scan)."""
+    sq = 0.0
+    for c in range(n_bins):
+        sq += math.sqrt(row[c])
+        row[c] = 0.0
+    return sq
+
+
+@njit(cache=True, fastmath=True)
+def _clear(row, n_bins):
+    for c in range(n_bins):
+        row[c] = 0.0
+
+
 @njit(cache=True, parallel=True)
 def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n_blocks):
     """First probe of the §5.2 order for every state, by a probe-major sweep over all probes.
 
-    Blocks of consecutive probes run in parallel; each keeps its own best per state, and the
-    blocks are merged in order at the end (the order is total, so the merge is exact). Inside a
-    block, ``PROBE_TILE`` probes share each pass over a state's members. Per (probe, state):
-    a histogram (generation stamps instead of clearing), then two upper bounds of the entropy
-    (``log2`` of the bucket count, then the Rényi-½ entropy ``2·log2 Σ √P_b``), and the exact
-    entropy only for probes the bounds cannot rule out.
+    Blocks of consecutive probes run in parallel; each keeps its own best per state (seeded with
+    the exact key of a few members, so that the bounds bite at once), and the blocks are merged
+    in order at the end (the order is total, so the merge is exact). Inside a block,
+    ``PROBE_TILE`` probes share each pass over a state's members:
+
+    1. bucket masses (a plain scatter-add);
+    2. the number of positive buckets ``k`` and the heaviest ``p``: ``H ≤ log2 k`` and
+       ``H ≤ h(p) + (1 − p)·log2(k − 1)`` (read off the bins for large states, off the members
+       for small ones); if a bound allows a win, the Rényi-½ bound ``H ≤ 2·log2 Σ_b √P_b``;
+    3. only if every bound allows a win: the exact entropy in member order, and the §5.2 key.
+
+    Buckets holding only zero-weight members are not counted: they add nothing to ``H``.
     """
     n_probes = matrix.shape[0]
     n_states = offsets.shape[0] - 1
@@ -286,11 +364,10 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
     max_m = 1
     for s in range(n_states):
         max_m = max(max_m, offsets[s + 1] - offsets[s])
-    log2k = np.zeros(max_m + 1, np.float64)
-    for k in range(1, max_m + 1):
+    log2k = np.zeros(max(max_m, n_bins) + 1, np.float64)
+    for k in range(1, log2k.shape[0]):
         log2k[k] = math.log2(k)
-    # seeds: the exact key of up to SEED_MEMBERS members of each state, so that the bounds bite
-    # from the first probe on (a seed is a real probe, so the result does not change)
+    # seeds: the exact key of up to SEED_MEMBERS members of each state
     for s in prange(n_states):
         lo = offsets[s]
         hi = offsets[s + 1]
@@ -319,107 +396,62 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
         g_start = blk * n_probes // n_blocks
         g_end = (blk + 1) * n_probes // n_blocks
         hist = np.zeros((PROBE_TILE, n_bins), np.float64)
-        cnt = np.zeros(n_bins, np.int64)
-        sq = np.zeros(PROBE_TILE, np.float64)
+        hist3 = np.zeros(n_bins, np.float64)
+        cnt3 = np.zeros(n_bins, np.int64)
         nb = np.zeros(PROBE_TILE, np.int64)
+        pm = np.zeros(PROBE_TILE, np.float64)
+        sq = np.zeros(PROBE_TILE, np.float64)
         for g0 in range(g_start, g_end, PROBE_TILE):
             nt = min(PROBE_TILE, g_end - g0)
             for s in range(n_states):
                 lo = offsets[s]
                 hi = offsets[s + 1]
-                # pass 1: bucket masses of PROBE_TILE probes at once, counting the buckets;
-                # pass 2: Rényi-½ bound where the bucket count allows a win, clearing the
-                # histograms (a zero-weight member may be counted twice: the count only grows,
-                # so it is still a bound)
                 limit = bh[blk, s] - BOUND_MARGIN
+                # pass 1: bucket masses
                 if nt == PROBE_TILE:
-                    n0 = 0
-                    n1 = 0
-                    n2 = 0
-                    n3 = 0
                     for j in range(lo, hi):
                         cj = members[j]
                         wj = w[j]
-                        c0 = matrix[g0, cj]
-                        c1 = matrix[g0 + 1, cj]
-                        c2 = matrix[g0 + 2, cj]
-                        c3 = matrix[g0 + 3, cj]
-                        x0 = hist[0, c0]
-                        x1 = hist[1, c1]
-                        x2 = hist[2, c2]
-                        x3 = hist[3, c3]
-                        n0 += x0 == 0.0
-                        n1 += x1 == 0.0
-                        n2 += x2 == 0.0
-                        n3 += x3 == 0.0
-                        hist[0, c0] = x0 + wj
-                        hist[1, c1] = x1 + wj
-                        hist[2, c2] = x2 + wj
-                        hist[3, c3] = x3 + wj
-                    nb[0] = n0
-                    nb[1] = n1
-                    nb[2] = n2
-                    nb[3] = n3
+                        hist[0, matrix[g0, cj]] += wj
+                        hist[1, matrix[g0 + 1, cj]] += wj
+                        hist[2, matrix[g0 + 2, cj]] += wj
+                        hist[3, matrix[g0 + 3, cj]] += wj
                 else:
-                    for t in range(nt):
-                        nb[t] = 0
                     for j in range(lo, hi):
                         cj = members[j]
                         wj = w[j]
                         for t in range(nt):
-                            c = matrix[g0 + t, cj]
+                            hist[t, matrix[g0 + t, cj]] += wj
+                # pass 2: bounds, clearing the histograms
+                if hi - lo >= BIN_SCAN_MIN:
+                    for t in range(nt):
+                        row = hist[t]
+                        k, p = _scan_count_max(row, n_bins)
+                        if _cannot_win(k, p, limit, log2k):
+                            _clear(row, n_bins)
+                            sq[t] = 0.0
+                        else:
+                            sq[t] = _scan_sqrt_clear(row, n_bins)
+                else:
+                    for t in range(nt):
+                        k = 0
+                        p = 0.0
+                        root = 0.0
+                        g = g0 + t
+                        for j in range(lo, hi):
+                            c = matrix[g, members[j]]
                             x = hist[t, c]
-                            nb[t] += x == 0.0
-                            hist[t, c] = x + wj
-                any_open = False
-                for t in range(nt):
-                    sq[t] = 0.0
-                    if log2k[min(nb[t], max_m)] >= limit:
-                        any_open = True
-                if any_open and nt == PROBE_TILE:
-                    s0 = 0.0
-                    s1 = 0.0
-                    s2 = 0.0
-                    s3 = 0.0
-                    for j in range(lo, hi):
-                        cj = members[j]
-                        c0 = matrix[g0, cj]
-                        c1 = matrix[g0 + 1, cj]
-                        c2 = matrix[g0 + 2, cj]
-                        c3 = matrix[g0 + 3, cj]
-                        s0 += math.sqrt(hist[0, c0])
-                        hist[0, c0] = 0.0
-                        s1 += math.sqrt(hist[1, c1])
-                        hist[1, c1] = 0.0
-                        s2 += math.sqrt(hist[2, c2])
-                        hist[2, c2] = 0.0
-                        s3 += math.sqrt(hist[3, c3])
-                        hist[3, c3] = 0.0
-                    sq[0] = s0
-                    sq[1] = s1
-                    sq[2] = s2
-                    sq[3] = s3
-                elif any_open:
-                    for j in range(lo, hi):
-                        cj = members[j]
-                        for t in range(nt):
-                            c = matrix[g0 + t, cj]
-                            sq[t] += math.sqrt(hist[t, c])
+                            k += x > 0.0
+                            p = max(p, x)
+                            root += math.sqrt(x)
                             hist[t, c] = 0.0
-                elif hi - lo > 96:
-                    for t in range(nt):
-                        hist[t, :] = 0.0
-                else:
-                    for j in range(lo, hi):
-                        cj = members[j]
-                        for t in range(nt):
-                            hist[t, matrix[g0 + t, cj]] = 0.0
+                        sq[t] = 0.0 if _cannot_win(k, p, limit, log2k) else root
                 for t in range(nt):
                     if sq[t] <= 0.0 or 2.0 * math.log2(sq[t]) < limit:
                         continue
-                    # pass 3 (rare): the exact entropy, in member order
+                    # pass 3: the exact entropy, in member order
                     g = g0 + t
-                    h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist[t], cnt, win_code)
+                    h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist3, cnt3, win_code)
                     key = np.rint(h / ROUND_STEP)
                     pg = probe_prior[g]
                     if _ahead(key, inc, pg, g, bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s]):
@@ -454,7 +486,9 @@ def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_
         return np.empty(0, np.int64), np.empty(0, np.float64)
     w, wl, _ = state_weights(prior, members, offsets)
     if shortcut:
-        best, best_h = full_split_choice(matrix, members, offsets, w, wl, probe_prior, n_bins, FULL_SPLIT_MIN_WEIGHT)
+        order = np.lexsort((np.arange(probe_prior.shape[0]), -probe_prior))
+        best, best_h = full_split_choice(matrix, members, offsets, w, wl, probe_prior, order, n_bins,
+                                         FULL_SPLIT_MIN_WEIGHT)
     else:
         best = np.full(n_states, -1, np.int64)
         best_h = np.zeros(n_states, np.float64)

@@ -19,12 +19,17 @@ what is cached.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from backends import get_backend, host
 from backends import kernels_fullbeam as kf
 
 LOSS = 7.0  # value of running out of rounds, on top of the guesses already counted (§6.1)
+
+# numba's default threading layer must not be entered by two threads at once (a threaded Dask
+# worker, say): evaluations in one process take turns; each one is parallel inside.
+_KERNEL_LOCK = threading.Lock()
 
 
 @dataclass
@@ -84,6 +89,10 @@ class GreedyTreeEvaluator:
 
     def expected_values(self, openers) -> list[float]:
         """``E(g)`` for every probe index in ``openers`` (a list), in that order."""
+        with _KERNEL_LOCK:
+            return self._expected_values(openers)
+
+    def _expected_values(self, openers) -> list[float]:
         xp = self._xp
         openers = [int(g) for g in openers]
         if not openers:
