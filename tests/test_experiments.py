@@ -121,11 +121,16 @@ def test_sweep_t_infinity_row():
     """§10/§11.3: T = ∞ under the current endgame rule (the reference README's 3.887 is stale)."""
     from termo.analysis.battery import run_battery
 
+    from termo.analysis.experiments import prior_value
+
     (row,) = run_battery(["entropy"], "realistic", t=math.inf)
     assert round(row["penalised_mean"], 3) == 3.788 and round(row["mean"], 3) == 3.788
     assert row["win_rate"] == 1.0
     assert row["histogram"] == [1, 18, 507, 760, 200, 14]
     assert row["first_guess"] == "cairo"
+    (one,) = run_battery(["entropy"], "realistic", t=1.0)
+    # §11.3: the prior is worth 0.207 guesses per game under the current rules
+    assert round(prior_value([{**one, "t": "1"}, {**row, "t": "inf"}]), 3) == 0.207
 
 
 # --- CLI ---------------------------------------------------------------------------------------
@@ -165,6 +170,7 @@ def test_cli_sweep_and_extended_json(capsys, tmp_path):
     assert code == 0, err
     rows = json.loads(out)
     assert [r["t"] for r in rows] == ["1", "inf"]
+    assert "Value of the prior" in (tmp_path / "sweep-t.md").read_text()
     assert (tmp_path / "sweep-t.png").exists()
     code, out, err = _run(capsys, "bench", "extended", "--levels", "2", "--n", "20", "--json", "--out", str(tmp_path))
     assert code == 0, err

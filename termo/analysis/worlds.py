@@ -79,6 +79,9 @@ def open_world(n: int | None, t: float = math.inf, extended: bool = False) -> Wo
     """Whole lexicon typeable; the ``n`` most common answers as secrets, prior within the cut."""
     game = termo_game(extended=extended)
     cut = _cut(game, n)
+    if len(cut) == game.n_answers:  # the whole lexicon: exactly the full world's prior
+        return World(name=f"open N=all T={_t_label(t)}" + (" ext" if extended else ""), game=game, t=t,
+                     initial=tuple(cut), kind="open")
     inside = prior_weights([game.icf[i] for i in cut], t)
     prior = [0.0] * game.n_answers
     for i, w in zip(cut, inside.tolist()):
