@@ -129,3 +129,24 @@ def test_level3_battery_runs_and_beats_level2():
     l2, l3 = run_battery(["entropy", "level3"], "level3")
     assert l3["games"] == 300 and l3["first_guess"] == "tosar"
     assert l3["penalised_mean"] <= l2["penalised_mean"] + 0.05
+
+
+@needs_engine
+def test_level2_opener_cache(tmp_path, monkeypatch):
+    from termo.analysis.opener_cache import CACHE_NAME, level2_opener
+    from termo.analysis.strategies import make_solver
+    from termo.analysis.worlds import full_world
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    solver = make_solver(full_world(t=1.0))
+    path = tmp_path / CACHE_NAME
+    path.write_text("{not json")  # a corrupt cache counts as empty
+    index = level2_opener(solver)
+    assert solver.game.probes[index] == "tarso"
+    data = json.loads(path.read_text())
+    (key,) = data["entries"]
+    assert key.startswith("level=2;T=1.0;")
+    data["entries"][key]["word"] = "muito"  # a stale entry is ignored and rewritten
+    path.write_text(json.dumps(data))
+    assert level2_opener(solver) == index
+    assert json.loads(path.read_text())["entries"][key]["word"] == "tarso"

@@ -16,6 +16,7 @@ Shared vocabulary:
 from __future__ import annotations
 
 import math
+import time
 from typing import Callable, Sequence
 
 from backends import host
@@ -345,6 +346,7 @@ def catalog_study(lab: Lab, temperatures=OPENER_TEMPERATURES, open_sizes=OPEN_SI
     out["level1"] = full.game.answers[lorder[0]]
 
     def row(world: World) -> dict:
+        start = time.perf_counter()
         order, h = lab.ranking(world)
         entry = {"world": world.name, "kind": world.kind, "n": world.size, "bits_best": world.game.probes[order[0]],
                  "bits": h[order[0]]}
@@ -352,6 +354,7 @@ def catalog_study(lab: Lab, temperatures=OPENER_TEMPERATURES, open_sizes=OPEN_SI
             cands = host().xp.asarray(world.candidates(), dtype=host().xp.int64)
             d = lab.solver(world, level=3).decide(cands, 1)
             entry.update({"level3_best": d.word, "expected": d.choice.expected})
+        entry["seconds"] = time.perf_counter() - start
         lab.tick(world.name)
         return entry
 

@@ -160,8 +160,13 @@ def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, dept
     prior = None if world.prior is None else world.weights()
     if name in ("entropy", "level3") and solver is None:
         solver = make_solver(world, level=2 if name == "entropy" else 3, beam=beam, depth=depth, backend=backend)
-    return Batched(make_policy(name, world.game, t=world.t, seed=seed, backend=backend, beam=beam, depth=depth,
-                               prior=prior, solver=solver))
+    policy = Batched(make_policy(name, world.game, t=world.t, seed=seed, backend=backend, beam=beam, depth=depth,
+                                 prior=prior, solver=solver))
+    if name == "entropy" and world.initial is None and solver.level == 2:
+        from termo.analysis.opener_cache import level2_opener
+
+        return FixedOpener(level2_opener(solver), policy)  # the same word, read from the disk cache
+    return policy
 
 
 def parse_strategies(text: str) -> list[str]:
