@@ -17,9 +17,10 @@ evaluated *breadth first* instead of depth first:
    for every ``r`` a node can be asked for, in float64 on the host.
 
 Float conventions (they reproduce the reference's 3.0094161966572304 bit for bit; see
-``docs/solver.md``): bucket probabilities ``sum(prior[S_b]) / sum(prior[S])`` with NumPy's
-pairwise sums over ascending members; buckets in ascending pattern code; the cost accumulated
-sequentially from 0 and then added to 1; the two-candidate value ``1 + f·(w_min/(w_0+w_1))``.
+``backends/kernels_tree.py`` and ``docs/solver.md``): bucket probabilities
+``sum(prior[S_b]) / sum(prior[S])`` with NumPy's pairwise sums over ascending members; buckets in
+ascending pattern code; the cost accumulated sequentially from 0 and then added to 1; the
+two-candidate value ``1 + f·(w_min/(w_0+w_1))``.
 The exact minimum over the beam is taken, so the reference's pruning does not change any value.
 """
 
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 
 from backends import host
 from backends import kernels_entropy as kern
+from backends import kernels_tree as tk
 
 LOSS_COST = 7.0
 
@@ -102,7 +104,7 @@ class TreeSearch:
         xp = _np()
         if firsts.shape[0] == 0:
             return
-        new_m, new_sizes = kern.gather_segments(cand_members, cand_offsets, firsts)
+        new_m, new_sizes = tk.gather_segments(cand_members, cand_offsets, firsts)
         base = self.offsets[-1]
         new_off = base + xp.cumulative_sum(new_sizes)
         self.members = xp.concat([self.members, new_m])
@@ -124,7 +126,7 @@ class TreeSearch:
         cand_offsets = xp.concat([xp.zeros(1, dtype=xp.int64), xp.cumulative_sum(sizes)])
         cand_members = xp.concat(arrays) if arrays else xp.zeros(0, dtype=xp.int64)
         ids = xp.empty(len(arrays), dtype=xp.int64)
-        firsts = kern.register_states(self.table, self.members, self.offsets, self.n_states,
+        firsts = tk.register_states(self.table, self.members, self.offsets, self.n_states,
                                       cand_members, cand_offsets, ids, min_size)
         self._append_states(cand_members, cand_offsets, firsts)
         return ids
@@ -145,7 +147,7 @@ class TreeSearch:
         self.top_idx[todo, :k] = idx[:, :k]
         self.top_h[todo, :k] = ent[:, :k]
         self.swept[todo] = k
-        self.best[todo] = kern.most_probable_many(self.members, self.offsets, todo, self.prior)
+        self.best[todo] = tk.most_probable_many(self.members, self.offsets, todo, self.prior)
         self.sweeps += int(todo.shape[0])
 
     def beam_of(self, sid, rest):
@@ -180,7 +182,7 @@ class TreeSearch:
             nonlocal n_nodes
             states = xp.asarray(states, dtype=xp.int64)
             rests = xp.asarray(rests, dtype=xp.int64)
-            ids, firsts = kern.register_nodes(node_table, n_nodes, states, rests)
+            ids, firsts = tk.register_nodes(node_table, n_nodes, states, rests)
             k = firsts.shape[0]
             if k:
                 ns = states[firsts]
@@ -216,7 +218,7 @@ class TreeSearch:
             self.ensure_sweeps(fr_states[fr_rests > 0], self.beam)
             self.ensure_sweeps(fr_states[fr_rests == 0], 1)
             # pairs of this level
-            ps, pg, owner_rest, per_node = kern.level_pairs(fr, fr_states, rests_all[fr], self.top_idx,
+            ps, pg, owner_rest, per_node = tk.level_pairs(fr, fr_states, rests_all[fr], self.top_idx,
                                                              self.best)
             lvl_pair_state = [ps]
             lvl_pair_guess = [pg]
@@ -231,7 +233,7 @@ class TreeSearch:
             pguess = xp.concat(lvl_pair_guess)
             prest = xp.concat(lvl_child_rest)
             # partition all pairs at once
-            nb, nkept, single = kern.partition_counts(self.matrix_t, self.members, self.offsets, pstate,
+            nb, nkept, single = tk.partition_counts(self.matrix_t, self.members, self.offsets, pstate,
                                                       pguess, self.win_code)
             bstart = xp.concat([xp.zeros(1, dtype=xp.int64), xp.cumulative_sum(nb)])
             mstart = xp.concat([xp.zeros(1, dtype=xp.int64), xp.cumulative_sum(nkept)])
@@ -239,13 +241,13 @@ class TreeSearch:
             out_members = xp.empty(int(mstart[-1]), dtype=xp.int64)
             out_size = xp.empty(total_b, dtype=xp.int64)
             out_prob = xp.empty(total_b, dtype=xp.float64)
-            kern.partition_fill(self.matrix_t, self.members, self.offsets, pstate, pguess, self.win_code,
+            tk.partition_fill(self.matrix_t, self.members, self.offsets, pstate, pguess, self.win_code,
                                 self.prior, bstart, mstart, out_members, out_size, out_prob)
             # children: states then nodes
             cand_offsets = xp.concat([xp.zeros(1, dtype=xp.int64), xp.cumulative_sum(out_size)])
             cand_members = out_members
             child_states = xp.empty(total_b, dtype=xp.int64)
-            firsts = kern.register_states(self.table, self.members, self.offsets, self.n_states,
+            firsts = tk.register_states(self.table, self.members, self.offsets, self.n_states,
                                           cand_members, cand_offsets, child_states, 2)
             self._append_states(cand_members, cand_offsets, firsts)
             bucket_rest = xp.repeat(prest, nb)
@@ -285,7 +287,7 @@ class TreeSearch:
         pair_bhi = cat(pair_bhi_l, xp.int64)
         bucket_child = cat(bucket_child_l, xp.int64)
         bucket_prob = cat(bucket_prob_l, xp.float64)
-        kern.node_values(order, node_size, node_state_a, node_rmax_a, node_pair_lo, node_pair_hi,
+        tk.node_values(order, node_size, node_state_a, node_rmax_a, node_pair_lo, node_pair_hi,
                          pair_single, pair_blo, pair_bhi, bucket_child, bucket_prob,
                          self.members, self.offsets, self.prior, self.loss, r_top, vals)
         for job in jobs:
@@ -293,7 +295,7 @@ class TreeSearch:
                 job.value = float(vals[job._node, job.rounds])
             else:
                 idx = xp.arange(job._pair_lo, job._pair_lo + len(job.guesses), dtype=xp.int64)
-                costs = kern.pair_costs(idx, job.rounds, pair_single, pair_blo, pair_bhi, bucket_child,
+                costs = tk.pair_costs(idx, job.rounds, pair_single, pair_blo, pair_bhi, bucket_child,
                                         bucket_prob, self.loss, vals)
                 job.costs = [float(c) for c in costs]
         self.last_stats = {"nodes": n_nodes, "pairs": n_pairs, "buckets": n_buckets,
