@@ -106,6 +106,7 @@ def run_battery(
     """
     world = full_world(t=t, extended=extended)
     secrets = battery_secrets(world.game, battery, n)
+    backend_name = get_backend(backend).name
     rows = []
     for name in strategies:
         start = time.perf_counter()
@@ -121,5 +122,5 @@ def run_battery(
         if progress:
             progress(name, total, total)
         rows.append(summarize(result, world.game, name, set=battery, t=t_label(t), probes=world.game.n_probes,
-                              seed=seed if name == "random" else None, setup_seconds=setup))
+                              seed=seed if name == "random" else None, setup_seconds=setup, backend=backend_name))
     return rows
