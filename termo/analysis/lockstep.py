@@ -210,6 +210,7 @@ def play_lockstep(
     members_host = np_.asarray(initial_host, dtype=np_.int64)
     offsets = [0, size]
     tokens = [policy.start()] if getattr(policy, "branch_dependent", False) else None
+    n_alive = n
 
     for turn in range(1, max_turns + 1):
         states = _segments(members_host, offsets)
@@ -226,10 +227,10 @@ def play_lockstep(
         won, alive, node, members, member_node, member_valid, starts, n_children, child_keys = step(
             flat_m, members, member_node, member_valid, guess_of_node, node, secret, alive
         )
-        won_host = np_.asarray(backend.to_numpy(won))
-        for i in np_.nonzero(won_host)[0].tolist():
+        won_now = np_.nonzero(np_.asarray(backend.to_numpy(won)))[0].tolist()
+        for i in won_now:  # each game is won at most once: O(games) over the whole run
             solved[i] = turn
-        n_alive = sum(1 for i in range(n) if solved[i] == 0)
+        n_alive -= len(won_now)
         if on_turn is not None:
             on_turn(turn, n_alive, len(states))
         if turn == max_turns or n_alive == 0:
