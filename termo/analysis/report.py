@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -86,4 +87,9 @@ def write_report(out_dir: str | Path, name: str, payload: Any, markdown: str, pl
     if plots:
         text += "\n" + "\n".join(f"![{Path(p).stem}]({Path(p).name})" for p in plots) + "\n"
     atomic_write_bytes(md_path, text.encode("utf-8"))
+    for path in (json_path, md_path):  # temp files are private; results are meant to be shared
+        try:
+            os.chmod(path, 0o644)
+        except OSError:
+            pass
     return {"json": str(json_path), "markdown": str(md_path), "plots": [str(p) for p in plots]}
