@@ -469,8 +469,11 @@ def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h
     acc = np.empty(n_probes, np.uint32)
     sig = np.empty((n_words, n_probes), np.int64)
     _pair_signatures(matrix_t, members, lo, m, acc, sig)
-    cap = 1
-    while cap < 2 * n_probes:
+    # distinct partitions <= min(#probes, Bell(m)): a small state gets a table that stays in L1
+    bell = np.array([1, 1, 2, 5, 15, 52, 203, 877, 4140, 21147], np.int64)
+    bound = n_probes if m >= bell.shape[0] else min(n_probes, bell[m])
+    cap = 4
+    while cap < 2 * bound:
         cap *= 2
     mask = cap - 1
     used = np.zeros(cap, np.bool_)
@@ -489,7 +492,7 @@ def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h
         hsh = np.uint64(0)
         for wd in range(n_words):
             hsh = (hsh ^ np.uint64(sig[wd, g])) * np.uint64(0x9E3779B97F4A7C15)
-        slot = np.int64(hsh >> np.uint64(40)) & mask
+        slot = np.int64(hsh >> np.uint64(32)) & mask
         while True:
             if not used[slot]:
                 used[slot] = True

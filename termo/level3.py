@@ -33,6 +33,8 @@ from backends import kernels_entropy as kern
 from backends import kernels_tree as tk
 
 LOSS_COST = 7.0
+SWEEP_CHUNKS = 16  # a big level's sweeps run in this many batches when progress is reported
+PROGRESS_STEPS = 100  # progress units per round level
 
 _xp = None
 
@@ -75,7 +77,7 @@ class TreeSearch:
     """
 
     def __init__(self, matrix_t, prior, probe_prior, win_code, beam=10, loss=LOSS_COST,
-                 sweeper=None, max_states=3_000_000):
+                 sweeper=None, max_states=1_000_000):
         xp = _np()
         self.matrix_t = matrix_t
         self.prior = xp.asarray(prior, dtype=xp.float64)
@@ -134,18 +136,26 @@ class TreeSearch:
     def state_members(self, sid):
         return self.members[int(self.offsets[sid]):int(self.offsets[sid + 1])]
 
-    def ensure_sweeps(self, state_ids, k=None):
-        """Run the batched sweeps (first ``k`` probes, default the beam) of states lacking them."""
+    def ensure_sweeps(self, state_ids, k=None, report=None):
+        """Run the batched sweeps (first ``k`` probes, default the beam) of states lacking them;
+        ``report(fraction)`` is called as chunks of a big batch finish."""
         xp = _np()
         k = self.beam if k is None else int(k)
         state_ids = xp.unique_values(xp.asarray(state_ids, dtype=xp.int64))
         todo = state_ids[self.swept[state_ids] < k]
         if todo.shape[0] == 0:
             return
-        idx, ent = self.sweeper(self.members, self.offsets, todo, k)
-        self.top_idx[todo] = -1
-        self.top_idx[todo, :k] = idx[:, :k]
-        self.top_h[todo, :k] = ent[:, :k]
+        n = int(todo.shape[0])
+        n_chunks = SWEEP_CHUNKS if (report is not None and n >= 16 * SWEEP_CHUNKS) else 1
+        bounds = [n * c // n_chunks for c in range(n_chunks + 1)]
+        for c in range(n_chunks):
+            part = todo[bounds[c]:bounds[c + 1]]
+            idx, ent = self.sweeper(self.members, self.offsets, part, k)
+            self.top_idx[part] = -1
+            self.top_idx[part, :k] = idx[:, :k]
+            self.top_h[part, :k] = ent[:, :k]
+            if report is not None:
+                report((c + 1) / n_chunks)
         self.swept[todo] = k
         self.best[todo] = tk.most_probable_many(self.members, self.offsets, todo, self.prior)
         self.sweeps += int(todo.shape[0])
@@ -215,8 +225,19 @@ class TreeSearch:
             rests_all = xp.concat(node_rest) if node_rest else xp.zeros(0, dtype=xp.int64)
             fr_states = states_all[fr]
             fr_rests = rests_all[fr]
-            self.ensure_sweeps(fr_states[fr_rests > 0], self.beam)
-            self.ensure_sweeps(fr_states[fr_rests == 0], 1)
+            report_beam = report_greedy = None
+            if progress is not None:
+                base = done_levels * PROGRESS_STEPS
+                total_units = r_top * PROGRESS_STEPS
+
+                def report_beam(frac, base=base, total_units=total_units):
+                    progress(base + int(frac * 40), total_units)
+
+                def report_greedy(frac, base=base, total_units=total_units):
+                    progress(base + 40 + int(frac * 50), total_units)
+
+            self.ensure_sweeps(fr_states[fr_rests > 0], self.beam, report=report_beam)
+            self.ensure_sweeps(fr_states[fr_rests == 0], 1, report=report_greedy)
             # pairs of this level
             ps, pg, owner_rest, per_node = tk.level_pairs(fr, fr_states, rests_all[fr], self.top_idx,
                                                              self.best)
@@ -268,7 +289,7 @@ class TreeSearch:
             n_buckets += total_b
             done_levels += 1
             if progress is not None:
-                progress(done_levels, r_top)
+                progress(done_levels * PROGRESS_STEPS, r_top * PROGRESS_STEPS)
 
         # bottom-up values
         node_state_a = xp.concat(node_state) if node_state else xp.zeros(0, dtype=xp.int64)
