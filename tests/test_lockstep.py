@@ -187,3 +187,19 @@ def test_property_lockstep_equals_oracle(game, data):
     expected = oracle_games(game, policy, secrets, initial=initial, max_turns=max_turns)
     result = play_lockstep(policy, pattern_matrix(game), secrets, initial, max_turns=max_turns)
     assert result.solved_turn == expected
+
+
+def test_engine_entropy_policy_lockstep_equals_sequential_games(game):
+    """The engine's level-2 policy, lockstep (deduplicated states, size classes, cached opener)
+    versus one game at a time through its plain ``choose``, in an open world."""
+    pytest.importorskip("termo.solver")
+    from termo.analysis.strategies import build_policy
+    from termo.analysis.worlds import full_world, open_world
+    from termo.policies import make_policy
+
+    for world in (full_world(t=1.0), open_world(400, t=2.0)):
+        secrets = world.candidates()[::23][:25]
+        sequential = make_policy("entropy", world.game, t=world.t, prior=None if world.prior is None else world.weights())
+        expected = oracle_games(game, sequential, secrets, initial=world.initial)
+        result = play_lockstep(build_policy("entropy", world), pattern_matrix(game), secrets, world.initial)
+        assert result.solved_turn == expected
