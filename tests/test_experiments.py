@@ -202,3 +202,22 @@ def test_areio_study(tmp_path):
     result = areio_study(Lab())
     assert list(result["open_worlds"]["argmax"].values()) == ["teria", "tirão", "cairo"]
     areio_report(result, tmp_path)
+
+
+@needs_engine
+@pytest.mark.slow
+def test_catalog_study(tmp_path):
+    from termo.analysis.opener_reports import catalog_report
+    from termo.analysis.openers import catalog_study
+
+    result = catalog_study(Lab())
+    full = {r["t"]: r["best"] for r in result["full"]}
+    assert full["inf"] == "cairo" and full["1"] == "tarso" and full["2"] == "tirão"
+    assert result["level3_t1"]["word"] == "tosar"
+    assert result["level3_t1"]["expected"] == pytest.approx(3.0094161966572304, abs=1e-12)
+    assert result["level1"] == "oreia"
+    closed = {r["n"]: r for r in result["closed"]}
+    assert closed[300]["level3_best"] == "sorte"  # the closed-world winner of §7.4
+    assert closed[6046]["bits_best"] == "cairo"
+    catalog_report(result, tmp_path)
+    assert (tmp_path / "catalog.png").exists()
