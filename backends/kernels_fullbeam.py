@@ -193,7 +193,37 @@ def state_weights(prior, members, offsets):
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _splits_fully(row, members, lo, hi, seen):
-    """Does the probe with pattern row ``row`` give every member of the state its own code?"""
+    """Does the probe with pattern row ``row`` give every member of the state its own code?
+
+    Codes below 256 are tracked in a 256-bit mask held in four integers (nothing to clear);
+    larger code spaces use ``seen`` (left all False)."""
+    if seen.shape[0] <= 256:
+        b0 = np.uint64(0)
+        b1 = np.uint64(0)
+        b2 = np.uint64(0)
+        b3 = np.uint64(0)
+        one = np.uint64(1)
+        for j in range(lo, hi):
+            c = np.int64(row[members[j]])
+            bit = one << np.uint64(c & 63)
+            word = c >> 6
+            if word == 0:
+                if b0 & bit:
+                    return False
+                b0 |= bit
+            elif word == 1:
+                if b1 & bit:
+                    return False
+                b1 |= bit
+            elif word == 2:
+                if b2 & bit:
+                    return False
+                b2 |= bit
+            else:
+                if b3 & bit:
+                    return False
+                b3 |= bit
+        return True
     ok = True
     stop = hi
     for j in range(lo, hi):
@@ -208,14 +238,17 @@ def _splits_fully(row, members, lo, hi, seen):
     return ok
 
 
+SCAN_MAX = 24  # states up to this size also scan every probe for a full split
+
+
 @njit(cache=True, parallel=True)
-def full_split_choice(matrix, members, offsets, w, wl, probe_prior, probe_order, n_bins, min_weight):
+def full_split_choice(matrix, order_t, members, offsets, w, wl, probe_prior, probe_order, n_bins, min_weight):
     """The exact full-split shortcut: chosen probe per state, or -1 when it does not apply.
 
     Members are tried first (a member is ahead of every non-member on the same entropy); among
-    them the highest prior wins, lowest index on ties. Failing that, non-members are scanned in
-    ``probe_order`` (prior descending, index ascending) and the first full splitter wins; the
-    scan stops a probe at its first collision, so it is cheap even when it finds nothing.
+    them the highest prior wins, lowest index on ties. Failing that, for states of at most
+    ``SCAN_MAX`` members, non-members are scanned in ``probe_order`` (prior descending, index
+    ascending) and the first full splitter wins; the scan stops a probe at its first collision.
     """
     n_states = offsets.shape[0] - 1
     n_probes = matrix.shape[0]
@@ -240,11 +273,41 @@ def full_split_choice(matrix, members, offsets, w, wl, probe_prior, probe_order,
             if _splits_fully(matrix[g], members, lo, hi, seen):
                 if best < 0 or probe_prior[g] > probe_prior[best]:
                     best = g
-        if best < 0:
+        if best < 0 and m <= SCAN_MAX and n_bins <= 256:
+            # order_t[c, q] = code of probe probe_order[q] on answer c: each member's row is
+            # streamed in order, so the scan runs at memory speed
             for q in range(n_probes):
-                g = probe_order[q]
-                if _splits_fully(matrix[g], members, lo, hi, seen):
-                    best = g  # members were checked already; a member cannot be found here first
+                ok = True
+                b0 = np.uint64(0)
+                b1 = np.uint64(0)
+                b2 = np.uint64(0)
+                b3 = np.uint64(0)
+                for j in range(lo, hi):
+                    c = np.int64(order_t[members[j], q])
+                    bit = np.uint64(1) << np.uint64(c & 63)
+                    word = c >> 6
+                    if word == 0:
+                        if b0 & bit:
+                            ok = False
+                            break
+                        b0 |= bit
+                    elif word == 1:
+                        if b1 & bit:
+                            ok = False
+                            break
+                        b1 |= bit
+                    elif word == 2:
+                        if b2 & bit:
+                            ok = False
+                            break
+                        b2 |= bit
+                    else:
+                        if b3 & bit:
+                            ok = False
+                            break
+                        b3 |= bit
+                if ok:
+                    best = probe_order[q]  # members were checked already: this is a non-member
                     break
         if best >= 0:
             h = 0.0
@@ -346,13 +409,14 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
     in order at the end (the order is total, so the merge is exact). Inside a block,
     ``PROBE_TILE`` probes share each pass over a state's members:
 
-    1. bucket masses (a plain scatter-add);
-    2. the number of positive buckets ``k`` and the heaviest ``p``: ``H ≤ log2 k`` and
-       ``H ≤ h(p) + (1 − p)·log2(k − 1)`` (read off the bins for large states, off the members
-       for small ones); if a bound allows a win, the Rényi-½ bound ``H ≤ 2·log2 Σ_b √P_b``;
+    1. bucket masses (a scatter-add),
+       with the number of buckets ``k`` and the heaviest bucket ``p``: ``H ≤ log2 k`` and
+       ``H ≤ h(p) + (1 − p)·log2(k − 1)``;
+    2. if those allow a win, the Rényi-½ bound ``H ≤ 2·log2 Σ_b √P_b`` (over the bins for large
+       states, over the members for small ones); the histograms are cleared either way;
     3. only if every bound allows a win: the exact entropy in member order, and the §5.2 key.
 
-    Buckets holding only zero-weight members are not counted: they add nothing to ``H``.
+    A zero-weight member can count its bucket twice: ``k`` only grows, so it is still a bound.
     """
     n_probes = matrix.shape[0]
     n_states = offsets.shape[0] - 1
@@ -407,45 +471,88 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                 lo = offsets[s]
                 hi = offsets[s + 1]
                 limit = bh[blk, s] - BOUND_MARGIN
-                # pass 1: bucket masses
+                # pass 1: bucket masses, bucket counts and heaviest buckets
                 if nt == PROBE_TILE:
+                    k0 = 0
+                    k1 = 0
+                    k2 = 0
+                    k3 = 0
+                    p0 = 0.0
+                    p1 = 0.0
+                    p2 = 0.0
+                    p3 = 0.0
                     for j in range(lo, hi):
                         cj = members[j]
                         wj = w[j]
-                        hist[0, matrix[g0, cj]] += wj
-                        hist[1, matrix[g0 + 1, cj]] += wj
-                        hist[2, matrix[g0 + 2, cj]] += wj
-                        hist[3, matrix[g0 + 3, cj]] += wj
+                        c0 = matrix[g0, cj]
+                        c1 = matrix[g0 + 1, cj]
+                        c2 = matrix[g0 + 2, cj]
+                        c3 = matrix[g0 + 3, cj]
+                        x0 = hist[0, c0]
+                        x1 = hist[1, c1]
+                        x2 = hist[2, c2]
+                        x3 = hist[3, c3]
+                        k0 += x0 == 0.0
+                        k1 += x1 == 0.0
+                        k2 += x2 == 0.0
+                        k3 += x3 == 0.0
+                        x0 += wj
+                        x1 += wj
+                        x2 += wj
+                        x3 += wj
+                        hist[0, c0] = x0
+                        hist[1, c1] = x1
+                        hist[2, c2] = x2
+                        hist[3, c3] = x3
+                        p0 = max(p0, x0)
+                        p1 = max(p1, x1)
+                        p2 = max(p2, x2)
+                        p3 = max(p3, x3)
+                    nb[0] = k0
+                    nb[1] = k1
+                    nb[2] = k2
+                    nb[3] = k3
+                    pm[0] = p0
+                    pm[1] = p1
+                    pm[2] = p2
+                    pm[3] = p3
                 else:
+                    for t in range(nt):
+                        nb[t] = 0
+                        pm[t] = 0.0
                     for j in range(lo, hi):
                         cj = members[j]
                         wj = w[j]
                         for t in range(nt):
-                            hist[t, matrix[g0 + t, cj]] += wj
-                # pass 2: bounds, clearing the histograms
-                if hi - lo >= BIN_SCAN_MIN:
-                    for t in range(nt):
-                        row = hist[t]
-                        k, p = _scan_count_max(row, n_bins)
-                        if _cannot_win(k, p, limit, log2k):
+                            c = matrix[g0 + t, cj]
+                            x = hist[t, c]
+                            nb[t] += x == 0.0
+                            x += wj
+                            hist[t, c] = x
+                            pm[t] = max(pm[t], x)
+                # pass 2: where the count / heaviest-bucket bound allows a win, the Rényi-½ bound;
+                # the histograms are cleared either way
+                big = hi - lo >= BIN_SCAN_MIN
+                for t in range(nt):
+                    row = hist[t]
+                    if _cannot_win(min(nb[t], log2k.shape[0] - 1), pm[t], limit, log2k):
+                        sq[t] = 0.0
+                        if big:
                             _clear(row, n_bins)
-                            sq[t] = 0.0
                         else:
-                            sq[t] = _scan_sqrt_clear(row, n_bins)
-                else:
-                    for t in range(nt):
-                        k = 0
-                        p = 0.0
-                        root = 0.0
+                            g = g0 + t
+                            for j in range(lo, hi):
+                                row[matrix[g, members[j]]] = 0.0
+                    elif big:
+                        sq[t] = _scan_sqrt_clear(row, n_bins)
+                    else:
                         g = g0 + t
+                        root = 0.0
                         for j in range(lo, hi):
                             c = matrix[g, members[j]]
-                            x = hist[t, c]
-                            k += x > 0.0
-                            p = max(p, x)
-                            root += math.sqrt(x)
-                            hist[t, c] = 0.0
-                        sq[t] = 0.0 if _cannot_win(k, p, limit, log2k) else root
+                            root += math.sqrt(row[c])
+                            row[c] = 0.0
+                        sq[t] = root
                 for t in range(nt):
                     if sq[t] <= 0.0 or 2.0 * math.log2(sq[t]) < limit:
                         continue
@@ -473,8 +580,18 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
     return out, out_h
 
 
-def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_bins, shortcut=True):
-    """NumPy backend: (best probe index, its entropy) for every state ``members[offsets[s]:offsets[s+1]]``."""
+def scan_order(matrix, probe_prior):
+    """(probe order by prior descending then index, and the matrix transposed in that order:
+    ``order_t[c, q] = matrix[order[q], c]``) for the full-split scan; compute once per prior."""
+    probe_prior = np.asarray(probe_prior, dtype=np.float64)
+    order = np.lexsort((np.arange(probe_prior.shape[0]), -probe_prior)).astype(np.int64)
+    return order, np.ascontiguousarray(np.asarray(matrix)[order].T)
+
+
+def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_bins, shortcut=True, order=None):
+    """NumPy backend: (best probe index, its entropy) for every state ``members[offsets[s]:offsets[s+1]]``.
+
+    ``order`` is :func:`scan_order` of (matrix, probe_prior), computed here when not given."""
     members = np.ascontiguousarray(members, dtype=np.int32)
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
     prior = np.ascontiguousarray(prior, dtype=np.float64)
@@ -486,8 +603,8 @@ def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_
         return np.empty(0, np.int64), np.empty(0, np.float64)
     w, wl, _ = state_weights(prior, members, offsets)
     if shortcut:
-        order = np.lexsort((np.arange(probe_prior.shape[0]), -probe_prior))
-        best, best_h = full_split_choice(matrix, members, offsets, w, wl, probe_prior, order, n_bins,
+        probe_order, order_t = order if order is not None else scan_order(matrix, probe_prior)
+        best, best_h = full_split_choice(matrix, order_t, members, offsets, w, wl, probe_prior, probe_order, n_bins,
                                          FULL_SPLIT_MIN_WEIGHT)
     else:
         best = np.full(n_states, -1, np.int64)
@@ -676,10 +793,10 @@ def reduce_values(n_parents, child_parent, child_prob, child_value, single):
     return out
 
 
-def best_probes(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins):
+def best_probes(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins, order=None):
     """Dispatch: compiled kernels on the NumPy backend, the array-API fallback elsewhere."""
     if backend.name == "numpy" and HAVE_NUMBA:
-        return best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_bins)
+        return best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_bins, order=order)
     return best_probes_array_api(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins)
 
 

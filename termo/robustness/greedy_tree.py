@@ -81,6 +81,7 @@ class GreedyTreeEvaluator:
         self._device_matrix = None if self.backend.name == "numpy" else self.backend.asarray(self.matrix)
         self._values: dict = {}
         self._choices: dict = {}
+        self._order = None  # the full-split scan order (NumPy backend), built on first use
 
     # ------------------------------------------------------------------------------------------
     def clear_caches(self) -> None:
@@ -177,8 +178,11 @@ class GreedyTreeEvaluator:
             sub_off = xp.concat([xp.zeros((1,), dtype=xp.int64), xp.cumulative_sum(sizes)])
             sub = members[kf._gather_index_nb(offsets, t, sub_off)]
             matrix = self.matrix if self._device_matrix is None else self._device_matrix
+            if self._device_matrix is None and self._order is None:
+                self._order = kf.scan_order(self.matrix, self.probe_prior)
             best, _ = kf.best_probes(
-                self.backend, matrix, sub, sub_off, self.prior, self.probe_prior, self.win_code, self.n_bins
+                self.backend, matrix, sub, sub_off, self.prior, self.probe_prior, self.win_code, self.n_bins,
+                order=self._order,
             )
             self.stats.swept += len(todo)
             if len(self._choices) > self.cache_limit:
