@@ -188,7 +188,8 @@ def test_worlds_study(tmp_path):
     result = worlds_study(Lab())
     assert result["level1_ranking"]["300"]["rank"] == 4 and result["level1_ranking"]["all"]["rank"] == 38
     s5 = result["step5_open_worlds"]
-    assert set(s5["openers"]) == {"tarso", "tosar", "sorte", "serão", "tirão", "cairo"}
+    assert s5["compared"] == ["tarso", "tosar", "sorte", "serão", "tirão", "cairo"]
+    assert s5["ranking"][0] == "sorte" and s5["ranking"][-1] == "serão"
     worlds_report(result, tmp_path)
     assert (tmp_path / "worlds.md").exists()
 
@@ -201,6 +202,7 @@ def test_areio_study(tmp_path):
 
     result = areio_study(Lab())
     assert list(result["open_worlds"]["argmax"].values()) == ["teria", "tirão", "cairo"]
+    assert result["open_worlds"]["compared"] == ["tarso", "areio", "serão", "teria", "tirão", "cairo"]
     areio_report(result, tmp_path)
 
 

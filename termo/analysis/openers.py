@@ -135,7 +135,11 @@ def letter_ranking(world: World, candidates: Sequence[int]) -> list[int]:
 
 # --- regret ---------------------------------------------------------------------------------------
 def regret_table(results: dict[str, dict[str, dict]]) -> dict:
-    """``results[world][opener]`` = battery summary → regret per world and worst case per opener."""
+    """``results[world][opener]`` = battery summary → regret per world and worst case per opener.
+
+    Returns ``{"best": {world: best penalised mean}, "openers": {opener: {"regret", "worst",
+    "penalised"}}, "ranking": openers by worst regret}``.
+    """
     worlds = list(results)
     openers: list[str] = []
     for w in worlds:
@@ -247,7 +251,7 @@ def worlds_study(lab: Lab, t: float = 1.0, world_t: float = math.inf, word: str 
     results = {}
     for world in worlds:
         results[world.name] = {o: lab.play(world, _word_index(world, o), label=f"{world.name} {o}") for o in openers}
-    out["step5_open_worlds"] = {"openers": openers, "argmax": argmax, "level2_opener": level2.word,
+    out["step5_open_worlds"] = {"compared": openers, "argmax": argmax, "level2_opener": level2.word,
                                 "level3_opener": level3_word, "results": results, **regret_table(results)}
 
     # 6. grid of closed worlds
@@ -317,7 +321,7 @@ def areio_study(lab: Lab, word: str = AREIO, temperatures=AREIO_TEMPERATURES, gr
         argmax[world.name] = world.game.probes[order[0]]
     openers = _unique(list(extra_openers) + list(argmax.values()))
     results = {w.name: {o: lab.play(w, _word_index(w, o), label=f"{w.name} {o}") for o in openers} for w in worlds}
-    out["open_worlds"] = {"openers": openers, "argmax": argmax, "results": results, **regret_table(results)}
+    out["open_worlds"] = {"compared": openers, "argmax": argmax, "results": results, **regret_table(results)}
     full = full_world(t=1.0, extended=True)
     realistic = battery_secrets(full.game, "realistic")
     out["realistic"] = {o: lab.play(full, _word_index(full, o), realistic, label=f"realistic {o}") for o in openers}
