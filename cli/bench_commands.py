@@ -7,7 +7,6 @@ while it runs. The work is done by :mod:`termo.analysis`; these are thin wrapper
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated, Callable, Optional
 
@@ -38,16 +37,12 @@ class _Progress:
     def __init__(self, update: Callable, total: int) -> None:
         self.update = update
         self.total = total
-        self.base = 0
-        self.current = 0
+        self.base = 0  # games of the strategies already finished
 
     def __call__(self, label: str, done: int, total: int) -> None:
         self.update(min(self.base + done, self.total), self.total)
         if done >= total:
             self.base += total
-
-    def step(self, label: str = "", done: int = 1, total: int = 1) -> None:
-        self(label, done, total)
 
 
 def _echo_table(markdown: str) -> None:
@@ -55,8 +50,9 @@ def _echo_table(markdown: str) -> None:
 
 
 def _written(paths: dict) -> None:
-    typer.echo(f"\nwritten: {paths['json']}, {paths['markdown']}" + (f", {len(paths['plots'])} plot(s)" if paths["plots"] else ""),
-               err=True)
+    """Say on stderr where the report went (stdout keeps only the table)."""
+    plots = f", {len(paths['plots'])} plot(s)" if paths["plots"] else ""
+    typer.echo(f"\nwritten: {paths['json']}, {paths['markdown']}{plots}", err=True)
 
 
 @user_errors
