@@ -115,28 +115,20 @@ class Sweeper:
         ``members[offsets[s]:offsets[s+1]]`` for ``s`` in ``state_ids``."""
         xp = host().xp
         state_ids = xp.asarray(state_ids, dtype=xp.int64)
-        if self._native:
-            big = (offsets[state_ids + 1] - offsets[state_ids]) > BIG_SET
-            if not bool(xp.any(big)):
-                return kern.sweep_top_k(self.matrix_t, members, offsets, state_ids, self.prior,
-                                        self.probe_prior, int(k), self.n_bins)
         if not self._native:
             return self._sweep_array_api(members, offsets, state_ids, k)
-        out_i = xp.full((state_ids.shape[0], k), -1, dtype=xp.int64)
-        out_h = xp.zeros((state_ids.shape[0], k), dtype=xp.float64)
-        for t in range(state_ids.shape[0]):
-            s = int(state_ids[t])
+        if state_ids.shape[0] == 1:
+            s = int(state_ids[0])
             cand = members[int(offsets[s]):int(offsets[s + 1])]
-            if cand.shape[0] <= BIG_SET:
-                one = xp.asarray([0, cand.shape[0]], dtype=xp.int64)
-                i, h = kern.sweep_top_k(self.matrix_t, cand, one, xp.asarray([0], dtype=xp.int64),
-                                        self.prior, self.probe_prior, int(k), self.n_bins)
-                out_i[t], out_h[t] = i[0], h[0]
-                continue
-            i, h = _top_k(self.entropies(cand), cand, self.probe_prior, k)
-            out_i[t, : i.shape[0]] = i
-            out_h[t, : h.shape[0]] = h
-        return out_i, out_h
+            if cand.shape[0] > BIG_SET:  # one big set: parallel over the probes instead of states
+                out_i = xp.full((1, k), -1, dtype=xp.int64)
+                out_h = xp.zeros((1, k), dtype=xp.float64)
+                i, h = _top_k(self.entropies(cand), cand, self.probe_prior, k)
+                out_i[0, : i.shape[0]] = i
+                out_h[0, : h.shape[0]] = h
+                return out_i, out_h
+        return kern.sweep_top_k(self.matrix_t, members, offsets, state_ids, self.prior, self.probe_prior,
+                                int(k), self.n_bins)
 
     @property
     def _chunk_fn(self):
