@@ -159,17 +159,14 @@ def extended_command(
         _written(paths)
 
 
-def _study(kind: str, estimate: int, run, out: Path, json_out: bool) -> None:
-    """Run one opener study with a progress bar, write its report, print markdown or JSON."""
-    from termo.analysis import opener_reports
-
+def _study(kind: str, estimate: int, run, json_out: bool) -> None:
+    """Run one opener study with a progress bar (``estimate`` steps), print markdown or JSON."""
     with progress_bar(kind, total=estimate) as update:
-        result = run(lambda label, done, total: update(min(done, estimate), estimate))
-    text, paths = getattr(opener_reports, f"{kind}_report")(result, out)
+        result, markdown, paths = run(lambda label, done, total: update(min(done, estimate), estimate))
     if json_out:
         print_json(result)
     else:
-        _echo_table(text)
+        _echo_table(markdown)
         _written(paths)
 
 
@@ -185,11 +182,12 @@ def worlds_command(
     json_out: JsonOption = False,
 ) -> None:
     """Spec §7.4: is SERÃO a good opener? Rankings, cuts, closed/open worlds, regret, (N, T) grid."""
-    from termo.analysis.openers import Lab, worlds_study
+    from termo.analysis.experiments import worlds_experiment
 
     temperature, inside = _parse_t(t), _parse_t(world_t)
-    _study("worlds", 100, lambda progress: worlds_study(Lab(backend, beam, depth, progress), t=temperature,
-                                                           world_t=inside, word=word), out, json_out)
+    _study("worlds", 100, lambda progress: worlds_experiment(t=temperature, world_t=inside, word=word, beam=beam,
+                                                                depth=depth, backend=backend, out=out,
+                                                                progress=progress), json_out)
 
 
 @user_errors
@@ -201,9 +199,10 @@ def areio_command(
     json_out: JsonOption = False,
 ) -> None:
     """Spec §7.5: the conjugated probe AREIO in the extended space: ranks, open grid, games, regret."""
-    from termo.analysis.openers import Lab, areio_study
+    from termo.analysis.experiments import areio_experiment
 
-    _study("areio", 50, lambda progress: areio_study(Lab(backend, beam, depth, progress)), out, json_out)
+    _study("areio", 50, lambda progress: areio_experiment(beam=beam, depth=depth, backend=backend, out=out,
+                                                          progress=progress), json_out)
 
 
 @user_errors
@@ -216,9 +215,10 @@ def catalog_command(
     json_out: JsonOption = False,
 ) -> None:
     """Spec §7.6: the best opener of every world (bits optimum and level-3 optimum with E)."""
-    from termo.analysis.openers import Lab, catalog_study
+    from termo.analysis.experiments import catalog_experiment
 
-    _study("catalog", 17, lambda progress: catalog_study(Lab(backend, beam, depth, progress), level3=level3), out, json_out)
+    _study("catalog", 17, lambda progress: catalog_experiment(level3=level3, beam=beam, depth=depth, backend=backend,
+                                                              out=out, progress=progress), json_out)
 
 
 def register(app: typer.Typer) -> None:

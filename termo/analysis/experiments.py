@@ -1,9 +1,10 @@
 """Battery-based experiments (spec §7.2–7.3): strategy battery, temperature sweep, extended space.
 
 Each ``*_experiment`` function runs the games, writes ``<name>.json``, ``<name>.md`` and its PNG
-plots into ``out`` and returns ``(rows, markdown, paths)``; ``rows`` is the JSON-ready list the
-CLI prints with ``--json``. The opener experiments of §7.4–7.6 are in
-:mod:`termo.analysis.openers`.
+plots into ``out`` and returns ``(rows, markdown, paths)``; ``rows`` is the JSON-ready data the
+CLI prints with ``--json``. The opener studies of §7.4–7.6 (``worlds``, ``areio``, ``catalog``)
+are computed in :mod:`termo.analysis.openers` and rendered by
+:mod:`termo.analysis.opener_reports`; their ``*_experiment`` wrappers are here too.
 """
 
 from __future__ import annotations
@@ -110,6 +111,39 @@ def extended_experiment(levels: Sequence[int] = (2, 3), *, n2=None, n3=None, t: 
     return rows, table, paths
 
 
+def worlds_experiment(*, t: float = 1.0, world_t: float = math.inf, word: str = "serão", beam: int = 10,
+                      depth: int = 1, backend=None, out: str | Path = "results", progress: Progress | None = None):
+    """§7.4 (``--serao``): the six steps, report ``worlds.*``. Returns (result, markdown, paths)."""
+    from termo.analysis.opener_reports import worlds_report
+    from termo.analysis.openers import Lab, worlds_study
+
+    result = worlds_study(Lab(backend, beam, depth, progress), t=t, world_t=world_t, word=word)
+    markdown, paths = worlds_report(result, out)
+    return result, markdown, paths
+
+
+def areio_experiment(*, beam: int = 10, depth: int = 1, backend=None, out: str | Path = "results",
+                     progress: Progress | None = None):
+    """§7.5 (``--areio``), report ``areio.*``. Returns (result, markdown, paths)."""
+    from termo.analysis.opener_reports import areio_report
+    from termo.analysis.openers import Lab, areio_study
+
+    result = areio_study(Lab(backend, beam, depth, progress))
+    markdown, paths = areio_report(result, out)
+    return result, markdown, paths
+
+
+def catalog_experiment(*, level3: bool = True, beam: int = 10, depth: int = 1, backend=None,
+                       out: str | Path = "results", progress: Progress | None = None):
+    """§7.6 (``--catalogo``), report ``catalog.*``. Returns (result, markdown, paths)."""
+    from termo.analysis.opener_reports import catalog_report
+    from termo.analysis.openers import Lab, catalog_study
+
+    result = catalog_study(Lab(backend, beam, depth, progress), level3=level3)
+    markdown, paths = catalog_report(result, out)
+    return result, markdown, paths
+
+
 def play_opener(world, opener: int, secrets=None, *, backend=None, solver=None) -> dict:
     """Impose ``opener`` on turn 1, then level 2, on ``secrets`` (default: the world's answers)."""
     from termo.analysis.strategies import FixedOpener
@@ -123,10 +157,14 @@ def play_opener(world, opener: int, secrets=None, *, backend=None, solver=None) 
 
 __all__ = [
     "SWEEP_TEMPERATURES",
+    "areio_experiment",
     "battery_experiment",
     "battery_secrets",
+    "catalog_experiment",
     "extended_experiment",
     "full_world",
     "play_opener",
+    "prior_value",
     "sweep_t_experiment",
+    "worlds_experiment",
 ]
