@@ -5,5 +5,6 @@ Modules: :mod:`~termo.analysis.lockstep` (many games at once, one decision per d
 :mod:`~termo.analysis.battery` (secrets and metrics), :mod:`~termo.analysis.strategies`
 (policies), :mod:`~termo.analysis.worlds` (full, open and closed worlds),
 :mod:`~termo.analysis.experiments` and :mod:`~termo.analysis.openers` (the experiments),
-:mod:`~termo.analysis.report` and :mod:`~termo.analysis.plots` (output).
+:mod:`~termo.analysis.opener_cache` (the level-2 opener on disk), :mod:`~termo.analysis.report`,
+:mod:`~termo.analysis.opener_reports` and :mod:`~termo.analysis.plots` (output).
 """
