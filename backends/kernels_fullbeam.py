@@ -350,43 +350,25 @@ SEED_MEMBERS = 24  # members whose exact entropy seeds each state's running best
 
 
 @njit(cache=True)
-def _h2(p):
-    """Binary entropy in bits."""
-    if p <= 0.0 or p >= 1.0:
-        return 0.0
-    return -(p * math.log2(p) + (1.0 - p) * math.log2(1.0 - p))
-
-
-@njit(cache=True)
 def _cannot_win(nb, pmax, limit, log2k):
-    """True when ``H ≤ min(log2 nb, h(pmax) + (1 - pmax)·log2(nb - 1))`` is below ``limit``
-    (``pmax`` = the heaviest bucket's mass: grouping it apart bounds the rest by log2(nb - 1))."""
+    """True when ``H ≤ min(log2 nb, h(pmax) + (1 - pmax)·log2(nb - 1))`` is below ``limit``.
+
+    ``pmax`` is the heaviest bucket's mass: grouping it apart bounds the rest by log2(nb - 1).
+    The binary entropy is bounded by ``h(p) ≤ 2·√(p(1-p))`` (one square root, no logarithm)."""
     if log2k[nb] < limit:
         return True
     if nb < 2:
         return False
     p = min(pmax, 1.0)
-    return _h2(p) + (1.0 - p) * log2k[nb - 1] < limit
+    return 2.0 * math.sqrt(p * (1.0 - p)) + (1.0 - p) * log2k[nb - 1] < limit
 
 
-BIN_SCAN_MIN = 40  # states at least this large read their bounds off the 3**L bins, not the members
-
-
-@njit(cache=True, fastmath=True)
-def _scan_count_max(row, n_bins):
-    """Number of positive bins and the largest bin of a histogram row (vectorised scan)."""
-    nb = 0
-    pm = 0.0
-    for c in range(n_bins):
-        x = row[c]
-        nb += x > 0.0
-        pm = max(pm, x)
-    return nb, pm
+BIN_SCAN_MIN = 40  # states at least this large take their Rényi-½ bound off the bins, not the members
 
 
 @njit(cache=True, fastmath=True)
 def _scan_sqrt_clear(row, n_bins):
-    """``Σ √bin`` of a histogram row, clearing it (vectorised scan)."""
+    """``Σ √bin`` of a histogram row, clearing it (a vectorised scan; only a bound uses it)."""
     sq = 0.0
     for c in range(n_bins):
         sq += math.sqrt(row[c])
