@@ -54,7 +54,6 @@ except ImportError:  # the standard-only fallback: the same source, interpreted
         return wrap
 
 
-NO_INDEX = -1
 ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (spec §5.2)
 
 
@@ -290,9 +289,6 @@ def top_k_from_entropies(h, members, probe_prior, k):
     return top_i, top_h
 
 
-SMALL_SET = 12  # states up to this size use the register-only path (no histogram arrays)
-
-
 @njit(cache=True)
 def _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes):
     """(number of buckets, H) of probe g over a small state, by pairwise comparisons."""
@@ -321,91 +317,6 @@ def _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes):
         elif k < m and mass > 0.0:
             h -= mass * math.log2(mass)
     return nb, h
-
-
-@njit(cache=True)
-def _probe_buckets_large(matrix_t, members, lo, m, g, w, codes, hist, cnt):
-    """Histogram pass of probe g over a large state; returns the number of buckets."""
-    nb = 0
-    for j in range(m):
-        c = matrix_t[members[lo + j], g]
-        codes[j] = c
-        if cnt[c] == 0:
-            nb += 1
-        hist[c] += w[j]
-        cnt[c] += 1
-    return nb
-
-
-@njit(cache=True)
-def _probe_entropy_large(m, codes, wl, hist, cnt, need):
-    """Entropy from the histogram pass (when ``need``), resetting the histogram either way."""
-    h = 0.0
-    for j in range(m):
-        c = codes[j]
-        q = cnt[c]
-        if q == 0:
-            continue
-        if need:
-            if q == 1:
-                h -= wl[j]
-            elif q < m:
-                p = hist[c]
-                if p > 0.0:
-                    h -= p * math.log2(p)
-        hist[c] = 0.0
-        cnt[c] = 0
-    return h
-
-
-PAIRWISE_MAX = 48  # up to this size bucket counts come from vectorised row comparisons
-
-
-@njit(cache=True)
-def _bucket_counts(matrix_t, members, lo, m, n_bins, nb, first):
-    """Number of buckets of every probe over the state: ``nb[g]``.
-
-    Small states compare whole rows of the transposed matrix pairwise (``first[g]``: is member
-    j's code new among members 0..j−1), which the compiler vectorises over probes; larger
-    states mark the codes seen by each probe in a bitset."""
-    n = matrix_t.shape[1]
-    if m <= PAIRWISE_MAX:
-        for g in range(n):
-            nb[g] = 1
-        for j in range(1, m):
-            rj = matrix_t[members[lo + j]]
-            for g in range(n):
-                first[g] = 1
-            for q in range(j):
-                rq = matrix_t[members[lo + q]]
-                for g in range(n):
-                    first[g] &= rj[g] != rq[g]
-            for g in range(n):
-                nb[g] += first[g]
-        return
-    words = (n_bins + 63) // 64
-    seen = np.zeros(n * words, np.uint64)
-    for g in range(n):
-        nb[g] = 0
-    for j in range(m):
-        rj = matrix_t[members[lo + j]]
-        for g in range(n):
-            c = np.int64(rj[g])
-            pos = g * words + (c >> 6)
-            bit = np.uint64(1) << np.uint64(c & 63)
-            old = seen[pos]
-            nb[g] += (old & bit) == 0
-            seen[pos] = old | bit
-
-
-@njit(cache=True)
-def _probe_entropy(matrix_t, members, lo, m, g, w, wl, codes, hist, cnt):
-    """H of probe g over the state (fast float order: singletons use precomputed w·log2 w)."""
-    if m <= SMALL_SET:
-        nb, h = _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes)
-        return h
-    _probe_buckets_large(matrix_t, members, lo, m, g, w, codes, hist, cnt)
-    return _probe_entropy_large(m, codes, wl, hist, cnt, True)
 
 
 @njit(cache=True)
@@ -582,68 +493,6 @@ def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2
                 cnt[b, c] = 0
             if not need:
                 continue
-            key = np.rint(h / ROUND_STEP)
-            if key < thr:
-                continue
-            inc = _is_member(members, lo, hi, g)
-            filled = _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, kk, g, key, inc,
-                                  probe_prior[g], h)
-            if filled == kk:
-                thr = top_key[kk - 1]
-    for q in range(kk):
-        out_i[t, q] = top_i[q]
-        out_h[t, q] = top_h[q]
-
-
-@njit(cache=True)
-def _sweep_one(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
-    """Top-kk probes of one state (see ``sweep_top_k``).
-
-    Exact and sort-free: every probe's bucket count ``nb`` is computed first (cheap, vectorised);
-    since ``H ≤ log2(nb)``, probes are then visited by decreasing ``nb`` and the visit stops as
-    soon as ``log2(nb)`` (plus a margin) rounds below the current k-th key. Only the visited
-    probes get an entropy."""
-    n_probes = matrix_t.shape[1]
-    m = hi - lo
-    w = state_weights(prior, members, lo, hi)
-    wl = _w_log_w(w)
-    codes = np.empty(m, np.int64)
-    hist = np.zeros(n_bins, np.float64)
-    cnt = np.zeros(n_bins, np.int64)
-    nb = np.empty(n_probes, np.int32)
-    first = np.empty(n_probes, np.uint8)
-    _bucket_counts(matrix_t, members, lo, m, n_bins, nb, first)
-    # group probes by bucket count (counting sort; ascending probe index inside a group)
-    top_nb = min(m, n_bins)
-    counts = np.zeros(top_nb + 2, np.int64)
-    for g in range(n_probes):
-        counts[nb[g]] += 1
-    start = np.zeros(top_nb + 2, np.int64)
-    run = 0
-    for v in range(top_nb, 0, -1):
-        start[v] = run
-        run += counts[v]
-    order = np.empty(n_probes, np.int32)
-    fill = start.copy()
-    for g in range(n_probes):
-        v = nb[g]
-        order[fill[v]] = g
-        fill[v] += 1
-    top_i = np.full(kk, -1, np.int64)
-    top_key = np.zeros(kk, np.float64)
-    top_in = np.zeros(kk, np.int64)
-    top_p = np.zeros(kk, np.float64)
-    top_h = np.zeros(kk, np.float64)
-    filled = 0
-    thr = -1.0
-    for v in range(top_nb, 0, -1):
-        if counts[v] == 0:
-            continue
-        if filled == kk and np.rint((log2_int[v] + 1e-12) / ROUND_STEP) < thr:
-            break
-        for q in range(start[v], start[v] + counts[v]):
-            g = order[q]
-            h = _probe_entropy(matrix_t, members, lo, m, g, w, wl, codes, hist, cnt)
             key = np.rint(h / ROUND_STEP)
             if key < thr:
                 continue

@@ -160,3 +160,30 @@ def test_transcript_tarso_bbgbb_verde(game, s3):
     assert d.word == "verde"
     assert round(d.choice.bits, 3) == 1.831
     assert round(d.choice.expected, 3) == 1.433
+
+
+def test_state_registry_verifies_members_on_hash_collisions():
+    from backends import kernels_tree as tk
+
+    store = np.asarray([1, 2, 3], dtype=np.int64)
+    store_off = np.asarray([0, 3], dtype=np.int64)
+    cand = np.asarray([4, 5, 1, 2, 3, 4, 5, 7], dtype=np.int64)
+    cand_off = np.asarray([0, 2, 5, 7, 8], dtype=np.int64)
+    for register, table in ((tk.register_states, tk.int_dict()), (tk.register_states.py_func, {})):
+        table[int(tk._hash_members(store, 0, 3))] = 0  # state 0 = [1, 2, 3], properly registered
+        # a forged entry: the hash of [4, 5] also points at state 0
+        table[int(tk._hash_members(cand, 0, 2))] = 0
+        ids = np.empty(4, dtype=np.int64)
+        firsts = register(table, store, store_off, 1, cand, cand_off, ids, 2)
+        assert ids.tolist() == [1, 0, 1, -1]  # [4,5] new despite the collision; [1,2,3] found; [7] too small
+        assert firsts.tolist() == [0]
+
+
+def test_tree_search_memo_is_reused_across_calls(tiny):
+    solver = Solver(tiny, level=3)
+    cands = list(range(tiny.n_answers))
+    first = solver.expected_value(cands, 6)
+    sweeps = solver.tree.sweeps
+    assert solver.expected_value(cands, 6) == first
+    assert solver.tree.sweeps == sweeps  # every sweep came from the memo
+    assert solver.tree.register([cands, cands[:10], cands])[0] == solver.tree.register([cands])[0]
