@@ -196,7 +196,7 @@ def default_opener(solver) -> Decision:
     everything = list(range(game.n_answers))
     expected = None
     if solver.level < 3:
-        optimum = optimal_opener(solver)
+        optimum = solver.opener(optimal=True)
     else:
         entry = lookup(solver)
         optimum = _decision_from_entry(game, entry) if entry is not None else None

@@ -59,6 +59,7 @@ class Solver:
         self.sweeper = Sweeper(game, self.prior, self.backend)
         self._tree = None
         self._letters = None
+        self._opener = None  # level 1/2 optimum, computed once
 
     # -- building blocks ----------------------------------------------------------------------
     @property
@@ -110,6 +111,10 @@ class Solver:
             return self._decide_letters(cands)
         if self.level == 2:
             return level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
+        if turn == 1 and len(cands) == self.game.n_answers:
+            from termo import openers
+
+            return openers.optimal_opener(self)  # the searched opener, from the cache when there
         return self._decide_level3(cands, turn)
 
     def decide_many(self, states, turns) -> list[int]:
@@ -223,6 +228,10 @@ class Solver:
         from termo import openers
 
         if optimal:
+            if self.level < 3 and not recompute:
+                if self._opener is None:
+                    self._opener = openers.optimal_opener(self)
+                return self._opener
             return openers.optimal_opener(self, progress=progress, recompute=recompute)
         return openers.default_opener(self)
 

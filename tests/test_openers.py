@@ -114,3 +114,8 @@ def test_level3_opener_recomputed_without_any_cache(game, fresh_cache, monkeypat
     assert calls and calls[-1][0] == calls[-1][1]
     again = solver.opener(optimal=True, recompute=True)
     assert again.word == "tosar" and openers.lookup(solver)["expected"] == 3.0094161966572304
+
+
+def test_level3_decision_on_every_answer_is_the_cached_opener(game, fresh_cache):
+    d = Solver(game, level=3).decide(range(game.n_answers), 1)
+    assert (d.word, d.choice.expected) == ("tosar", 3.0094161966572304)
