@@ -622,43 +622,92 @@ def _gather_index(offsets, todo, sub_off):
 # ---------------------------------------------------------------------------------------------
 # best_probes: the standard array-API implementation (JAX, CuPy, array-api-strict)
 # ---------------------------------------------------------------------------------------------
-def best_probes_array_api(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins):
+def _batch_pick(xp, row_histogram, per_batch, size, n_probes, win_code, n_bins,
+                matrix, flat, wts, valid, probe_prior, probe_index):
+    """For a batch of equal-size states: every probe's entropy and each state's §5.2 first probe."""
+    codes = xp.astype(xp.take(matrix, flat, axis=1), xp.int64)  # (probes, batch*size)
+    codes = xp.permute_dims(xp.reshape(codes, (n_probes, per_batch, size)), (1, 0, 2))
+    codes2 = xp.reshape(codes, (per_batch * n_probes, size))
+    weights = xp.reshape(xp.broadcast_to(wts[:, None, :], (per_batch, n_probes, size)), (per_batch * n_probes, size))
+    hist = row_histogram(codes2, weights, n_bins)  # (batch*probes, n_bins)
+    safe = xp.where(hist > 0.0, hist, 1.0)
+    h = -xp.sum(xp.where(hist > 0.0, safe * xp.log2(safe), 0.0), axis=1)
+    h = xp.reshape(h, (per_batch, n_probes))
+    inc = xp.any((codes == win_code) & valid[:, None, :], axis=2)  # (batch, probes)
+    key = xp.round(h / ROUND_STEP)
+    top = key == xp.max(key, axis=1, keepdims=True)
+    top = top & (inc | ~xp.any(top & inc, axis=1, keepdims=True))
+    masked = xp.where(top, probe_prior[None, :], -1.0)
+    top = top & (masked == xp.max(masked, axis=1, keepdims=True))
+    pick = xp.min(xp.where(top, probe_index[None, :], n_probes), axis=1)
+    return pick, h
+
+
+def _batch_function(backend, per_batch, size, n_probes, win_code, n_bins):
+    """:func:`_batch_pick` bound to one batch shape; compiled once per shape on JAX."""
+    from functools import partial
+
+    fn = partial(_batch_pick, backend.xp, backend.row_histogram, per_batch, size, n_probes, win_code, n_bins)
+    if backend.name != "jax":
+        return fn
+    cache = backend.__dict__.setdefault("_fullbeam_jit", {})
+    key = (per_batch, size, n_probes, win_code, n_bins)
+    if key not in cache:
+        import jax
+
+        cache[key] = jax.jit(fn)
+    return cache[key]
+
+
+def best_probes_array_api(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins,
+                          max_cells: int = 24_000_000):
     """Same contract as :func:`best_probes_numba`, with standard array-API calls on ``backend``.
 
     ``matrix`` lives on the backend's device; ``members``/``offsets``/``prior``/``probe_prior``
-    are host arrays. States are processed one at a time: the codes of every probe on the state
-    (probes × m), a weighted ``row_histogram`` (probes × n_bins), the entropy summed over bins
+    are host arrays. States are padded to a power-of-two size (zero-weight copies of their first
+    member) and processed in batches of equal padded size (a power-of-two count), so a jit
+    backend compiles a handful of shapes: the codes of every probe on every state of the batch,
+    a weighted ``row_histogram`` (one row per (state, probe)), the entropy summed over buckets
     (equal to the compiled kernel's member-order sum within a few ulps), then the §5.2 key
-    reduced with max/where. Returns host NumPy arrays.
+    reduced with max/where along the probe axis. Returns host NumPy arrays.
     """
     xp = backend.xp
     members = np.asarray(members, dtype=np.int64)
     offsets = np.asarray(offsets, dtype=np.int64)
     prior = np.asarray(prior, dtype=np.float64)
-    probe_prior_dev = backend.asarray(np.asarray(probe_prior, dtype=np.float64))
     n_probes = matrix.shape[0]
+    probe_prior_dev = backend.asarray(np.asarray(probe_prior, dtype=np.float64))
     probe_index = backend.asarray(np.arange(n_probes, dtype=np.int64))
-    w_all, _, _ = state_weights(prior, members, offsets)
+    w_all, _, _ = state_weights(prior, members.astype(np.int32), offsets)
     n_states = offsets.shape[0] - 1
     out = np.empty(n_states, np.int64)
     out_h = np.empty(n_states, np.float64)
-    for s in range(n_states):
-        lo, hi = int(offsets[s]), int(offsets[s + 1])
-        idx = backend.asarray(members[lo:hi])
-        w = backend.asarray(w_all[lo:hi])
-        codes = xp.astype(xp.take(matrix, idx, axis=1), xp.int64)  # (probes, m)
-        hist = backend.row_histogram(codes, w, n_bins)  # (probes, n_bins)
-        safe = xp.where(hist > 0.0, hist, 1.0)
-        h = -xp.sum(xp.where(hist > 0.0, safe * xp.log2(safe), 0.0), axis=1)
-        inc = xp.any(codes == win_code, axis=1)
-        key = xp.round(h / ROUND_STEP)
-        top = key == xp.max(key)
-        top = top & (inc | ~xp.any(top & inc))
-        masked_prior = xp.where(top, probe_prior_dev, -1.0)
-        top = top & (masked_prior == xp.max(masked_prior))
-        pick = xp.min(xp.where(top, probe_index, n_probes))
-        out[s] = int(backend.to_numpy(pick))
-        out_h[s] = float(backend.to_numpy(h[out[s]]))
+    sizes = offsets[1:] - offsets[:-1]
+    padded = np.array([1 << int(max(0, int(m) - 1)).bit_length() for m in sizes], dtype=np.int64)
+    for size in sorted(set(padded.tolist())):
+        ids = np.flatnonzero(padded == size)
+        per_batch = max(1, min(len(ids), max_cells // max(1, n_probes * max(size, n_bins))))
+        per_batch = 1 << (per_batch.bit_length() - 1)  # a power of two
+        for start in range(0, len(ids), per_batch):
+            chunk = ids[start : start + per_batch]
+            batch = np.resize(chunk, per_batch)  # pad the batch with repeats (results ignored)
+            idx = np.empty((per_batch, size), dtype=np.int64)
+            wts = np.zeros((per_batch, size), dtype=np.float64)
+            valid = np.zeros((per_batch, size), dtype=bool)
+            for r, st in enumerate(batch):
+                lo, hi = int(offsets[st]), int(offsets[st + 1])
+                idx[r, :] = members[lo]
+                idx[r, : hi - lo] = members[lo:hi]
+                wts[r, : hi - lo] = w_all[lo:hi]
+                valid[r, : hi - lo] = True
+            pick, h = _batch_function(backend, per_batch, size, n_probes, win_code, n_bins)(
+                matrix, backend.asarray(idx.reshape(-1)), backend.asarray(wts), backend.asarray(valid),
+                probe_prior_dev, probe_index)
+            pick_host = backend.to_numpy(pick)
+            h_host = backend.to_numpy(h)
+            for r, st in enumerate(chunk):
+                out[st] = int(pick_host[r])
+                out_h[st] = float(h_host[r, out[st]])
     return out, out_h
 
 

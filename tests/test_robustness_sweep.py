@@ -173,7 +173,7 @@ def test_dask_local_cluster_matches_in_process():
     cols = [Column("T=1", 1.0, 70), Column("T=inf", math.inf, 70)]
     config = SweepConfig(world=World(size=70), columns=cols, mode="all", chunk_size=9)
     local = run_sweep(config)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, host="127.0.0.1",
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp", host="127.0.0.1",
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         info = {}
         remote = run_sweep(config, executor=DaskExecutor(client), info=info)
