@@ -174,6 +174,7 @@ def _w_log_w(w):
 
 
 REFERENCE_SMALL = 12  # the reference's small-set threshold (its exact summation differs there)
+LOCKSTEP = 4  # probes whose histograms are filled together by entropies_single
 
 
 @njit(cache=True)
@@ -213,17 +214,36 @@ def entropies_single(matrix, members, prior, n_bins):
         return out
     w = state_weights(prior, members, 0, m)
     n_blocks = (n_probes + 63) // 64
+    B = LOCKSTEP
     for blk in prange(n_blocks):
         hist = np.zeros(n_bins, np.float64)
+        hists = np.zeros((B, n_bins), np.float64)
         terms = np.zeros(max(n_bins, m), np.float64)
         mass = np.zeros(m, np.float64)
         codes = np.empty(m, np.int64)
         g_end = min(n_probes, (blk + 1) * 64)
-        for g in range(blk * 64, g_end):
-            row = matrix[g]
+        if m <= REFERENCE_SMALL:
+            for g in range(blk * 64, g_end):
+                row = matrix[g]
+                for j in range(m):
+                    codes[j] = row[members[j]]
+                out[g] = _exact_entropy(codes, w, m, n_bins, hist, terms, mass)
+            continue
+        # larger sets: B probes in lockstep (each bin still summed in member order), then the
+        # reference's pairwise sum of P·log2 P over all bins, probe by probe
+        for g0 in range(blk * 64, g_end, B):
+            nb = min(B, g_end - g0)
             for j in range(m):
-                codes[j] = row[members[j]]
-            out[g] = _exact_entropy(codes, w, m, n_bins, hist, terms, mass)
+                c_idx = members[j]
+                wj = w[j]
+                for b in range(nb):
+                    hists[b, matrix[g0 + b, c_idx]] += wj
+            for b in range(nb):
+                for c in range(n_bins):
+                    p = hists[b, c]
+                    terms[c] = p * math.log2(p) if p > 0.0 else 0.0
+                    hists[b, c] = 0.0
+                out[g0 + b] = -pairwise_sum(terms, 0, n_bins)
     return out
 
 
