@@ -73,7 +73,9 @@ def decide(sweeper, game, candidates, turn: int, alternatives: int = 5, endgame:
         reason = _REASONS[kind].format(turn=turn, m=m)
         alts = tuple(choice(i) for i in ranked[1 : 1 + alternatives])
         return Decision(choice(ranked[0]), reason, m, alts)
-    idx, ent = sweeper.top(cands, 1 + alternatives)
-    best = choice(int(idx[0]), ent[0])
-    alts = tuple(choice(int(i), h) for i, h in zip(idx[1:], ent[1:]))
+    idx, _ = sweeper.top(cands, 1 + alternatives)
+    # reported bits in the reference's exact float order (the sweep's own order may differ in
+    # the last bits)
+    best = choice(int(idx[0]))
+    alts = tuple(choice(int(i)) for i in idx[1:])
     return Decision(best, f"maximum entropy over {m} candidates", m, alts)

@@ -190,10 +190,8 @@ class Solver:
         m = len(cands)
         if not ranked:
             return level2.decide(self.sweeper, self.game, cands, 1, self.alternatives, self.endgame)
-        tree = self.tree
-        bits = {int(g): float(h) for g, h in zip(tree.top_idx[job.state], tree.top_h[job.state]) if g >= 0}
         members = set(cands)
-        choices = [self._choice(g, cands, bits.get(int(g)), c, members) for g, c in ranked[: 1 + self.alternatives]]
+        choices = [self._choice(g, cands, None, c, members) for g, c in ranked[: 1 + self.alternatives]]
         reason = f"lowest expected number of guesses ({ranked[0][1]:.3f})"
         return Decision(choices[0], reason, m, tuple(choices[1:]))
 
