@@ -85,6 +85,8 @@ class Solver:
 
     def expected_value(self, candidates, rounds: int) -> float:
         """Level-3 ``V(S, r)`` with ``rest = depth + 1`` (the reference's public ``valor``)."""
+        if int(rounds) < 0:
+            raise TermoError(f"rounds must not be negative, not {rounds!r}")
         tree = self.tree
         sid = int(tree.register([self._candidates(candidates)])[0])
         job = level3.NodeJob(sid, self.depth + 1, int(rounds))
@@ -97,6 +99,11 @@ class Solver:
 
     def greedy_values_with_openers(self, probes, candidates, rounds: int, progress=None) -> list[float]:
         """``greedy_value_with_opener`` for many probes at once (one shared expansion)."""
+        if int(rounds) < 1:
+            raise TermoError(f"rounds must be at least 1 (the imposed guess uses one), not {rounds!r}")
+        bad = [p for p in probes if not 0 <= int(p) < self.game.n_probes]
+        if bad:
+            raise TermoError(f"probe index out of range: {bad[0]!r}")
         tree = self.tree
         sid = int(tree.register([self._candidates(candidates)])[0])
         job = level3.PairJob(sid, [int(p) for p in probes], int(rounds), 0)

@@ -187,3 +187,20 @@ def test_tree_search_memo_is_reused_across_calls(tiny):
     assert solver.expected_value(cands, 6) == first
     assert solver.tree.sweeps == sweeps  # every sweep came from the memo
     assert solver.tree.register([cands, cands[:10], cands])[0] == solver.tree.register([cands])[0]
+
+
+def test_value_edge_cases(tiny):
+    from termo.errors import TermoError
+
+    solver = Solver(tiny, level=3)
+    cands = list(range(10))
+    assert solver.expected_value(cands, 0) == 7.0  # no round left: the loss cost
+    assert solver.expected_value(cands[:1], 3) == 1.0
+    with pytest.raises(TermoError):
+        solver.greedy_value_with_opener(0, cands, 0)
+    with pytest.raises(TermoError):
+        solver.greedy_value_with_opener(tiny.n_probes, cands, 3)
+    with pytest.raises(TermoError):
+        solver.decide([], 1)
+    with pytest.raises(TermoError):
+        Solver(tiny, level=4)
