@@ -166,8 +166,8 @@ def _print_summary(doc: dict) -> None:
                                                      sorted(doc["worst_regret"].items(), key=lambda kv: kv[1])))
     else:
         for col in doc["columns"]:
-            ranks = ", ".join(f"{w} #{r}" for w, r in col.get("ranks", {}).items())
-            typer.echo(f"{col['label']}: {ranks}")
+            ranks = "".join(f", {w} #{r}" for w, r in col.get("ranks", {}).items())
+            typer.echo(f"{col['label']}: best {col['best_word']} {col['best_expected']:.6f}{ranks}")
     if doc.get("robust_opener"):
         typer.echo(f"robust opener: {doc['robust_opener']} (worst regret {doc['robust_worst_regret']:.4f})")
     if doc.get("empirical_floor"):

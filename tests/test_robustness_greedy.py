@@ -240,3 +240,18 @@ def test_other_backends_agree(full, other_backend):
     b, hb = kf.best_probes_array_api(other_backend, other_backend.asarray(matrix), members, offsets, prior, pp, 242, 243)
     assert a.tolist() == b.tolist()
     assert np.allclose(ha, hb, rtol=0, atol=1e-12)
+
+
+@pytest.mark.slow
+def test_matches_level3_engine_oracle(full):
+    """Cross-check with the solver engine's ``greedy_values_with_openers`` (independent code)."""
+    from termo.robustness.scale import family_prior, temperature_for
+    from termo.solver import Solver
+
+    game, matrix = full
+    openers = [game.index_of(w) for w in ("tarso", "cairo", "ababá")]
+    for t in (1.0, temperature_for(game.icf, 300), math.inf):
+        prior = family_prior(game.icf, None, t)
+        engine = Solver(game, level=2, t=t, prior=prior).greedy_values_with_openers(openers, range(game.n_answers), 6)
+        mine = GreedyTreeEvaluator(matrix, prior).expected_values(openers)
+        assert mine == engine

@@ -58,13 +58,13 @@ def markdown(doc: dict) -> str:
             lines.append(f"| {word} | " + " | ".join(f"{x:.4f}" for x in row) + f" | {doc['worst_regret'][word]:.4f} |")
         lines.append("")
     else:
-        lines += ["## Ranks among all openers", "", "| column | " + " | ".join(
-            sorted({w for c in cols for w in c.get("ranks", {})})) + " | top 3 |"]
         tracked = sorted({w for c in cols for w in c.get("ranks", {})})
-        lines.append("|---|" + "---:|" * len(tracked) + "---|")
+        lines += ["## Ranks among all openers", "", "| column | " + " | ".join(tracked + ["top 3"]) + " |",
+                  "|---|" + "---:|" * len(tracked) + "---|"]
         for col in cols:
             top = ", ".join(f"{w} {e:.4f}" for w, e in col.get("top10", [])[:3])
-            lines.append(f"| {col['label']} | " + " | ".join(str(col["ranks"].get(w)) for w in tracked) + f" | {top} |")
+            ranks = [str(col["ranks"].get(w)) for w in tracked]
+            lines.append("| " + " | ".join([col["label"], *ranks, top]) + " |")
         lines.append("")
     if doc.get("robust_opener"):
         lines.append(f"Robust opener (least worst-case regret): **{doc['robust_opener']}** "
@@ -106,13 +106,14 @@ def heatmap_png(doc: dict) -> bytes:
     fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(cols), 1.0 + 0.32 * len(rows)), dpi=110)
     image = ax.imshow(values, cmap=cmap, aspect="auto", vmin=0.0)
     ax.set_xticks(range(len(cols)))
-    ax.set_xticklabels([f"{c['label']}\nM={c['M']:.0f}" for c in cols], fontsize=8)
+    ax.set_xticklabels([c["label"] if c["label"].startswith("M=") else f"{c['label']}\nM={c['M']:.0f}" for c in cols],
+                       fontsize=8)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(rows, fontsize=8)
     for i, row in enumerate(values):
         for j, x in enumerate(row):
             ax.text(j, i, f"{x:.3f}", ha="center", va="center", fontsize=6.5, color="white" if x > 0 else "black")
-    ax.set_title("Regret of each opener (expected guesses above the column's best)", fontsize=9)
+    ax.set_title("Regret: expected guesses above the column's best", fontsize=9)
     fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
     fig.tight_layout()
     buffer = io.BytesIO()
