@@ -384,14 +384,40 @@ def _is_member(members, lo, hi, g):
     return 1 if (a < hi and members[a] == g) else 0
 
 
-SIGNATURE_MAX = 12  # up to this size a probe's partition is keyed by its pair-equality bits
+SIGNATURE_MAX = 22  # up to this size a probe's partition is keyed by its pair-equality bits
 
 
 @njit(cache=True)
-def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h, t):
+def _probe_entropy_hist(matrix_t, members, lo, m, g, w, wl, hist, cnt):
+    """H of probe g over a state in O(m) with scratch histograms (left zeroed), same float order
+    as ``_probe_entropy_small`` (bucket masses summed in member order)."""
+    for j in range(m):
+        c = matrix_t[members[lo + j], g]
+        hist[c] += w[j]
+        cnt[c] += 1
+    h = 0.0
+    for j in range(m):
+        c = matrix_t[members[lo + j], g]
+        k = cnt[c]
+        if k == 0:
+            continue
+        if k == 1:
+            h -= wl[j]
+        elif k < m and hist[c] > 0.0:
+            h -= hist[c] * math.log2(hist[c])
+        hist[c] = 0.0
+        cnt[c] = 0
+    return h
+
+
+DIRECT_MAX = 5  # up to this size (10 pair bits) the partition signature indexes a table directly
+
+
+@njit(cache=True)
+def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h, t, n_bins):
     """Top-kk probes of a state of at most SIGNATURE_MAX members: one entropy per distinct
-    partition (open-addressing table keyed by the exact pair-equality signature), then one
-    pass over the probes for the top-k."""
+    partition (a table keyed by the exact pair-equality signature: indexed directly for tiny
+    states, open addressing otherwise), then one pass over the probes for the top-k."""
     n_probes = matrix_t.shape[1]
     m = hi - lo
     w = state_weights(prior, members, lo, hi)
@@ -400,18 +426,24 @@ def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h
     acc = np.empty(n_probes, np.uint32)
     sig = np.empty((n_words, n_probes), np.int64)
     _pair_signatures(matrix_t, members, lo, m, acc, sig)
-    # distinct partitions <= min(#probes, Bell(m)): a small state gets a table that stays in L1
-    bell = np.array([1, 1, 2, 5, 15, 52, 203, 877, 4140, 21147], np.int64)
-    bound = n_probes if m >= bell.shape[0] else min(n_probes, bell[m])
-    cap = 4
-    while cap < 2 * bound:
-        cap *= 2
+    direct = m <= DIRECT_MAX
+    if direct:
+        cap = 1 << (m * (m - 1) // 2)
+    else:
+        # distinct partitions <= min(#probes, Bell(m)): small states get tables that stay in L1
+        bell = np.array([1, 1, 2, 5, 15, 52, 203, 877, 4140, 21147], np.int64)
+        bound = n_probes if m >= bell.shape[0] else min(n_probes, bell[m])
+        cap = 4
+        while cap < 2 * bound:
+            cap *= 2
     mask = cap - 1
     used = np.zeros(cap, np.bool_)
     skey = np.empty((cap, n_words), np.int64)
     sval = np.empty(cap, np.float64)
     srnd = np.empty(cap, np.float64)
     codes = np.empty(m, np.int64)
+    hist = np.zeros(n_bins, np.float64)
+    cnt = np.zeros(n_bins, np.int64)
     top_i = np.full(kk, -1, np.int64)
     top_key = np.zeros(kk, np.float64)
     top_in = np.zeros(kk, np.int64)
@@ -420,27 +452,38 @@ def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h
     filled = 0
     thr = -1.0
     for g in range(n_probes):
-        hsh = np.uint64(0)
-        for wd in range(n_words):
-            hsh = (hsh ^ np.uint64(sig[wd, g])) * np.uint64(0x9E3779B97F4A7C15)
-        slot = np.int64(hsh >> np.uint64(32)) & mask
-        while True:
+        if direct:
+            slot = sig[0, g]
             if not used[slot]:
                 used[slot] = True
-                for wd in range(n_words):
-                    skey[slot, wd] = sig[wd, g]
                 nb, hv = _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes)
                 sval[slot] = hv
                 srnd[slot] = np.rint(hv / ROUND_STEP)
-                break
-            same = True
+        else:
+            hsh = np.uint64(0)
             for wd in range(n_words):
-                if skey[slot, wd] != sig[wd, g]:
-                    same = False
+                hsh = (hsh ^ np.uint64(sig[wd, g])) * np.uint64(0x9E3779B97F4A7C15)
+            slot = np.int64(hsh >> np.uint64(32)) & mask
+            while True:
+                if not used[slot]:
+                    used[slot] = True
+                    for wd in range(n_words):
+                        skey[slot, wd] = sig[wd, g]
+                    if m <= 6:
+                        nb, hv = _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes)
+                    else:
+                        hv = _probe_entropy_hist(matrix_t, members, lo, m, g, w, wl, hist, cnt)
+                    sval[slot] = hv
+                    srnd[slot] = np.rint(hv / ROUND_STEP)
                     break
-            if same:
-                break
-            slot = (slot + 1) & mask
+                same = True
+                for wd in range(n_words):
+                    if skey[slot, wd] != sig[wd, g]:
+                        same = False
+                        break
+                if same:
+                    break
+                slot = (slot + 1) & mask
         key = srnd[slot]
         if key < thr:
             continue
@@ -539,7 +582,7 @@ def _sweep_state(matrix_t, members, offsets, s, prior, probe_prior, kk, n_bins, 
     lo = offsets[s]
     hi = offsets[s + 1]
     if hi - lo <= SIGNATURE_MAX:
-        _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h, t)
+        _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h, t, n_bins)
     else:
         _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t)
 
