@@ -367,12 +367,11 @@ BIN_SCAN_MIN = 40  # states at least this large take their Rényi-½ bound off t
 
 
 @njit(cache=True, fastmath=True)
-def _scan_sqrt_clear(row, n_bins):
-    """``Σ √bin`` of a histogram row, clearing it (a vectorised scan; only a bound uses it)."""
+def _scan_sqrt(row, n_bins):
+    """``Σ √bin`` of a histogram row (a vectorised scan; only a bound uses it)."""
     sq = 0.0
     for c in range(n_bins):
         sq += math.sqrt(row[c])
-        row[c] = 0.0
     return sq
 
 
@@ -395,8 +394,9 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
        with the number of buckets ``k`` and the heaviest bucket ``p``: ``H ≤ log2 k`` and
        ``H ≤ h(p) + (1 − p)·log2(k − 1)``;
     2. if those allow a win, the Rényi-½ bound ``H ≤ 2·log2 Σ_b √P_b`` (over the bins for large
-       states, over the members for small ones); the histograms are cleared either way;
-    3. only if every bound allows a win: the exact entropy in member order, and the §5.2 key.
+       states, over the members for small ones);
+    3. only if every bound allows a win: the exact entropy in member order from the same
+       histogram, and the §5.2 key. The histograms end cleared either way.
 
     A zero-weight member can count its bucket twice: ``k`` only grows, so it is still a bound.
     """
@@ -442,11 +442,8 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
         g_start = blk * n_probes // n_blocks
         g_end = (blk + 1) * n_probes // n_blocks
         hist = np.zeros((PROBE_TILE, n_bins), np.float64)
-        hist3 = np.zeros(n_bins, np.float64)
-        cnt3 = np.zeros(n_bins, np.int64)
         nb = np.zeros(PROBE_TILE, np.int64)
         pm = np.zeros(PROBE_TILE, np.float64)
-        sq = np.zeros(PROBE_TILE, np.float64)
         for g0 in range(g_start, g_end, PROBE_TILE):
             nt = min(PROBE_TILE, g_end - g0)
             for s in range(n_states):
@@ -513,34 +510,48 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                             hist[t, c] = x
                             pm[t] = max(pm[t], x)
                 # pass 2: where the count / heaviest-bucket bound allows a win, the Rényi-½ bound;
-                # the histograms are cleared either way
+                # where that allows a win too, the exact entropy straight from the histogram
+                # (its masses were accumulated in member order, as the exact convention wants:
+                # each bucket's P·log2 P is subtracted at its first member; for a bucket of one
+                # member that is bit for bit w·log2 w). Histograms end cleared either way.
                 big = hi - lo >= BIN_SCAN_MIN
                 for t in range(nt):
                     row = hist[t]
+                    g = g0 + t
                     if _cannot_win(min(nb[t], log2k.shape[0] - 1), pm[t], limit, log2k):
-                        sq[t] = 0.0
                         if big:
                             _clear(row, n_bins)
                         else:
-                            g = g0 + t
                             for j in range(lo, hi):
                                 row[matrix[g, members[j]]] = 0.0
-                    elif big:
-                        sq[t] = _scan_sqrt_clear(row, n_bins)
-                    else:
-                        g = g0 + t
-                        root = 0.0
-                        for j in range(lo, hi):
-                            c = matrix[g, members[j]]
-                            root += math.sqrt(row[c])
-                            row[c] = 0.0
-                        sq[t] = root
-                for t in range(nt):
-                    if sq[t] <= 0.0 or 2.0 * math.log2(sq[t]) < limit:
                         continue
-                    # pass 3: the exact entropy, in member order
-                    g = g0 + t
-                    h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist3, cnt3, win_code)
+                    if big:
+                        root = _scan_sqrt(row, n_bins)
+                    else:
+                        root = 0.0
+                        for j in range(lo, hi):  # each bucket once: visited masses turn negative
+                            c = matrix[g, members[j]]
+                            x = row[c]
+                            if x > 0.0:
+                                root += math.sqrt(x)
+                                row[c] = -x
+                    if root <= 0.0 or 2.0 * math.log2(root) < limit:
+                        if big:
+                            _clear(row, n_bins)
+                        else:
+                            for j in range(lo, hi):
+                                row[matrix[g, members[j]]] = 0.0
+                        continue
+                    h = 0.0
+                    inc = 0
+                    for j in range(lo, hi):
+                        c = matrix[g, members[j]]
+                        x = abs(row[c])
+                        if x > 0.0:
+                            h -= x * math.log2(x)
+                        row[c] = 0.0
+                        if c == win_code:
+                            inc = 1
                     key = np.rint(h / ROUND_STEP)
                     pg = probe_prior[g]
                     if _ahead(key, inc, pg, g, bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s]):
