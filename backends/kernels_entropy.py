@@ -639,11 +639,6 @@ def balanced_order(sizes):
     return np.concatenate([order[t::threads] for t in range(threads)]).astype(np.int64)
 
 
-def contiguous_transpose(matrix):
-    """A C-contiguous (answers × probes) copy of the (probes × answers) host matrix."""
-    return np.ascontiguousarray(np.asarray(matrix).T)
-
-
 @njit(cache=True)
 def entropy_row(matrix_t, members, prior, g, n_bins):
     """H of probe ``g`` over one state, with the reference's exact float order."""

@@ -29,6 +29,10 @@ class NumpyBackend(Backend):
         np.save(buffer, np.asarray(arr), allow_pickle=False)
         return buffer.getvalue()
 
+    def contiguous(self, arr):
+        """A C-contiguous copy of ``arr`` (or ``arr`` itself when it already is)."""
+        return np.ascontiguousarray(arr)
+
     def load_array(self, path):
         """A read-only memory map of the ``.npy`` file, or None when it is missing or damaged."""
         try:

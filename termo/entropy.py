@@ -26,9 +26,6 @@ from termo.ordering import top_k as _top_k
 BIG_SET = 256  # above this size a single set is swept probe-parallel on the row-major matrix
 ARRAY_API_CELLS = 24_000_000  # histogram cells per device call of the array-API batched sweep
 
-_transposed: dict = {}
-
-
 def _chunk_entropies(backend, matrix, idx_flat, wts, n_rows, width, n_probes, n_bins):
     """Entropies (n_rows, n_probes) of ``n_rows`` padded states: gather, histogram, −Σ p log2 p."""
     bx = backend.xp
@@ -43,16 +40,13 @@ def _chunk_entropies(backend, matrix, idx_flat, wts, n_rows, width, n_probes, n_
 
 def _matrices(game, backend):
     """(device matrix, host matrix, host transposed matrix) of ``game``; the transposed copy
-    (answers × probes, contiguous rows per answer) is made once per game."""
-    from termo.matrix import matrix_signature, pattern_matrix
+    (answers × probes, contiguous rows per answer) is cached on disk by ``termo.matrix``."""
+    from termo.matrix import answers_major_matrix, pattern_matrix
 
     hb = host()
     host_m = hb.to_numpy(pattern_matrix(game, backend=hb))
     dev_m = host_m if backend.name == "numpy" else pattern_matrix(game, backend=backend)
-    key = matrix_signature(game)
-    if key not in _transposed:
-        _transposed[key] = kern.contiguous_transpose(host_m)
-    return dev_m, host_m, _transposed[key]
+    return dev_m, host_m, answers_major_matrix(game)
 
 
 class Sweeper:

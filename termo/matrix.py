@@ -125,52 +125,65 @@ def build_matrix(game: Game, backend=None):
 
 
 # --- cache ----------------------------------------------------------------------------------
-def cache_paths(game: Game) -> tuple[Path, Path]:
-    """Where the matrix of ``game`` and its metadata are cached."""
+PROBES_MAJOR = "probes-major"  # rows = probes (the natural layout)
+ANSWERS_MAJOR = "answers-major"  # rows = answers: a candidate set's codes are contiguous rows
+
+
+def cache_paths(game: Game, layout: str = PROBES_MAJOR) -> tuple[Path, Path]:
+    """Where the matrix of ``game`` (in ``layout``) and its metadata are cached."""
     signature = matrix_signature(game)
-    stem = f"matrix-{RULES_VERSION}-{signature.replace(':', '-')}"
+    suffix = "" if layout == PROBES_MAJOR else "-T"
+    stem = f"matrix-{RULES_VERSION}-{signature.replace(':', '-')}{suffix}"
     return cache_dir() / f"{stem}.npy", cache_dir() / f"{stem}.json"
 
 
-def _expected_meta(game: Game) -> dict:
-    return {
+def _shape(game: Game, layout: str) -> tuple[int, int]:
+    return (game.n_probes, game.n_answers) if layout == PROBES_MAJOR else (game.n_answers, game.n_probes)
+
+
+def _expected_meta(game: Game, layout: str = PROBES_MAJOR) -> dict:
+    meta = {
         "signature": matrix_signature(game),
         "rules_version": RULES_VERSION,
-        "shape": [game.n_probes, game.n_answers],
+        "shape": list(_shape(game, layout)),
         "dtype": game.code_dtype,
     }
+    if layout != PROBES_MAJOR:
+        meta["layout"] = layout
+    return meta
 
 
-def _spot_check(game: Game, matrix) -> bool:
+def _spot_check(game: Game, matrix, layout: str = PROBES_MAJOR) -> bool:
     """A loaded matrix must agree with the plain-Python rule on the diagonal and random cells."""
     rng = random.Random(matrix_signature(game))
     cells = [(rng.randrange(game.n_probes), rng.randrange(game.n_answers)) for _ in range(_SPOT_CHECKS)]
     cells += [(i, i) for i in rng.sample(range(game.n_answers), min(64, game.n_answers))]
     for p, a in cells:
-        if int(matrix[p, a]) != encode(colours(game.probes_norm[p], game.answers_norm[a])):
+        value = matrix[p, a] if layout == PROBES_MAJOR else matrix[a, p]
+        if int(value) != encode(colours(game.probes_norm[p], game.answers_norm[a])):
             return False
     return True
 
 
-def _load_cached(game: Game):
+def _load_cached(game: Game, layout: str = PROBES_MAJOR):
     """The cached host matrix, or None when it is missing, stale, truncated or corrupt."""
-    npy_path, meta_path = cache_paths(game)
-    if read_json(meta_path) != _expected_meta(game):
+    npy_path, meta_path = cache_paths(game, layout)
+    if read_json(meta_path) != _expected_meta(game, layout):
         return None
     matrix = host().load_array(npy_path)
-    if matrix is None or tuple(matrix.shape) != (game.n_probes, game.n_answers):
+    if matrix is None or tuple(matrix.shape) != _shape(game, layout):
         return None
-    if str(matrix.dtype) != game.code_dtype or not _spot_check(game, matrix):
+    if str(matrix.dtype) != game.code_dtype or not _spot_check(game, matrix, layout):
         return None
     return matrix
 
 
-def _store(game: Game, host_matrix) -> bool:
-    npy_path, meta_path = cache_paths(game)
+def _store(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> bool:
+    npy_path, meta_path = cache_paths(game, layout)
     try:
         meta_path.unlink(missing_ok=True)  # the metadata goes last: no metadata, no cache
         atomic_write_bytes(npy_path, host().array_bytes(host_matrix))
-        atomic_write_json(meta_path, _expected_meta(game))
+        atomic_write_json(meta_path, _expected_meta(game, layout))
         return True
     except OSError:
         return False  # a read-only or full disk: keep the matrix in memory only
@@ -214,3 +227,23 @@ def build_info(game: Game, backend=None, rebuild: bool = False) -> dict:
 def pattern_matrix(game: Game, backend=None, rebuild: bool = False):
     """The (n_probes, n_answers) matrix of feedback codes on ``backend`` (cached)."""
     return build_info(game, backend, rebuild)["matrix"]
+
+
+_answers_major: dict = {}
+
+
+def answers_major_matrix(game: Game, rebuild: bool = False):
+    """The host matrix transposed, C-contiguous (answers × probes), cached on disk like the matrix.
+
+    Sweeps over a small candidate set read that set's rows; in this layout each is contiguous.
+    """
+    key = (matrix_signature(game), RULES_VERSION)
+    if not rebuild and key in _answers_major:
+        return _answers_major[key]
+    matrix = None if rebuild else _load_cached(game, ANSWERS_MAJOR)
+    if matrix is None:
+        probes_major = host().to_numpy(pattern_matrix(game, host(), rebuild=rebuild))
+        matrix = host().contiguous(probes_major.T)
+        _store(game, matrix, ANSWERS_MAJOR)
+    _answers_major[key] = matrix
+    return matrix

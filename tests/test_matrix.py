@@ -102,3 +102,20 @@ def test_unwritable_cache_keeps_the_matrix_in_memory(tmp_path, monkeypatch):
     info = build_info(small_game(), "numpy")
     assert info["source"].startswith("built (not cached")
     assert info["matrix"].shape == (7, 6)
+
+
+def test_answers_major_layout_is_cached_and_checked(tmp_path, monkeypatch):
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(matrix_module, "_memory", {})
+    monkeypatch.setattr(matrix_module, "_answers_major", {})
+    game = small_game()
+    t = matrix_module.answers_major_matrix(game)
+    assert t.flags.c_contiguous and t.shape == (6, 7)
+    assert np.array_equal(t, np.asarray(pattern_matrix(game, "numpy")).T)
+    npy, meta = cache_paths(game, matrix_module.ANSWERS_MAJOR)
+    assert npy.exists() and meta.exists()
+    monkeypatch.setattr(matrix_module, "_answers_major", {})
+    assert np.array_equal(matrix_module.answers_major_matrix(game), t)
+    npy.write_bytes(npy.read_bytes()[:-3])  # damaged: rebuilt, not used
+    monkeypatch.setattr(matrix_module, "_answers_major", {})
+    assert np.array_equal(matrix_module.answers_major_matrix(game), t)
