@@ -103,7 +103,7 @@ def heatmap_png(doc: dict) -> bytes:
     cols = doc["columns"]
     values = [[doc["regret"][w][j] for j in range(len(cols))] for w in rows]
     cmap = LinearSegmentedColormap.from_list("termo", [PALETTE["green"], PALETTE["gold"], PALETTE["slate"]])
-    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(cols), 1.0 + 0.32 * len(rows)), dpi=110)
+    fig, ax = plt.subplots(figsize=(max(4.5, 1.2 + 1.1 * len(cols)), 1.0 + 0.32 * len(rows)), dpi=110)
     image = ax.imshow(values, cmap=cmap, aspect="auto", vmin=0.0)
     ax.set_xticks(range(len(cols)))
     ax.set_xticklabels([c["label"] if c["label"].startswith("M=") else f"{c['label']}\nM={c['M']:.0f}" for c in cols],
@@ -113,7 +113,7 @@ def heatmap_png(doc: dict) -> bytes:
     for i, row in enumerate(values):
         for j, x in enumerate(row):
             ax.text(j, i, f"{x:.3f}", ha="center", va="center", fontsize=6.5, color="white" if x > 0 else "black")
-    ax.set_title("Regret: expected guesses above the column's best", fontsize=9)
+    ax.set_title("Regret: expected guesses\nabove the column's best", fontsize=9)
     fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
     fig.tight_layout()
     buffer = io.BytesIO()
