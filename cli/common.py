@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import sys
 from contextlib import contextmanager
 from typing import Annotated, Any, Optional
@@ -13,6 +12,7 @@ import typer
 
 from backends import BackendUnavailable
 from termo.errors import TermoError
+from termo.plain_data import jsonable
 
 USER_ERRORS = (TermoError, BackendUnavailable)
 
@@ -45,19 +45,6 @@ def user_errors(func):
             fail(str(err))
 
     return wrapper
-
-
-def jsonable(value: Any) -> Any:
-    """Plain JSON data: non-finite floats become the strings ``inf``, ``-inf`` or ``nan``."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if hasattr(value, "item") and callable(value.item):  # array scalars
-        return jsonable(value.item())
-    return value
 
 
 def print_json(value: Any) -> None:

@@ -13,19 +13,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from termo.cache import atomic_write_bytes
-
-
-def jsonable(value: Any) -> Any:
-    """Plain JSON data (non-finite floats as strings, tuples as lists, array scalars unwrapped)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if hasattr(value, "item") and callable(value.item):
-        return jsonable(value.item())
-    return value
+from termo.plain_data import jsonable
 
 
 def fmt(value: Any, digits: int = 4) -> str:
