@@ -39,6 +39,8 @@ import math
 
 import numpy as np
 
+from backends.kernels_entropy import pairwise_sum  # NumPy-exact sums, shared with the engine
+
 try:  # numba compiles the NumPy backend's kernels; without it the same source is interpreted
     from numba import get_num_threads, njit, prange
 
@@ -68,92 +70,6 @@ BOUND_MARGIN = 1e-7  # the bucket bound skips a probe only when log2(k) < best H
 # ---------------------------------------------------------------------------------------------
 # Small shared pieces
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def _pairwise_block(a, lo, n):
-    """NumPy's pairwise sum of a block of at most 128 elements."""
-    if n < 8:
-        res = -0.0
-        for i in range(lo, lo + n):
-            res += a[i]
-        return res
-    r0 = a[lo]
-    r1 = a[lo + 1]
-    r2 = a[lo + 2]
-    r3 = a[lo + 3]
-    r4 = a[lo + 4]
-    r5 = a[lo + 5]
-    r6 = a[lo + 6]
-    r7 = a[lo + 7]
-    i = 8
-    stop = n - (n % 8)
-    while i < stop:
-        r0 += a[lo + i]
-        r1 += a[lo + i + 1]
-        r2 += a[lo + i + 2]
-        r3 += a[lo + i + 3]
-        r4 += a[lo + i + 4]
-        r5 += a[lo + i + 5]
-        r6 += a[lo + i + 6]
-        r7 += a[lo + i + 7]
-        i += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while i < n:
-        res += a[lo + i]
-        i += 1
-    return res
-
-
-@njit(cache=True)
-def pairwise_sum(a, lo, n):
-    """NumPy's float64 pairwise sum of ``a[lo:lo+n]``, bit for bit.
-
-    NumPy splits a vector longer than 128 at ``n2 = n//2 - (n//2) % 8`` and adds the two halves'
-    sums; this walks that same tree with an explicit stack (numba's on-disk cache mishandles
-    recursive functions).
-    """
-    if n <= 128:
-        return _pairwise_block(a, lo, n)
-    st_lo = np.empty(64, np.int64)
-    st_n = np.empty(64, np.int64)
-    st_stage = np.zeros(64, np.int64)
-    st_left = np.zeros(64, np.float64)
-    sp = 0
-    st_lo[0] = lo
-    st_n[0] = n
-    st_stage[0] = 0
-    result = 0.0
-    while sp >= 0:
-        cn = st_n[sp]
-        if cn <= 128:
-            v = _pairwise_block(a, st_lo[sp], cn)
-            sp -= 1
-            # hand v up to the parents, combining finished pairs
-            while True:
-                if sp < 0:
-                    result = v
-                    break
-                if st_stage[sp] == 0:
-                    st_left[sp] = v
-                    st_stage[sp] = 1
-                    n2 = st_n[sp] // 2
-                    n2 -= n2 % 8
-                    sp += 1
-                    st_lo[sp] = st_lo[sp - 1] + n2
-                    st_n[sp] = st_n[sp - 1] - n2
-                    st_stage[sp] = 0
-                    break
-                v = st_left[sp] + v
-                sp -= 1
-        else:
-            n2 = cn // 2
-            n2 -= n2 % 8
-            sp += 1
-            st_lo[sp] = st_lo[sp - 1]
-            st_n[sp] = n2
-            st_stage[sp] = 0
-    return result
-
-
 @njit(cache=True)
 def _ahead(ka, ina, pa, ia, kb, inb, pb, ib):
     """Is probe a strictly ahead of probe b in the §5.2 order (key, member, prior, -index)?"""

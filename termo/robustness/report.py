@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 
 from termo.cache import atomic_write_bytes, atomic_write_json
+from termo.plain_data import jsonable as to_jsonable
 
 PALETTE = {"green": "#3AA394", "gold": "#D3AD69", "slate": "#6E5C62"}
 HEATMAP_ROWS = 30  # openers shown in the heatmap of an all-openers run
@@ -120,19 +121,6 @@ def heatmap_png(doc: dict) -> bytes:
     fig.savefig(buffer, format="png", metadata={"Software": None})
     plt.close(fig)
     return buffer.getvalue()
-
-
-def to_jsonable(value):
-    """Plain JSON data: non-finite floats become the strings ``inf``, ``-inf`` or ``nan``."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_jsonable(v) for v in value]
-    if hasattr(value, "item") and callable(value.item):
-        return to_jsonable(value.item())
-    return value
 
 
 def write_all(out_dir: Path | str, doc: dict) -> dict:
