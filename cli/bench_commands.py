@@ -55,6 +55,15 @@ def _written(paths: dict) -> None:
     typer.echo(f"\nwritten: {paths['json']}, {paths['markdown']}{plots}", err=True)
 
 
+def _finish(json_out: bool, data, markdown: str, paths) -> None:
+    """Print the result: JSON data on stdout, or the markdown table and the files written."""
+    if json_out:
+        print_json(data)
+    else:
+        _echo_table(markdown)
+        _written(paths)
+
+
 @user_errors
 def battery_command(
     set_name: Annotated[str, typer.Option("--set", help="Battery: realistic (1,500 commonest), full (6,046) or level3 (300).")] = "realistic",
@@ -89,11 +98,7 @@ def battery_command(
         rows, markdown, paths = battery_experiment(
             names, set_name, n=n, t=temperature, extended=extended, seed=seed, beam=beam, depth=depth,
             backend=backend, out=out, progress=_Progress(update, games * len(names)))
-    if json_out:
-        print_json(rows)
-    else:
-        _echo_table(markdown)
-        _written(paths)
+    _finish(json_out, rows, markdown, paths)
 
 
 @user_errors
@@ -117,11 +122,7 @@ def sweep_t_command(
     with progress_bar("temperature sweep", total=games * len(temps)) as update:
         rows, markdown, paths = sweep_t_experiment(temps, set_name, n=n, backend=backend, out=out,
                                                    progress=_Progress(update, games * len(temps)))
-    if json_out:
-        print_json(rows)
-    else:
-        _echo_table(markdown)
-        _written(paths)
+    _finish(json_out, rows, markdown, paths)
 
 
 @user_errors
@@ -152,22 +153,14 @@ def extended_command(
     with progress_bar("extended probe space", total=total) as update:
         rows, markdown, paths = extended_experiment(wanted, n2=n, n3=n3, t=_parse_t(t), beam=beam, depth=depth,
                                                     backend=backend, out=out, progress=_Progress(update, total))
-    if json_out:
-        print_json(rows)
-    else:
-        _echo_table(markdown)
-        _written(paths)
+    _finish(json_out, rows, markdown, paths)
 
 
 def _study(kind: str, estimate: int, run, json_out: bool) -> None:
     """Run one opener study with a progress bar (``estimate`` steps), print markdown or JSON."""
     with progress_bar(kind, total=estimate) as update:
         result, markdown, paths = run(lambda label, done, total: update(min(done, estimate), estimate))
-    if json_out:
-        print_json(result)
-    else:
-        _echo_table(markdown)
-        _written(paths)
+    _finish(json_out, result, markdown, paths)
 
 
 @user_errors
