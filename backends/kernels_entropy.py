@@ -248,8 +248,8 @@ def entropies_single(matrix, members, prior, n_bins):
 
 
 @njit(cache=True)
-def _better(ka, ina, pa, ia, kb, inb, pb, ib):
-    """Is probe a ahead of probe b in the §5.2 order?"""
+def probe_ahead(ka, ina, pa, ia, kb, inb, pb, ib):
+    """Is probe a strictly ahead of probe b in the §5.2 order (key, member, prior, -index)?"""
     if ka != kb:
         return ka > kb
     if ina != inb:
@@ -264,13 +264,13 @@ def _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, k, g, key, inc, p
     """Insert probe g into the sorted top list (best first) if it belongs there; returns filled."""
     if filled == k:
         last = k - 1
-        if not _better(key, inc, pg, g, top_key[last], top_in[last], top_p[last], top_i[last]):
+        if not probe_ahead(key, inc, pg, g, top_key[last], top_in[last], top_p[last], top_i[last]):
             return filled
         pos = last
     else:
         pos = filled
         filled += 1
-    while pos > 0 and _better(key, inc, pg, g, top_key[pos - 1], top_in[pos - 1], top_p[pos - 1], top_i[pos - 1]):
+    while pos > 0 and probe_ahead(key, inc, pg, g, top_key[pos - 1], top_in[pos - 1], top_p[pos - 1], top_i[pos - 1]):
         top_i[pos] = top_i[pos - 1]
         top_key[pos] = top_key[pos - 1]
         top_in[pos] = top_in[pos - 1]

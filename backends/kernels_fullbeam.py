@@ -39,7 +39,8 @@ import math
 
 import numpy as np
 
-from backends.kernels_entropy import pairwise_sum  # NumPy-exact sums, shared with the engine
+# NumPy-exact sums and the §5.2 comparison, shared with the engine's kernels
+from backends.kernels_entropy import pairwise_sum, probe_ahead
 
 try:  # numba compiles the NumPy backend's kernels; without it the same source is interpreted
     from numba import get_num_threads, njit, prange
@@ -70,18 +71,6 @@ BOUND_MARGIN = 1e-7  # the bucket bound skips a probe only when log2(k) < best H
 # ---------------------------------------------------------------------------------------------
 # Small shared pieces
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def _ahead(ka, ina, pa, ia, kb, inb, pb, ib):
-    """Is probe a strictly ahead of probe b in the §5.2 order (key, member, prior, -index)?"""
-    if ka != kb:
-        return ka > kb
-    if ina != inb:
-        return ina > inb
-    if pa != pb:
-        return pa > pb
-    return ia < ib
-
-
 @njit(cache=True, parallel=True)
 def state_weights(prior, members, offsets):
     """Per-member normalised weights ``w`` and ``w·log2 w``, and each state's prior total."""
@@ -342,7 +331,7 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
             h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
             key = np.rint(h / ROUND_STEP)
             pg = probe_prior[g]
-            if _ahead(key, inc, pg, g, bk[0, s], bin_[0, s], bp[0, s], bi[0, s]):
+            if probe_ahead(key, inc, pg, g, bk[0, s], bin_[0, s], bp[0, s], bi[0, s]):
                 bk[0, s] = key
                 bin_[0, s] = inc
                 bp[0, s] = pg
@@ -470,7 +459,7 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                             inc = 1
                     key = np.rint(h / ROUND_STEP)
                     pg = probe_prior[g]
-                    if _ahead(key, inc, pg, g, bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s]):
+                    if probe_ahead(key, inc, pg, g, bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s]):
                         bk[blk, s] = key
                         bin_[blk, s] = inc
                         bp[blk, s] = pg
@@ -482,7 +471,7 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
     for s in range(n_states):
         b = 0
         for blk in range(1, n_blocks):
-            if _ahead(bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s], bk[b, s], bin_[b, s], bp[b, s], bi[b, s]):
+            if probe_ahead(bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s], bk[b, s], bin_[b, s], bp[b, s], bi[b, s]):
                 b = blk
         out[s] = bi[b, s]
         out_h[s] = bh[b, s]
