@@ -67,6 +67,25 @@ ROUND_STEP = 1e-9  # entropies on the same 1e-9 grid point are ties (spec §5.2)
 FULL_SPLIT_MIN_WEIGHT = 1e-8  # q_min above which the full-split shortcut is exact
 BOUND_MARGIN = 1e-7  # the bucket bound skips a probe only when log2(k) < best H - this
 
+# A cheap log2 for bounds only: exponent bits plus a degree-7 polynomial of the mantissa m in
+# [1, 2) (a Chebyshev fit; largest error 8.2e-7 on a 400,001-point grid, checked by a test).
+# An entropy from it is within LOG2_APPROX_ERROR of the true one (its weights sum to 1), so a
+# probe whose approximate entropy + APPROX_TOL is below the running best cannot win.
+LOG2_POLY = (-3.2352098285324664, 7.085102749634603, -7.3961515521566765, 5.673521559327592,
+             -2.9144927004919374, 0.9507418392608008, -0.178109744194753, 0.014598489293481237)
+LOG2_APPROX_ERROR = 8.2e-7
+APPROX_TOL = 1e-5
+_P0, _P1, _P2, _P3, _P4, _P5, _P6, _P7 = LOG2_POLY
+_MANTISSA = np.uint64(0x000FFFFFFFFFFFFF)
+_ONE_BITS = np.uint64(0x3FF0000000000000)
+_MAGIC_BITS = np.uint64(0x4330000000000000)  # 2**52 as a double; its low bits hold an integer
+_MAGIC = 4503599627371519.0  # 2**52 + 1023 (the exponent bias)
+_SHIFT = np.uint64(52)
+SMALL_MAX = 24  # states up to this size take the all-probes-at-once path (sweep_small)
+SMALL_BLOCK = 256  # probes per vector block of sweep_small
+LIGHT_MASS = 0.03  # sweep_skewed: the light members carry at most this much of a state's weight...
+HEAVY_SHARE_MAX = 0.6  # ...and the heavy ones are at most this share of its members
+
 
 # ---------------------------------------------------------------------------------------------
 # Small shared pieces
@@ -259,13 +278,66 @@ def _cannot_win(nb, pmax, limit, log2k):
     """True when ``H ≤ min(log2 nb, h(pmax) + (1 - pmax)·log2(nb - 1))`` is below ``limit``.
 
     ``pmax`` is the heaviest bucket's mass: grouping it apart bounds the rest by log2(nb - 1).
-    The binary entropy is bounded by ``h(p) ≤ 2·√(p(1-p))`` (one square root, no logarithm)."""
+    The binary entropy ``h(p)`` is first bounded by ``2·√(p(1-p))`` (no logarithm), and only
+    when that bound is not enough computed exactly."""
     if log2k[nb] < limit:
         return True
     if nb < 2:
         return False
     p = min(pmax, 1.0)
-    return 2.0 * math.sqrt(p * (1.0 - p)) + (1.0 - p) * log2k[nb - 1] < limit
+    q = 1.0 - p
+    if 2.0 * math.sqrt(p * q) + q * log2k[nb - 1] < limit:
+        return True
+    if p <= 0.0 or q <= 0.0:
+        return False
+    return -p * math.log2(p) - q * math.log2(q) + q * log2k[nb - 1] < limit
+
+
+@njit(cache=True, fastmath={"contract"})
+def _approx_log2_into(src_bits, n, mant_bits, exp_bits, out):
+    """``out[i] ≈ log2`` of the doubles whose bits are ``src_bits[:n]`` (within LOG2_APPROX_ERROR;
+    0 maps to a finite value). ``out`` is the float view of ``mant_bits``; ``exp_bits`` scratch.
+    Vectorised; no reassociation, so the exponent comes out exact."""
+    exp_f = exp_bits.view(np.float64)
+    for i in range(n):
+        bits = src_bits[i]
+        mant_bits[i] = (bits & _MANTISSA) | _ONE_BITS
+        exp_bits[i] = (bits >> _SHIFT) | _MAGIC_BITS
+    for i in range(n):
+        x = out[i]
+        out[i] = (((((((_P7 * x + _P6) * x + _P5) * x + _P4) * x + _P3) * x + _P2) * x + _P1) * x + _P0
+                  + (exp_f[i] - _MAGIC))
+
+
+@njit(cache=True, fastmath={"contract", "reassoc", "nsz"})
+def _neg_dot(a, b, n):
+    acc = 0.0
+    for i in range(n):
+        acc -= a[i] * b[i]
+    return acc
+
+
+@njit(cache=True)
+def approx_entropy_bins(row, n_bins, mant_bits, exp_bits):
+    """``-Σ x·log2 x`` over a histogram row of masses, within LOG2_APPROX_ERROR (masses sum to 1)."""
+    lg = mant_bits.view(np.float64)
+    _approx_log2_into(row.view(np.uint64), n_bins, mant_bits, exp_bits, lg)
+    return _neg_dot(row, lg, n_bins)
+
+
+@njit(cache=True)
+def _renyi_cannot_win(root, pmax, limit):
+    """Rényi-½ bounds from ``root = Σ_b √P_b``: ``H ≤ 2·log2 root``, and with the heaviest bucket
+    (mass ``p``) grouped apart, ``H ≤ h(p) + (1 - p)·(2·log2(root - √p) - log2(1 - p))``."""
+    if root <= 0.0 or 2.0 * math.log2(root) < limit:
+        return True
+    p = min(pmax, 1.0)
+    q = 1.0 - p
+    rest = root - math.sqrt(p)
+    if p <= 0.0 or q <= 0.0 or rest <= 0.0:
+        return False
+    lq = math.log2(q)
+    return -p * math.log2(p) - q * lq + q * (2.0 * math.log2(rest) - lq) < limit
 
 
 BIN_SCAN_MIN = 40  # states at least this large take their Rényi-½ bound off the bins, not the members
@@ -287,24 +359,9 @@ def _clear(row, n_bins):
 
 
 @njit(cache=True, parallel=True)
-def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n_blocks):
-    """First probe of the §5.2 order for every state, by a probe-major sweep over all probes.
-
-    Blocks of consecutive probes run in parallel; each keeps its own best per state (seeded with
-    the exact key of a few members, so that the bounds bite at once), and the blocks are merged
-    in order at the end (the order is total, so the merge is exact). Inside a block,
-    ``PROBE_TILE`` probes share each pass over a state's members:
-
-    1. bucket masses (a scatter-add),
-       with the number of buckets ``k`` and the heaviest bucket ``p``: ``H ≤ log2 k`` and
-       ``H ≤ h(p) + (1 − p)·log2(k − 1)``;
-    2. if those allow a win, the Rényi-½ bound ``H ≤ 2·log2 Σ_b √P_b`` (over the bins for large
-       states, over the members for small ones);
-    3. only if every bound allows a win: the exact entropy in member order from the same
-       histogram, and the §5.2 key. The histograms end cleared either way.
-
-    A zero-weight member can count its bucket twice: ``k`` only grows, so it is still a bound.
-    """
+def _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n_blocks):
+    """Per-block running bests ``(key, member, prior, index, H)`` of every state, all seeded with
+    the exact key of up to SEED_MEMBERS members, and ``log2k[k] = log2 k``."""
     n_probes = matrix.shape[0]
     n_states = offsets.shape[0] - 1
     bk = np.full((n_blocks, n_states), -1.0)
@@ -343,12 +400,56 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
             bp[blk, s] = bp[0, s]
             bi[blk, s] = bi[0, s]
             bh[blk, s] = bh[0, s]
+    return bk, bin_, bp, bi, bh, log2k
+
+
+@njit(cache=True)
+def _merged_blocks(bk, bin_, bp, bi, bh):
+    """The best of every state over the blocks (the §5.2 order is total: the merge is exact)."""
+    n_blocks, n_states = bk.shape
+    out = np.empty(n_states, np.int64)
+    out_h = np.empty(n_states, np.float64)
+    for s in range(n_states):
+        b = 0
+        for blk in range(1, n_blocks):
+            if probe_ahead(bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s], bk[b, s], bin_[b, s], bp[b, s], bi[b, s]):
+                b = blk
+        out[s] = bi[b, s]
+        out_h[s] = bh[b, s]
+    return out, out_h
+
+
+@njit(cache=True, parallel=True)
+def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n_blocks):
+    """First probe of the §5.2 order for every state, by a probe-major sweep over all probes.
+
+    Blocks of consecutive probes run in parallel; each keeps its own best per state (seeded with
+    the exact key of a few members, so that the bounds bite at once), and the blocks are merged
+    in order at the end (the order is total, so the merge is exact). Inside a block,
+    ``PROBE_TILE`` probes share each pass over a state's members:
+
+    1. bucket masses (a scatter-add),
+       with the number of buckets ``k`` and the heaviest bucket ``p``: ``H ≤ log2 k`` and
+       ``H ≤ h(p) + (1 − p)·log2(k − 1)``;
+    2. if those allow a win, the Rényi-½ bound ``H ≤ 2·log2 Σ_b √P_b`` (over the bins for large
+       states, over the members for small ones);
+    3. only if every bound allows a win: the exact entropy in member order from the same
+       histogram, and the §5.2 key. The histograms end cleared either way.
+
+    A zero-weight member can count its bucket twice: ``k`` only grows, so it is still a bound.
+    """
+    n_probes = matrix.shape[0]
+    n_states = offsets.shape[0] - 1
+    bk, bin_, bp, bi, bh, log2k = _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
+                                                 n_blocks)
     for blk in prange(n_blocks):
         g_start = blk * n_probes // n_blocks
         g_end = (blk + 1) * n_probes // n_blocks
         hist = np.zeros((PROBE_TILE, n_bins), np.float64)
         nb = np.zeros(PROBE_TILE, np.int64)
         pm = np.zeros(PROBE_TILE, np.float64)
+        mant_bits = np.empty(n_bins, np.uint64)
+        exp_bits = np.empty(n_bins, np.uint64)
         for g0 in range(g_start, g_end, PROBE_TILE):
             nt = min(PROBE_TILE, g_end - g0)
             for s in range(n_states):
@@ -414,8 +515,9 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                             x += wj
                             hist[t, c] = x
                             pm[t] = max(pm[t], x)
-                # pass 2: where the count / heaviest-bucket bound allows a win, the Rényi-½ bound;
-                # where that allows a win too, the exact entropy straight from the histogram
+                # pass 2: where the count / heaviest-bucket bound allows a win, the Rényi-½ bounds;
+                # then (large states) the approximate entropy off the bins; where all of these
+                # allow a win, the exact entropy straight from the histogram
                 # (its masses were accumulated in member order, as the exact convention wants:
                 # each bucket's P·log2 P is subtracted at its first member; for a bucket of one
                 # member that is bit for bit w·log2 w). Histograms end cleared either way.
@@ -440,7 +542,8 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                             if x > 0.0:
                                 root += math.sqrt(x)
                                 row[c] = -x
-                    if root <= 0.0 or 2.0 * math.log2(root) < limit:
+                    if _renyi_cannot_win(root, pm[t], limit) or (
+                            big and approx_entropy_bins(row, n_bins, mant_bits, exp_bits) + APPROX_TOL < limit):
                         if big:
                             _clear(row, n_bins)
                         else:
@@ -466,15 +569,295 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                         bi[blk, s] = g
                         bh[blk, s] = h
                         limit = h - BOUND_MARGIN
+    return _merged_blocks(bk, bin_, bp, bi, bh)
+
+
+@njit(cache=True)
+def _f(x):
+    return -x * math.log2(x) if x > 0.0 else 0.0
+
+
+@njit(cache=True)
+def heavy_split(members, offsets, w, light_mass, n_bins):
+    """Per state: its member positions heaviest first (``perm``), how many of them carry at least
+    ``1 - light_mass`` of the weight (``n_heavy``), and the slack of the bound of
+    :func:`sweep_skewed`: ``f(t) + ε·log2(k_L/ε)`` with ``t`` the heavy mass, ``ε`` the light mass,
+    ``k_L = min(#light, n_bins)`` and ``f(x) = -x·log2 x``. Also returns ``t``."""
+    n_states = offsets.shape[0] - 1
+    perm = np.empty(members.shape[0], np.int64)
+    n_heavy = np.empty(n_states, np.int64)
+    slack = np.empty(n_states, np.float64)
+    heavy_mass = np.empty(n_states, np.float64)
+    for s in range(n_states):
+        lo = offsets[s]
+        hi = offsets[s + 1]
+        order = np.argsort(-w[lo:hi], kind="mergesort")
+        acc = 0.0
+        h = hi - lo
+        for r in range(hi - lo):
+            perm[lo + r] = lo + order[r]
+            acc += w[lo + order[r]]
+            if acc >= 1.0 - light_mass and h == hi - lo:
+                h = r + 1
+        eps = 0.0
+        t = 0.0
+        for r in range(hi - lo):
+            if r < h:
+                t += w[perm[lo + r]]
+            else:
+                eps += w[perm[lo + r]]
+        k_light = min(hi - lo - h, n_bins)
+        n_heavy[s] = h
+        heavy_mass[s] = t
+        slack[s] = _f(t) + (eps * math.log2(k_light / eps) if eps > 0.0 and k_light > 0 else 0.0)
+    return perm, n_heavy, slack, heavy_mass
+
+
+@njit(cache=True)
+def _heavy_cannot_win(k_heavy, p_heavy, t, slack, k_light, limit, log2k, n_bins):
+    """Bound of a probe from the heavy members' buckets only (``k_heavy`` buckets, heaviest
+    ``p_heavy``, total ``t``): with ``P = A + B`` (heavy + light masses), ``f(a+b) ≤ f(a) + f(b)``
+    gives ``H ≤ Σ f(A_b) + Σ f(B_b) ≤ t·H(A/t) + f(t) + ε·log2(k_L/ε)``, and ``H(A/t)`` is bounded
+    as in :func:`_cannot_win`; also ``H ≤ log2(min(k_heavy + k_L, n_bins))``."""
+    if log2k[min(k_heavy + k_light, n_bins)] < limit:
+        return True
+    if t <= 0.0:
+        return False
+    bound = log2k[k_heavy]
+    if k_heavy >= 2:
+        p = min(p_heavy / t, 1.0)
+        q = 1.0 - p
+        if p > 0.0 and q > 0.0:
+            bound = min(bound, -p * math.log2(p) - q * math.log2(q) + q * log2k[k_heavy - 1])
+    return t * bound + slack < limit
+
+
+@njit(cache=True)
+def _tile_masses(matrix, g0, nt, members, perm, w, r_lo, r_hi, hist, nb, pm):
+    """Scatter-add the weights of members ``perm[r_lo:r_hi]`` into the histograms of probes
+    ``g0 .. g0+nt-1`` (``hist`` rows, left zeroed before), with each probe's bucket count ``nb``
+    and heaviest bucket ``pm``. Four probes share each pass (independent chains)."""
+    if nt == 4:
+        k0 = 0
+        k1 = 0
+        k2 = 0
+        k3 = 0
+        p0 = 0.0
+        p1 = 0.0
+        p2 = 0.0
+        p3 = 0.0
+        for r in range(r_lo, r_hi):
+            j = perm[r]
+            cj = members[j]
+            wj = w[j]
+            c0 = matrix[g0, cj]
+            c1 = matrix[g0 + 1, cj]
+            c2 = matrix[g0 + 2, cj]
+            c3 = matrix[g0 + 3, cj]
+            x0 = hist[0, c0]
+            x1 = hist[1, c1]
+            x2 = hist[2, c2]
+            x3 = hist[3, c3]
+            k0 += x0 == 0.0
+            k1 += x1 == 0.0
+            k2 += x2 == 0.0
+            k3 += x3 == 0.0
+            x0 += wj
+            x1 += wj
+            x2 += wj
+            x3 += wj
+            hist[0, c0] = x0
+            hist[1, c1] = x1
+            hist[2, c2] = x2
+            hist[3, c3] = x3
+            p0 = max(p0, x0)
+            p1 = max(p1, x1)
+            p2 = max(p2, x2)
+            p3 = max(p3, x3)
+        nb[0] = k0
+        nb[1] = k1
+        nb[2] = k2
+        nb[3] = k3
+        pm[0] = p0
+        pm[1] = p1
+        pm[2] = p2
+        pm[3] = p3
+        return
+    for t in range(nt):
+        nb[t] = 0
+        pm[t] = 0.0
+    for r in range(r_lo, r_hi):
+        j = perm[r]
+        cj = members[j]
+        wj = w[j]
+        for t in range(nt):
+            c = matrix[g0 + t, cj]
+            x = hist[t, c]
+            nb[t] += x == 0.0
+            x += wj
+            hist[t, c] = x
+            pm[t] = max(pm[t], x)
+
+
+@njit(cache=True, parallel=True)
+def sweep_skewed(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n_blocks, perm, n_heavy, slack,
+                 heavy_mass):
+    """Same contract as :func:`sweep_best`, for large states whose weight sits on a few members
+    (see :func:`heavy_split`): each probe's bucket masses are first summed over the heavy
+    members only, and :func:`_heavy_cannot_win` drops most probes before the light members are
+    read. Survivors get the full histogram (heavy first, so not in member order), the bounds of
+    :func:`sweep_best` and the approximate entropy, then their exact entropy recomputed in member
+    order (:func:`_exact_entropy`), so the choice is bit-identical to the plain sweep."""
+    n_probes = matrix.shape[0]
+    n_states = offsets.shape[0] - 1
+    bk, bin_, bp, bi, bh, log2k = _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
+                                                 n_blocks)
+    for blk in prange(n_blocks):
+        g_start = blk * n_probes // n_blocks
+        g_end = (blk + 1) * n_probes // n_blocks
+        hist = np.zeros((PROBE_TILE, n_bins), np.float64)
+        nb = np.zeros(PROBE_TILE, np.int64)
+        pm = np.zeros(PROBE_TILE, np.float64)
+        mant_bits = np.empty(n_bins, np.uint64)
+        exp_bits = np.empty(n_bins, np.uint64)
+        hist1 = np.zeros(n_bins, np.float64)
+        cnt1 = np.zeros(n_bins, np.int64)
+        for g0 in range(g_start, g_end, PROBE_TILE):
+            nt = min(PROBE_TILE, g_end - g0)
+            for s in range(n_states):
+                lo = offsets[s]
+                hi = offsets[s + 1]
+                mid = lo + n_heavy[s]
+                k_light = min(hi - mid, n_bins)
+                limit = bh[blk, s] - BOUND_MARGIN
+                _tile_masses(matrix, g0, nt, members, perm, w, lo, mid, hist, nb, pm)
+                for t in range(nt):
+                    row = hist[t]
+                    g = g0 + t
+                    if _heavy_cannot_win(nb[t], pm[t], heavy_mass[s], slack[s], k_light, limit, log2k, n_bins):
+                        if mid - lo < 64:
+                            for r in range(lo, mid):
+                                row[matrix[g, members[perm[r]]]] = 0.0
+                        else:
+                            _clear(row, n_bins)
+                        continue
+                    k = nb[t]
+                    p = pm[t]
+                    for r in range(mid, hi):  # light members
+                        j = perm[r]
+                        c = matrix[g, members[j]]
+                        x = row[c]
+                        k += x == 0.0
+                        x += w[j]
+                        row[c] = x
+                        p = max(p, x)
+                    if (_cannot_win(min(k, log2k.shape[0] - 1), p, limit, log2k)
+                            or _renyi_cannot_win(_scan_sqrt(row, n_bins), p, limit)
+                            or approx_entropy_bins(row, n_bins, mant_bits, exp_bits) + APPROX_TOL < limit):
+                        _clear(row, n_bins)
+                        continue
+                    _clear(row, n_bins)
+                    h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
+                    key = np.rint(h / ROUND_STEP)
+                    pg = probe_prior[g]
+                    if probe_ahead(key, inc, pg, g, bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s]):
+                        bk[blk, s] = key
+                        bin_[blk, s] = inc
+                        bp[blk, s] = pg
+                        bi[blk, s] = g
+                        bh[blk, s] = h
+                        limit = h - BOUND_MARGIN
+    return _merged_blocks(bk, bin_, bp, bi, bh)
+
+
+@njit(cache=True, parallel=True)
+def sweep_small(matrix, order_t, probe_order, members, offsets, w, wl, probe_prior, win_code, n_bins):
+    """Same contract as :func:`sweep_best`, for small states: one state per thread, every probe
+    at once in vector blocks.
+
+    ``order_t[c, q]`` is the code of probe ``probe_order[q]`` on answer ``c`` (see
+    :func:`scan_order`): each member's codes for a block of probes are contiguous, so the
+    quadratic pass below runs on vectors of probes. For member ``j`` it finds, for every probe of
+    the block, whether ``j`` is the first member of its bucket and the bucket's mass (the members
+    after ``j`` with ``j``'s code); first members give the bucket count ``k`` and an approximate
+    entropy (:data:`LOG2_POLY`). Only a probe with ``log2 k`` and approximate entropy + APPROX_TOL
+    both at least the running best (minus BOUND_MARGIN) gets its exact entropy and §5.2 key, as in
+    :func:`sweep_best`. Every member is a seed. The §5.2 order is total, so the scan order of the
+    probes does not matter.
+    """
+    n_probes = matrix.shape[0]
+    n_states = offsets.shape[0] - 1
     out = np.empty(n_states, np.int64)
     out_h = np.empty(n_states, np.float64)
+    max_m = 1
     for s in range(n_states):
-        b = 0
-        for blk in range(1, n_blocks):
-            if probe_ahead(bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s], bk[b, s], bin_[b, s], bp[b, s], bi[b, s]):
-                b = blk
-        out[s] = bi[b, s]
-        out_h[s] = bh[b, s]
+        max_m = max(max_m, offsets[s + 1] - offsets[s])
+    log2k = np.zeros(max_m + 2, np.float64)
+    for k in range(1, log2k.shape[0]):
+        log2k[k] = math.log2(k)
+    for s in prange(n_states):
+        lo = offsets[s]
+        hi = offsets[s + 1]
+        m = hi - lo
+        hist1 = np.zeros(n_bins, np.float64)
+        cnt1 = np.zeros(n_bins, np.int64)
+        bk = -1.0
+        b_in = 0
+        bp = 0.0
+        bi = n_probes
+        bh = -1.0
+        for q in range(lo, hi):
+            g = members[q]
+            h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
+            key = np.rint(h / ROUND_STEP)
+            pg = probe_prior[g]
+            if probe_ahead(key, inc, pg, g, bk, b_in, bp, bi):
+                bk, b_in, bp, bi, bh = key, inc, pg, g, h
+        count = np.empty(SMALL_BLOCK, np.int64)
+        happrox = np.empty(SMALL_BLOCK, np.float64)
+        mass = np.empty(SMALL_BLOCK, np.float64)
+        first = np.empty(SMALL_BLOCK, np.uint8)
+        mant_bits = np.empty(SMALL_BLOCK, np.uint64)
+        exp_bits = np.empty(SMALL_BLOCK, np.uint64)
+        lg = mant_bits.view(np.float64)
+        for q0 in range(0, n_probes, SMALL_BLOCK):
+            nq = min(SMALL_BLOCK, n_probes - q0)
+            for p in range(nq):
+                count[p] = 0
+                happrox[p] = 0.0
+            for j in range(m):
+                rj = order_t[members[lo + j], q0 : q0 + nq]
+                wj = w[lo + j]
+                for p in range(nq):
+                    first[p] = 1
+                    mass[p] = wj
+                for i in range(j):
+                    ri = order_t[members[lo + i], q0 : q0 + nq]
+                    for p in range(nq):
+                        first[p] &= np.uint8(ri[p] != rj[p])
+                for i in range(j + 1, m):
+                    ri = order_t[members[lo + i], q0 : q0 + nq]
+                    wi = w[lo + i]
+                    for p in range(nq):
+                        mass[p] += wi if ri[p] == rj[p] else 0.0
+                _approx_log2_into(mass.view(np.uint64), nq, mant_bits, exp_bits, lg)
+                for p in range(nq):
+                    f = first[p]
+                    count[p] += f
+                    happrox[p] -= (mass[p] if f else 0.0) * lg[p]
+            limit = bh - BOUND_MARGIN
+            for p in range(nq):
+                if log2k[count[p]] < limit or happrox[p] + APPROX_TOL < limit:
+                    continue
+                g = probe_order[q0 + p]
+                h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
+                key = np.rint(h / ROUND_STEP)
+                pg = probe_prior[g]
+                if probe_ahead(key, inc, pg, g, bk, b_in, bp, bi):
+                    bk, b_in, bp, bi, bh = key, inc, pg, g, h
+                    limit = bh - BOUND_MARGIN
+        out[s] = bi
+        out_h[s] = bh
     return out, out_h
 
 
@@ -486,10 +869,14 @@ def scan_order(matrix, probe_prior):
     return order, np.ascontiguousarray(np.asarray(matrix)[order].T)
 
 
-def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_bins, shortcut=True, order=None):
+def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_bins, shortcut=True, order=None,
+                      small_max=SMALL_MAX, light_mass=LIGHT_MASS):
     """NumPy backend: (best probe index, its entropy) for every state ``members[offsets[s]:offsets[s+1]]``.
 
-    ``order`` is :func:`scan_order` of (matrix, probe_prior), computed here when not given."""
+    ``order`` is :func:`scan_order` of (matrix, probe_prior), computed here when not given.
+    ``shortcut`` enables the full-split shortcut; states of at most ``small_max`` members left
+    after it run :func:`sweep_small`, the others :func:`sweep_best` (both exact; the switches
+    exist for tests and benchmarks)."""
     members = np.ascontiguousarray(members, dtype=np.int32)
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
     prior = np.ascontiguousarray(prior, dtype=np.float64)
@@ -500,23 +887,49 @@ def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_
     if n_states == 0:
         return np.empty(0, np.int64), np.empty(0, np.float64)
     w, wl, _ = state_weights(prior, members, offsets)
-    if shortcut:
+    if shortcut or small_max > 0:
         probe_order, order_t = order if order is not None else scan_order(matrix, probe_prior)
+    if shortcut:
         best, best_h = full_split_choice(matrix, order_t, members, offsets, w, wl, probe_prior, probe_order, n_bins,
                                          FULL_SPLIT_MIN_WEIGHT)
     else:
         best = np.full(n_states, -1, np.int64)
         best_h = np.zeros(n_states, np.float64)
-    todo = np.flatnonzero(best < 0)
-    if todo.size:
-        sizes = offsets[todo + 1] - offsets[todo]
+    sizes = offsets[1:] - offsets[:-1]
+    left = best < 0
+    for todo, small in ((np.flatnonzero(left & (sizes <= small_max)), True),
+                        (np.flatnonzero(left & (sizes > small_max)), False)):
+        if not todo.size:
+            continue
         sub_off = np.zeros(todo.size + 1, np.int64)
-        np.cumsum(sizes, out=sub_off[1:])
-        idx = np.concatenate([np.arange(offsets[s], offsets[s + 1]) for s in todo]) if todo.size < 64 else _gather_index(offsets, todo, sub_off)
+        np.cumsum(sizes[todo], out=sub_off[1:])
+        idx = _gather_index(offsets, todo, sub_off)
+        if small:
+            g, h = sweep_small(matrix, order_t, probe_order, members[idx], sub_off, w[idx], wl[idx], probe_prior,
+                               win_code, n_bins)
+            best[todo] = g
+            best_h[todo] = h
+            continue
+        sm, sw, swl = members[idx], w[idx], wl[idx]
         n_blocks = max(1, min(matrix.shape[0], 4 * get_num_threads()))
-        g, h = sweep_best(matrix, members[idx], sub_off, w[idx], wl[idx], probe_prior, win_code, n_bins, n_blocks)
-        best[todo] = g
-        best_h[todo] = h
+        perm, n_heavy, slack, heavy_mass = heavy_split(sm, sub_off, sw, light_mass, n_bins)
+        skewed = n_heavy <= HEAVY_SHARE_MAX * np.diff(sub_off) if light_mass > 0.0 else np.zeros(todo.size, bool)
+        for part, use_heavy in ((np.flatnonzero(skewed), True), (np.flatnonzero(~skewed), False)):
+            if not part.size:
+                continue
+            part_off = np.zeros(part.size + 1, np.int64)
+            np.cumsum(np.diff(sub_off)[part], out=part_off[1:])
+            pidx = _gather_index(sub_off, part, part_off)
+            if use_heavy:
+                # perm holds positions in the sub arrays: re-base them on the part's arrays
+                local = perm[pidx] - np.repeat(sub_off[part] - part_off[:-1], np.diff(part_off))
+                g, h = sweep_skewed(matrix, sm[pidx], part_off, sw[pidx], swl[pidx], probe_prior, win_code, n_bins,
+                                    n_blocks, local, n_heavy[part], slack[part], heavy_mass[part])
+            else:
+                g, h = sweep_best(matrix, sm[pidx], part_off, sw[pidx], swl[pidx], probe_prior, win_code, n_bins,
+                                  n_blocks)
+            best[todo[part]] = g
+            best_h[todo[part]] = h
     return best, best_h
 
 
