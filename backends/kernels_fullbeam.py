@@ -29,8 +29,20 @@ Two exact shortcuts make the sweep cheap (neither changes a result):
   grid, so the answer is the splitting member of highest prior (lowest index on ties) and no sweep
   is needed. Every full-splitting probe gets the bit-identical entropy under the convention above.
 * *bounds*: a probe with ``k`` buckets has ``H ≤ log2 k`` and ``H ≤ H_½ = 2·log2 Σ_b √P_b``
-  (Rényi entropies decrease with their order); when a bound is more than 1e-7 below the best
-  entropy already seen, the probe cannot win and its logarithms are skipped.
+  (Rényi entropies decrease with their order), and with its heaviest bucket ``p`` grouped apart
+  ``H ≤ h(p) + (1 − p)·B`` for either bound ``B`` of the rest; an approximate entropy (a
+  polynomial log2, error < 1e-6) bounds it tighter still. When a bound is more than 1e-7 below
+  the best entropy already seen (1e-5 for the approximation), the probe cannot win and its exact
+  entropy is never computed.
+
+States left after the full-split shortcut take one of three exact sweeps (same choice, same bits):
+
+* :func:`sweep_small` (at most ``SMALL_MAX`` members): one state per thread, every probe at once
+  in vector blocks over the transposed matrix (quadratic in the members, linear in the probes);
+* :func:`sweep_skewed` (larger states whose weight sits on a few members, as under a peaked
+  prior): bucket masses of the heavy members first, a bound that covers whatever the light ones
+  could add, and the light members read only for the few probes that survive it;
+* :func:`sweep_best` (the rest): the probe-major sweep with the bounds above.
 """
 
 from __future__ import annotations
@@ -165,6 +177,30 @@ def _splits_fully(row, members, lo, hi, seen):
 SCAN_MAX = 24  # states up to this size also scan every probe for a full split
 
 
+@njit(cache=True)
+def _first_full_splitter(order_t, members, lo, hi, collide):
+    """First position ``q`` of the prior order whose probe gives every member of
+    ``members[lo:hi]`` its own code (-1 if none). ``order_t[c, q]`` is the code of the ``q``-th
+    probe on answer ``c``; blocks of probes are checked at once (byte compares of every pair of
+    members, vectorised), and the scan stops at the first block holding a splitter."""
+    n_probes = order_t.shape[1]
+    block = collide.shape[0]
+    for q0 in range(0, n_probes, block):
+        nq = min(block, n_probes - q0)
+        for p in range(nq):
+            collide[p] = 0
+        for i in range(lo, hi):
+            ri = order_t[members[i], q0 : q0 + nq]
+            for j in range(i + 1, hi):
+                rj = order_t[members[j], q0 : q0 + nq]
+                for p in range(nq):
+                    collide[p] |= np.uint8(ri[p] == rj[p])
+        for p in range(nq):
+            if collide[p] == 0:
+                return q0 + p
+    return -1
+
+
 @njit(cache=True, parallel=True)
 def full_split_choice(matrix, order_t, members, offsets, w, wl, probe_prior, probe_order, n_bins, min_weight):
     """The exact full-split shortcut: chosen probe per state, or -1 when it does not apply.
@@ -172,7 +208,7 @@ def full_split_choice(matrix, order_t, members, offsets, w, wl, probe_prior, pro
     Members are tried first (a member is ahead of every non-member on the same entropy); among
     them the highest prior wins, lowest index on ties. Failing that, for states of at most
     ``SCAN_MAX`` members, non-members are scanned in ``probe_order`` (prior descending, index
-    ascending) and the first full splitter wins; the scan stops a probe at its first collision.
+    ascending) and the first full splitter wins (:func:`_first_full_splitter`).
     """
     n_states = offsets.shape[0] - 1
     n_probes = matrix.shape[0]
@@ -191,48 +227,17 @@ def full_split_choice(matrix, order_t, members, offsets, w, wl, probe_prior, pro
         if qmin < min_weight:
             continue
         seen = np.zeros(n_bins, np.bool_)
+        collide = np.empty(SMALL_BLOCK, np.uint8)
         best = -1
         for i in range(lo, hi):
             g = members[i]
             if _splits_fully(matrix[g], members, lo, hi, seen):
                 if best < 0 or probe_prior[g] > probe_prior[best]:
                     best = g
-        if best < 0 and m <= SCAN_MAX and n_bins <= 256:
-            # order_t[c, q] = code of probe probe_order[q] on answer c: each member's row is
-            # streamed in order, so the scan runs at memory speed
-            for q in range(n_probes):
-                ok = True
-                b0 = np.uint64(0)
-                b1 = np.uint64(0)
-                b2 = np.uint64(0)
-                b3 = np.uint64(0)
-                for j in range(lo, hi):
-                    c = np.int64(order_t[members[j], q])
-                    bit = np.uint64(1) << np.uint64(c & 63)
-                    word = c >> 6
-                    if word == 0:
-                        if b0 & bit:
-                            ok = False
-                            break
-                        b0 |= bit
-                    elif word == 1:
-                        if b1 & bit:
-                            ok = False
-                            break
-                        b1 |= bit
-                    elif word == 2:
-                        if b2 & bit:
-                            ok = False
-                            break
-                        b2 |= bit
-                    else:
-                        if b3 & bit:
-                            ok = False
-                            break
-                        b3 |= bit
-                if ok:
-                    best = probe_order[q]  # members were checked already: this is a non-member
-                    break
+        if best < 0 and m <= SCAN_MAX:
+            q = _first_full_splitter(order_t, members, lo, hi, collide)
+            if q >= 0:
+                best = probe_order[q]  # members were checked already: this is a non-member
         if best >= 0:
             h = 0.0
             for j in range(lo, hi):
@@ -623,18 +628,23 @@ def _heavy_cannot_win(k_heavy, p_heavy, t, slack, k_light, limit, log2k, n_bins)
         return True
     if t <= 0.0:
         return False
-    bound = log2k[k_heavy]
-    if k_heavy >= 2:
-        p = min(p_heavy / t, 1.0)
-        q = 1.0 - p
-        if p > 0.0 and q > 0.0:
-            bound = min(bound, -p * math.log2(p) - q * math.log2(q) + q * log2k[k_heavy - 1])
-    return t * bound + slack < limit
+    if t * log2k[k_heavy] + slack < limit:
+        return True
+    if k_heavy < 2:
+        return False
+    p = min(p_heavy / t, 1.0)
+    q = 1.0 - p
+    rest = q * log2k[k_heavy - 1]
+    if t * (2.0 * math.sqrt(p * q) + rest) + slack < limit:
+        return True
+    if p <= 0.0 or q <= 0.0:
+        return False
+    return t * (-p * math.log2(p) - q * math.log2(q) + rest) + slack < limit
 
 
 @njit(cache=True)
-def _tile_masses(matrix, g0, nt, members, perm, w, r_lo, r_hi, hist, nb, pm):
-    """Scatter-add the weights of members ``perm[r_lo:r_hi]`` into the histograms of probes
+def _tile_masses(matrix, g0, nt, members, w, r_lo, r_hi, hist, nb, pm):
+    """Scatter-add the weights ``w[r_lo:r_hi]`` of ``members[r_lo:r_hi]`` into the histograms of probes
     ``g0 .. g0+nt-1`` (``hist`` rows, left zeroed before), with each probe's bucket count ``nb``
     and heaviest bucket ``pm``. Four probes share each pass (independent chains)."""
     if nt == 4:
@@ -647,9 +657,8 @@ def _tile_masses(matrix, g0, nt, members, perm, w, r_lo, r_hi, hist, nb, pm):
         p2 = 0.0
         p3 = 0.0
         for r in range(r_lo, r_hi):
-            j = perm[r]
-            cj = members[j]
-            wj = w[j]
+            cj = members[r]
+            wj = w[r]
             c0 = matrix[g0, cj]
             c1 = matrix[g0 + 1, cj]
             c2 = matrix[g0 + 2, cj]
@@ -687,9 +696,8 @@ def _tile_masses(matrix, g0, nt, members, perm, w, r_lo, r_hi, hist, nb, pm):
         nb[t] = 0
         pm[t] = 0.0
     for r in range(r_lo, r_hi):
-        j = perm[r]
-        cj = members[j]
-        wj = w[j]
+        cj = members[r]
+        wj = w[r]
         for t in range(nt):
             c = matrix[g0 + t, cj]
             x = hist[t, c]
@@ -712,6 +720,8 @@ def sweep_skewed(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
     n_states = offsets.shape[0] - 1
     bk, bin_, bp, bi, bh, log2k = _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
                                                  n_blocks)
+    heavy_members = members[perm]  # every state's members, heaviest first
+    heavy_w = w[perm]
     for blk in prange(n_blocks):
         g_start = blk * n_probes // n_blocks
         g_end = (blk + 1) * n_probes // n_blocks
@@ -730,25 +740,24 @@ def sweep_skewed(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
                 mid = lo + n_heavy[s]
                 k_light = min(hi - mid, n_bins)
                 limit = bh[blk, s] - BOUND_MARGIN
-                _tile_masses(matrix, g0, nt, members, perm, w, lo, mid, hist, nb, pm)
+                _tile_masses(matrix, g0, nt, heavy_members, heavy_w, lo, mid, hist, nb, pm)
                 for t in range(nt):
                     row = hist[t]
                     g = g0 + t
                     if _heavy_cannot_win(nb[t], pm[t], heavy_mass[s], slack[s], k_light, limit, log2k, n_bins):
                         if mid - lo < 64:
                             for r in range(lo, mid):
-                                row[matrix[g, members[perm[r]]]] = 0.0
+                                row[matrix[g, heavy_members[r]]] = 0.0
                         else:
                             _clear(row, n_bins)
                         continue
                     k = nb[t]
                     p = pm[t]
                     for r in range(mid, hi):  # light members
-                        j = perm[r]
-                        c = matrix[g, members[j]]
+                        c = matrix[g, heavy_members[r]]
                         x = row[c]
                         k += x == 0.0
-                        x += w[j]
+                        x += heavy_w[r]
                         row[c] = x
                         p = max(p, x)
                     if (_cannot_win(min(k, log2k.shape[0] - 1), p, limit, log2k)

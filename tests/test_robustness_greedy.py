@@ -221,6 +221,21 @@ def test_every_sweep_path_matches_oracle(full, seed):
                 assert h == oracle.entropy(int(b), s)
 
 
+def test_first_full_splitter_matches_scalar_scan(full):
+    """The vectorised full-split scan finds the first probe (in prior order) that separates every
+    member, as a scalar scan does, on states with and without such a probe."""
+    rng = np.random.default_rng(8)
+    matrix = similar_world(full, 80, 40, 8)
+    prior = rng.random(matrix.shape[0])
+    order, order_t = kf.scan_order(matrix, prior)
+    for size in (2, 3, 6, 12, 24, 40):
+        for _ in range(6):
+            state = np.sort(rng.choice(matrix.shape[1], size, replace=False)).astype(np.int32)
+            want = next((q for q in range(matrix.shape[0]) if len(set(order_t[state, q].tolist())) == size), -1)
+            got = kf._first_full_splitter(order_t, state, 0, size, np.empty(kf.SMALL_BLOCK, np.uint8))
+            assert got == want
+
+
 def test_approximate_log2_error_bound():
     """The polynomial log2 behind the approximate-entropy bound stays within its stated error."""
     x = np.concatenate([np.linspace(1.0, 2.0, 400_001), np.geomspace(1e-12, 1.0, 100_001)])
