@@ -363,6 +363,71 @@ def _clear(row, n_bins):
         row[c] = 0.0
 
 
+@njit(cache=True, inline="always")
+def _tile_masses(matrix, g0, nt, members, w, r_lo, r_hi, hist, nb, pm):
+    """Scatter-add the weights ``w[r_lo:r_hi]`` of ``members[r_lo:r_hi]`` into the histograms of probes
+    ``g0 .. g0+nt-1`` (``hist`` rows, left zeroed before), with each probe's bucket count ``nb``
+    and heaviest bucket ``pm``. Four probes share each pass (independent chains)."""
+    if nt == 4:
+        k0 = 0
+        k1 = 0
+        k2 = 0
+        k3 = 0
+        p0 = 0.0
+        p1 = 0.0
+        p2 = 0.0
+        p3 = 0.0
+        for r in range(r_lo, r_hi):
+            cj = members[r]
+            wj = w[r]
+            c0 = matrix[g0, cj]
+            c1 = matrix[g0 + 1, cj]
+            c2 = matrix[g0 + 2, cj]
+            c3 = matrix[g0 + 3, cj]
+            x0 = hist[0, c0]
+            x1 = hist[1, c1]
+            x2 = hist[2, c2]
+            x3 = hist[3, c3]
+            k0 += x0 == 0.0
+            k1 += x1 == 0.0
+            k2 += x2 == 0.0
+            k3 += x3 == 0.0
+            x0 += wj
+            x1 += wj
+            x2 += wj
+            x3 += wj
+            hist[0, c0] = x0
+            hist[1, c1] = x1
+            hist[2, c2] = x2
+            hist[3, c3] = x3
+            p0 = max(p0, x0)
+            p1 = max(p1, x1)
+            p2 = max(p2, x2)
+            p3 = max(p3, x3)
+        nb[0] = k0
+        nb[1] = k1
+        nb[2] = k2
+        nb[3] = k3
+        pm[0] = p0
+        pm[1] = p1
+        pm[2] = p2
+        pm[3] = p3
+        return
+    for t in range(nt):
+        nb[t] = 0
+        pm[t] = 0.0
+    for r in range(r_lo, r_hi):
+        cj = members[r]
+        wj = w[r]
+        for t in range(nt):
+            c = matrix[g0 + t, cj]
+            x = hist[t, c]
+            nb[t] += x == 0.0
+            x += wj
+            hist[t, c] = x
+            pm[t] = max(pm[t], x)
+
+
 @njit(cache=True, parallel=True)
 def _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n_blocks):
     """Per-block running bests ``(key, member, prior, index, H)`` of every state, all seeded with
@@ -462,64 +527,7 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                 hi = offsets[s + 1]
                 limit = bh[blk, s] - BOUND_MARGIN
                 # pass 1: bucket masses, bucket counts and heaviest buckets
-                if nt == PROBE_TILE:
-                    k0 = 0
-                    k1 = 0
-                    k2 = 0
-                    k3 = 0
-                    p0 = 0.0
-                    p1 = 0.0
-                    p2 = 0.0
-                    p3 = 0.0
-                    for j in range(lo, hi):
-                        cj = members[j]
-                        wj = w[j]
-                        c0 = matrix[g0, cj]
-                        c1 = matrix[g0 + 1, cj]
-                        c2 = matrix[g0 + 2, cj]
-                        c3 = matrix[g0 + 3, cj]
-                        x0 = hist[0, c0]
-                        x1 = hist[1, c1]
-                        x2 = hist[2, c2]
-                        x3 = hist[3, c3]
-                        k0 += x0 == 0.0
-                        k1 += x1 == 0.0
-                        k2 += x2 == 0.0
-                        k3 += x3 == 0.0
-                        x0 += wj
-                        x1 += wj
-                        x2 += wj
-                        x3 += wj
-                        hist[0, c0] = x0
-                        hist[1, c1] = x1
-                        hist[2, c2] = x2
-                        hist[3, c3] = x3
-                        p0 = max(p0, x0)
-                        p1 = max(p1, x1)
-                        p2 = max(p2, x2)
-                        p3 = max(p3, x3)
-                    nb[0] = k0
-                    nb[1] = k1
-                    nb[2] = k2
-                    nb[3] = k3
-                    pm[0] = p0
-                    pm[1] = p1
-                    pm[2] = p2
-                    pm[3] = p3
-                else:
-                    for t in range(nt):
-                        nb[t] = 0
-                        pm[t] = 0.0
-                    for j in range(lo, hi):
-                        cj = members[j]
-                        wj = w[j]
-                        for t in range(nt):
-                            c = matrix[g0 + t, cj]
-                            x = hist[t, c]
-                            nb[t] += x == 0.0
-                            x += wj
-                            hist[t, c] = x
-                            pm[t] = max(pm[t], x)
+                _tile_masses(matrix, g0, nt, members, w, lo, hi, hist, nb, pm)
                 # pass 2: where the count / heaviest-bucket bound allows a win, the Rényi-½ bounds;
                 # then (large states) the approximate entropy off the bins; where all of these
                 # allow a win, the exact entropy straight from the histogram
@@ -640,71 +648,6 @@ def _heavy_cannot_win(k_heavy, p_heavy, t, slack, k_light, limit, log2k, n_bins)
     if p <= 0.0 or q <= 0.0:
         return False
     return t * (-p * math.log2(p) - q * math.log2(q) + rest) + slack < limit
-
-
-@njit(cache=True)
-def _tile_masses(matrix, g0, nt, members, w, r_lo, r_hi, hist, nb, pm):
-    """Scatter-add the weights ``w[r_lo:r_hi]`` of ``members[r_lo:r_hi]`` into the histograms of probes
-    ``g0 .. g0+nt-1`` (``hist`` rows, left zeroed before), with each probe's bucket count ``nb``
-    and heaviest bucket ``pm``. Four probes share each pass (independent chains)."""
-    if nt == 4:
-        k0 = 0
-        k1 = 0
-        k2 = 0
-        k3 = 0
-        p0 = 0.0
-        p1 = 0.0
-        p2 = 0.0
-        p3 = 0.0
-        for r in range(r_lo, r_hi):
-            cj = members[r]
-            wj = w[r]
-            c0 = matrix[g0, cj]
-            c1 = matrix[g0 + 1, cj]
-            c2 = matrix[g0 + 2, cj]
-            c3 = matrix[g0 + 3, cj]
-            x0 = hist[0, c0]
-            x1 = hist[1, c1]
-            x2 = hist[2, c2]
-            x3 = hist[3, c3]
-            k0 += x0 == 0.0
-            k1 += x1 == 0.0
-            k2 += x2 == 0.0
-            k3 += x3 == 0.0
-            x0 += wj
-            x1 += wj
-            x2 += wj
-            x3 += wj
-            hist[0, c0] = x0
-            hist[1, c1] = x1
-            hist[2, c2] = x2
-            hist[3, c3] = x3
-            p0 = max(p0, x0)
-            p1 = max(p1, x1)
-            p2 = max(p2, x2)
-            p3 = max(p3, x3)
-        nb[0] = k0
-        nb[1] = k1
-        nb[2] = k2
-        nb[3] = k3
-        pm[0] = p0
-        pm[1] = p1
-        pm[2] = p2
-        pm[3] = p3
-        return
-    for t in range(nt):
-        nb[t] = 0
-        pm[t] = 0.0
-    for r in range(r_lo, r_hi):
-        cj = members[r]
-        wj = w[r]
-        for t in range(nt):
-            c = matrix[g0 + t, cj]
-            x = hist[t, c]
-            nb[t] += x == 0.0
-            x += wj
-            hist[t, c] = x
-            pm[t] = max(pm[t], x)
 
 
 @njit(cache=True, parallel=True)
