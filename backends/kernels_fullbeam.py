@@ -279,23 +279,30 @@ SEED_MEMBERS = 24  # members whose exact entropy seeds each state's running best
 
 
 @njit(cache=True)
-def _cannot_win(nb, pmax, limit, log2k):
-    """True when ``H ≤ min(log2 nb, h(pmax) + (1 - pmax)·log2(nb - 1))`` is below ``limit``.
+def _chain_cannot_win(k, pmax, scale, offset, limit, log2k):
+    """True when ``scale·min(log2 k, h(p) + (1 - p)·log2(k - 1)) + offset`` is below ``limit``.
 
-    ``pmax`` is the heaviest bucket's mass: grouping it apart bounds the rest by log2(nb - 1).
-    The binary entropy ``h(p)`` is first bounded by ``2·√(p(1-p))`` (no logarithm), and only
-    when that bound is not enough computed exactly."""
-    if log2k[nb] < limit:
+    ``p`` is the heaviest bucket's share: grouping it apart bounds the rest by log2(k - 1). The
+    binary entropy ``h(p)`` is first bounded by ``2·√(p(1-p))`` (no logarithm), and only when
+    that bound is not enough computed exactly."""
+    if scale * log2k[k] + offset < limit:
         return True
-    if nb < 2:
+    if k < 2:
         return False
     p = min(pmax, 1.0)
     q = 1.0 - p
-    if 2.0 * math.sqrt(p * q) + q * log2k[nb - 1] < limit:
+    rest = q * log2k[k - 1]
+    if scale * (2.0 * math.sqrt(p * q) + rest) + offset < limit:
         return True
     if p <= 0.0 or q <= 0.0:
         return False
-    return -p * math.log2(p) - q * math.log2(q) + q * log2k[nb - 1] < limit
+    return scale * (-p * math.log2(p) - q * math.log2(q) + rest) + offset < limit
+
+
+@njit(cache=True)
+def _cannot_win(nb, pmax, limit, log2k):
+    """True when ``H ≤ min(log2 nb, h(pmax) + (1 - pmax)·log2(nb - 1))`` is below ``limit``."""
+    return _chain_cannot_win(nb, pmax, 1.0, 0.0, limit, log2k)
 
 
 @njit(cache=True, fastmath={"contract"})
@@ -592,7 +599,8 @@ def _f(x):
 
 @njit(cache=True)
 def heavy_split(members, offsets, w, light_mass, n_bins):
-    """Per state: its member positions heaviest first (``perm``), how many of them carry at least
+    """Per state: the order of its members heaviest first (``perm[lo + r]`` is the position of the
+    ``r``-th heaviest relative to the state's start ``lo``), how many of them carry at least
     ``1 - light_mass`` of the weight (``n_heavy``), and the slack of the bound of
     :func:`sweep_skewed`: ``f(t) + ε·log2(k_L/ε)`` with ``t`` the heavy mass, ``ε`` the light mass,
     ``k_L = min(#light, n_bins)`` and ``f(x) = -x·log2 x``. Also returns ``t``."""
@@ -603,23 +611,20 @@ def heavy_split(members, offsets, w, light_mass, n_bins):
     heavy_mass = np.empty(n_states, np.float64)
     for s in range(n_states):
         lo = offsets[s]
-        hi = offsets[s + 1]
-        order = np.argsort(-w[lo:hi], kind="mergesort")
-        acc = 0.0
-        h = hi - lo
-        for r in range(hi - lo):
-            perm[lo + r] = lo + order[r]
-            acc += w[lo + order[r]]
-            if acc >= 1.0 - light_mass and h == hi - lo:
-                h = r + 1
-        eps = 0.0
+        m = offsets[s + 1] - lo
+        order = np.argsort(-w[lo : lo + m], kind="mergesort")
         t = 0.0
-        for r in range(hi - lo):
-            if r < h:
-                t += w[perm[lo + r]]
-            else:
-                eps += w[perm[lo + r]]
-        k_light = min(hi - lo - h, n_bins)
+        h = m
+        for r in range(m):
+            perm[lo + r] = order[r]
+            if h == m:  # still among the heavy ones
+                t += w[lo + order[r]]
+                if t >= 1.0 - light_mass:
+                    h = r + 1
+        eps = 0.0
+        for r in range(h, m):
+            eps += w[lo + order[r]]
+        k_light = min(m - h, n_bins)
         n_heavy[s] = h
         heavy_mass[s] = t
         slack[s] = _f(t) + (eps * math.log2(k_light / eps) if eps > 0.0 and k_light > 0 else 0.0)
@@ -636,18 +641,7 @@ def _heavy_cannot_win(k_heavy, p_heavy, t, slack, k_light, limit, log2k, n_bins)
         return True
     if t <= 0.0:
         return False
-    if t * log2k[k_heavy] + slack < limit:
-        return True
-    if k_heavy < 2:
-        return False
-    p = min(p_heavy / t, 1.0)
-    q = 1.0 - p
-    rest = q * log2k[k_heavy - 1]
-    if t * (2.0 * math.sqrt(p * q) + rest) + slack < limit:
-        return True
-    if p <= 0.0 or q <= 0.0:
-        return False
-    return t * (-p * math.log2(p) - q * math.log2(q) + rest) + slack < limit
+    return _chain_cannot_win(k_heavy, p_heavy / t, t, slack, limit, log2k)
 
 
 @njit(cache=True, parallel=True)
@@ -663,8 +657,12 @@ def sweep_skewed(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
     n_states = offsets.shape[0] - 1
     bk, bin_, bp, bi, bh, log2k = _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
                                                  n_blocks)
-    heavy_members = members[perm]  # every state's members, heaviest first
-    heavy_w = w[perm]
+    heavy_members = np.empty_like(members)  # every state's members, heaviest first
+    heavy_w = np.empty_like(w)
+    for s in range(n_states):
+        for r in range(offsets[s], offsets[s + 1]):
+            heavy_members[r] = members[offsets[s] + perm[r]]
+            heavy_w[r] = w[offsets[s] + perm[r]]
     for blk in prange(n_blocks):
         g_start = blk * n_probes // n_blocks
         g_end = (blk + 1) * n_probes // n_blocks
@@ -703,12 +701,12 @@ def sweep_skewed(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
                         x += heavy_w[r]
                         row[c] = x
                         p = max(p, x)
-                    if (_cannot_win(min(k, log2k.shape[0] - 1), p, limit, log2k)
-                            or _renyi_cannot_win(_scan_sqrt(row, n_bins), p, limit)
-                            or approx_entropy_bins(row, n_bins, mant_bits, exp_bits) + APPROX_TOL < limit):
-                        _clear(row, n_bins)
+                    hopeless = (_cannot_win(min(k, log2k.shape[0] - 1), p, limit, log2k)
+                                or _renyi_cannot_win(_scan_sqrt(row, n_bins), p, limit)
+                                or approx_entropy_bins(row, n_bins, mant_bits, exp_bits) + APPROX_TOL < limit)
+                    _clear(row, n_bins)  # not in member order: the exact entropy is recomputed
+                    if hopeless:
                         continue
-                    _clear(row, n_bins)
                     h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
                     key = np.rint(h / ROUND_STEP)
                     pg = probe_prior[g]
@@ -827,8 +825,10 @@ def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_
 
     ``order`` is :func:`scan_order` of (matrix, probe_prior), computed here when not given.
     ``shortcut`` enables the full-split shortcut; states of at most ``small_max`` members left
-    after it run :func:`sweep_small`, the others :func:`sweep_best` (both exact; the switches
-    exist for tests and benchmarks)."""
+    after it run :func:`sweep_small`; larger ones run :func:`sweep_skewed` when members carrying
+    ``1 - light_mass`` of the weight are at most ``HEAVY_SHARE_MAX`` of them (``light_mass = 0``
+    turns that path off), else :func:`sweep_best`. Every path is exact; the switches exist for
+    tests and benchmarks."""
     members = np.ascontiguousarray(members, dtype=np.int32)
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
     prior = np.ascontiguousarray(prior, dtype=np.float64)
@@ -849,40 +849,37 @@ def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_
         best_h = np.zeros(n_states, np.float64)
     sizes = offsets[1:] - offsets[:-1]
     left = best < 0
-    for todo, small in ((np.flatnonzero(left & (sizes <= small_max)), True),
-                        (np.flatnonzero(left & (sizes > small_max)), False)):
-        if not todo.size:
-            continue
-        sub_off = np.zeros(todo.size + 1, np.int64)
-        np.cumsum(sizes[todo], out=sub_off[1:])
-        idx = _gather_index(offsets, todo, sub_off)
-        if small:
-            g, h = sweep_small(matrix, order_t, probe_order, members[idx], sub_off, w[idx], wl[idx], probe_prior,
-                               win_code, n_bins)
-            best[todo] = g
-            best_h[todo] = h
-            continue
-        sm, sw, swl = members[idx], w[idx], wl[idx]
+    small = np.flatnonzero(left & (sizes <= small_max))
+    if small.size:
+        idx, sub_off = _subset(offsets, small)
+        best[small], best_h[small] = sweep_small(matrix, order_t, probe_order, members[idx], sub_off, w[idx], wl[idx],
+                                                 probe_prior, win_code, n_bins)
+    large = np.flatnonzero(left & (sizes > small_max))
+    if large.size:
+        idx, sub_off = _subset(offsets, large)
+        lm, lw, lwl = members[idx], w[idx], wl[idx]
         n_blocks = max(1, min(matrix.shape[0], 4 * get_num_threads()))
-        perm, n_heavy, slack, heavy_mass = heavy_split(sm, sub_off, sw, light_mass, n_bins)
-        skewed = n_heavy <= HEAVY_SHARE_MAX * np.diff(sub_off) if light_mass > 0.0 else np.zeros(todo.size, bool)
-        for part, use_heavy in ((np.flatnonzero(skewed), True), (np.flatnonzero(~skewed), False)):
+        perm, n_heavy, slack, heavy_mass = heavy_split(lm, sub_off, lw, light_mass, n_bins)
+        skewed = n_heavy <= HEAVY_SHARE_MAX * sizes[large] if light_mass > 0.0 else np.zeros(large.size, bool)
+        for part, heavy_first in ((np.flatnonzero(skewed), True), (np.flatnonzero(~skewed), False)):
             if not part.size:
                 continue
-            part_off = np.zeros(part.size + 1, np.int64)
-            np.cumsum(np.diff(sub_off)[part], out=part_off[1:])
-            pidx = _gather_index(sub_off, part, part_off)
-            if use_heavy:
-                # perm holds positions in the sub arrays: re-base them on the part's arrays
-                local = perm[pidx] - np.repeat(sub_off[part] - part_off[:-1], np.diff(part_off))
-                g, h = sweep_skewed(matrix, sm[pidx], part_off, sw[pidx], swl[pidx], probe_prior, win_code, n_bins,
-                                    n_blocks, local, n_heavy[part], slack[part], heavy_mass[part])
+            pidx, part_off = _subset(sub_off, part)
+            args = (matrix, lm[pidx], part_off, lw[pidx], lwl[pidx], probe_prior, win_code, n_bins, n_blocks)
+            if heavy_first:  # perm is relative to each state's start: it survives the subset
+                g, h = sweep_skewed(*args, perm[pidx], n_heavy[part], slack[part], heavy_mass[part])
             else:
-                g, h = sweep_best(matrix, sm[pidx], part_off, sw[pidx], swl[pidx], probe_prior, win_code, n_bins,
-                                  n_blocks)
-            best[todo[part]] = g
-            best_h[todo[part]] = h
+                g, h = sweep_best(*args)
+            best[large[part]] = g
+            best_h[large[part]] = h
     return best, best_h
+
+
+def _subset(offsets, ids):
+    """Positions of the members of states ``ids`` and the offsets of that subset of states."""
+    sub_off = np.zeros(ids.size + 1, np.int64)
+    np.cumsum(offsets[ids + 1] - offsets[ids], out=sub_off[1:])
+    return _gather_index(offsets, ids, sub_off), sub_off
 
 
 @njit(cache=True)
