@@ -25,7 +25,25 @@ BackendOption = Annotated[
         show_default=False,
     ),
 ]
+GameOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--game",
+        "-g",
+        envvar="TERMO_GAME",
+        metavar="NAME",
+        help="Game: termo (default), nerdle, nerdle-mini, wordle, wordle-ru (see `termo games`).",
+        show_default=False,
+    ),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
+
+
+def load_game(name: str | None = None, extended: bool = False, strict: bool = False):
+    """The game a command was told to play (``--game``/``$TERMO_GAME``, default termo)."""
+    from termo.games import get_game
+
+    return get_game(name, extended=extended, strict=strict)
 
 
 def fail(message: str, code: int = 2) -> None:

@@ -1,0 +1,176 @@
+"""A game describes its own rules: the engine only ever sees a :class:`Game`.
+
+A game states its symbols and length, how typed text is normalised and validated, its answers
+and typeable probes (answers first), its prior scores, its turn limit, its win rule, its default
+opener and the language of its interface. The engine (matrix, sweeps, levels 1-3, lockstep,
+robustness, session, play, suggest) reads these fields and never names a concrete game.
+
+Behaviour is given as plain callables so that a game plugin is one small module
+(``termo/games/<name>.py``) that builds a ``Game`` value; see ``termo/games/registry.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Optional
+
+from termo.errors import TermoError
+
+EXACT = "exact"  # a guess wins when it is the answer, written the same way
+
+
+def lower(word: str) -> str:
+    """The simplest normalisation: lower case, nothing else."""
+    return word.lower()
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's rules and data (see the module docstring).
+
+    ``icf`` holds one prior score per answer (low = common): the prior at temperature T is
+    ``softmax(-icf / T)``; a game with a uniform prior gives every answer the score 0, so every
+    T gives exactly ``1/n``. ``win_keys`` (one key per probe, answers first) implements a win
+    rule other than the exact one: a guess wins against an answer whose key is equal to its own.
+    """
+
+    name: str
+    word_length: int
+    answers: tuple[str, ...]  # display forms, in canonical (normalised ascending) order
+    probes: tuple[str, ...]  # display forms; the answers first, then extra typeable words
+    icf: tuple[float, ...]  # prior score per answer (low = common); zeros = uniform
+    max_turns: int = 6
+    title: str = ""
+    language: str = "en"  # interface language: "pt", "en", "ru"
+    symbols: str = ""  # the alphabet of a guess, in the game's display order
+    normalizer: Callable[[str], str] = lower
+    guess_error: Optional[Callable[[str], Optional[str]]] = None  # why a normalised guess is invalid
+    unit: str = "letters"  # what a tile holds, for messages ("letters", "symbols")
+    default_opener: Optional[str] = None  # the interface's first guess (None: the level's optimum)
+    win_rule: str = EXACT
+    win_keys: Optional[tuple] = None  # one key per probe when win_rule != EXACT
+    uniform_prior: bool = False  # the prior does not depend on T
+    extended: bool = False  # probes beyond the default probe space are included
+    fold_cedilla: bool = True  # Termo's variant flag; other games ignore it
+    description: str = ""
+    key: str = ""  # the registry name (``--game``); variants such as termo-extended share it
+    _index: dict = field(default=None, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.probes[: len(self.answers)] != self.answers:
+            raise TermoError(f"{self.name}: the probe list must start with the answer list")
+        if len(self.icf) != len(self.answers):
+            raise TermoError(f"{self.name}: {len(self.icf)} prior scores for {len(self.answers)} answers")
+        if self.win_rule != EXACT and (self.win_keys is None or len(self.win_keys) != len(self.probes)):
+            raise TermoError(f"{self.name}: the win rule {self.win_rule!r} needs one key per probe")
+        index: dict[str, int] = {}
+        for i, word in enumerate(self.probes_norm):
+            if len(word) != self.word_length:
+                raise TermoError(f"{self.name}: probe {self.probes[i]!r} has length {len(word)}")
+            if word in index:
+                raise TermoError(f"{self.name}: probe {self.probes[i]!r} is listed twice after normalisation")
+            index[word] = i
+        object.__setattr__(self, "_index", index)
+
+    # --- sizes and codes -------------------------------------------------------------------
+    @property
+    def n_answers(self) -> int:
+        return len(self.answers)
+
+    @property
+    def n_probes(self) -> int:
+        return len(self.probes)
+
+    @property
+    def n_patterns(self) -> int:
+        return 3**self.word_length
+
+    @property
+    def win_code(self) -> int:
+        return self.n_patterns - 1
+
+    @property
+    def win_pattern(self) -> str:
+        return "G" * self.word_length
+
+    @property
+    def code_dtype(self) -> str:
+        return "uint8" if self.n_patterns <= 256 else "uint16"
+
+    @property
+    def label(self) -> str:
+        """What ``--game`` names: the registry name (variants keep it)."""
+        return self.key or self.name
+
+    # --- words ------------------------------------------------------------------------------
+    def normalize(self, word: str) -> str:
+        return self.normalizer(word)
+
+    @cached_property
+    def answers_norm(self) -> tuple[str, ...]:
+        return tuple(self.normalize(w) for w in self.answers)
+
+    @cached_property
+    def probes_norm(self) -> tuple[str, ...]:
+        return tuple(self.normalize(w) for w in self.probes)
+
+    def index_of(self, word: str) -> int | None:
+        """Probe index of ``word`` (in any spelling the normalisation accepts), or None."""
+        return self._index.get(self.normalize(word.strip()))
+
+    def is_answer_index(self, probe_index: int) -> bool:
+        return 0 <= probe_index < self.n_answers
+
+    def check_guess_text(self, norm: str) -> None:
+        """Raise TermoError when a normalised guess outside the probe list is not a valid guess."""
+        if len(norm) != self.word_length:
+            raise TermoError(f"{norm!r} has {len(norm)} {self.unit}; guesses here have {self.word_length}")
+        if self.symbols:
+            bad = [ch for ch in norm if ch not in self.symbols]
+            if bad:
+                raise TermoError(f"{norm!r}: {bad[0]!r} is not a symbol of {self.title or self.name}"
+                                 f" (use {self._symbols_hint()})")
+        if self.guess_error is not None:
+            reason = self.guess_error(norm)
+            if reason:
+                raise TermoError(f"{norm!r} is not a valid guess: {reason}")
+
+    def _symbols_hint(self) -> str:
+        if self.unit == "letters":
+            return "letters only"
+        return " ".join(self.symbols)
+
+    # --- win rule ---------------------------------------------------------------------------
+    def wins(self, probe_index: int, answer_index: int) -> bool:
+        """Does guessing probe ``probe_index`` win when the answer is ``answer_index``?"""
+        if self.win_keys is None:
+            return probe_index == answer_index
+        return self.win_keys[probe_index] == self.win_keys[answer_index]
+
+    @cached_property
+    def win_classes(self) -> tuple[tuple[int, ...], ...]:
+        """Groups of probe indices that win against each other, each of size > 1 (exact rule: none)."""
+        if self.win_keys is None:
+            return ()
+        groups: dict = {}
+        for i, key in enumerate(self.win_keys):
+            groups.setdefault(key, []).append(i)
+        return tuple(tuple(g) for g in groups.values() if len(g) > 1)
+
+    def summary(self) -> dict:
+        """Plain data for ``termo games``."""
+        return {
+            "name": self.label,
+            "title": self.title or self.label,
+            "answers": self.n_answers,
+            "probes": self.n_probes,
+            "length": self.word_length,
+            "turns": self.max_turns,
+            "patterns": self.n_patterns,
+            "prior": "uniform" if self.uniform_prior else "word frequency (ICF softmax)",
+            "win_rule": self.win_rule,
+            "opener": self.default_opener,
+            "language": self.language,
+            "description": self.description,
+        }

@@ -1,0 +1,39 @@
+"""Helpers shared by the letter games (Termo, English and Russian Wordle): word lists and checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from termo.errors import TermoError
+
+
+def letters_only(norm: str) -> str | None:
+    """The guess rule of a letter game: every tile a letter."""
+    return None if norm.isalpha() else "use letters only"
+
+
+def read_words(path: Path) -> list[str]:
+    """Non-empty stripped lines of a shipped word list."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise TermoError(f"cannot read {path}: {err.strerror}") from None
+    return [line.strip() for line in lines if line.strip()]
+
+
+def dedupe(words, normalize: Callable[[str], str], prefer: Callable[[str], tuple] | None = None):
+    """One display form per normalised word (``prefer`` picks among spellings: lowest key wins),
+    in ascending normalised order. Returns the display forms."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        groups.setdefault(normalize(word), []).append(word)
+    key = prefer or (lambda w: (w,))
+    return [min(groups[k], key=key) for k in sorted(groups)]
+
+
+def answers_then_probes(answers, allowed, normalize: Callable[[str], str]):
+    """(answers, probes): the probe list starts with the answers, then the other allowed words."""
+    seen = {normalize(w) for w in answers}
+    extras = [w for w in allowed if normalize(w) not in seen]
+    return tuple(answers), tuple(answers) + tuple(extras)
