@@ -10,6 +10,7 @@ import numpy as np
 
 from termo.feedback import feedback_code
 from termo.games import Game, termo_game
+from termo.games.termo_pt import termo_like
 
 
 def tiny_game(n_answers=60, n_extra=15, step=97, offset=3) -> Game:
@@ -20,12 +21,11 @@ def tiny_game(n_answers=60, n_extra=15, step=97, offset=3) -> Game:
     picks = sorted(set(picks))
     rest = [i for i in range(full.n_answers) if i not in set(picks)]
     extra = rest[5 :: max(1, len(rest) // n_extra)][:n_extra]
-    return Game(
-        name=f"tiny-{n_answers}-{n_extra}-{step}-{offset}",
-        word_length=5,
-        answers=tuple(full.answers[i] for i in picks),
-        probes=tuple(full.answers[i] for i in picks) + tuple(full.answers[i] for i in extra),
-        icf=tuple(full.icf[i] for i in picks),
+    return termo_like(
+        f"tiny-{n_answers}-{n_extra}-{step}-{offset}",
+        tuple(full.answers[i] for i in picks),
+        tuple(full.answers[i] for i in picks) + tuple(full.answers[i] for i in extra),
+        tuple(full.icf[i] for i in picks),
     )
 
 

@@ -7,6 +7,7 @@ import pytest
 from termo import lexicon
 from termo.errors import TermoError
 from termo.games import Game, termo_game
+from termo.games.termo_pt import termo_like
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +63,7 @@ def test_game_rejects_bad_lists():
     with pytest.raises(TermoError, match="start with the answer list"):
         Game("x", 5, ("abcde",), ("fghij",), (1.0,))
     with pytest.raises(TermoError, match="twice"):
-        Game("x", 5, ("abcde", "ábcde"), ("abcde", "ábcde"), (1.0, 2.0))
+        termo_like("x", ("abcde", "ábcde"), ("abcde", "ábcde"), (1.0, 2.0))
 
 
 def test_loader_rejects_stale_lists(tmp_path):

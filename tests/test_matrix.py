@@ -8,6 +8,7 @@ import pytest
 from termo import matrix as matrix_module
 from termo.feedback import colours, encode
 from termo.games import Game
+from termo.games.termo_pt import termo_like
 from termo.matrix import build_info, build_matrix, cache_paths, matrix_signature, pattern_matrix
 
 
@@ -52,7 +53,7 @@ def test_signatures(game, extended_game):
 
 def small_game():
     words = ("arara", "carro", "metro", "porta", "ratos", "termo")
-    return Game("tiny", 5, words, words + ("rerum",), (1.0, 2.0, 3.0, 4.0, 5.0, 6.0))
+    return termo_like("tiny", words, words + ("rerum",), (1.0, 2.0, 3.0, 4.0, 5.0, 6.0))
 
 
 def test_cache_round_trip_and_rebuild_on_damage(tmp_path, monkeypatch):

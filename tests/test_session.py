@@ -9,6 +9,7 @@ import pytest
 from termo.errors import TermoError
 from termo.feedback import feedback_code, normalize
 from termo.games import Game
+from termo.games.termo_pt import termo_like
 from termo.session import Session, candidates_after, parse_history_item
 
 TOY_ANSWERS = ("arara", "banco", "barra", "carro", "metro", "porta", "ratos", "saúde", "tarso", "termo")
@@ -18,14 +19,8 @@ TOY_EXTRAS = ("areio", "ovaxx")
 def toy_game(extended: bool = True) -> Game:
     answers = tuple(sorted(TOY_ANSWERS, key=normalize))
     probes = answers + (TOY_EXTRAS if extended else ())
-    return Game(
-        name="toy",
-        word_length=5,
-        answers=answers,
-        probes=probes,
-        icf=tuple(float(10 + i) for i in range(len(answers))),
-        extended=extended,
-    )
+    return termo_like("toy", answers, probes, tuple(float(10 + i) for i in range(len(answers))),
+                      extended=extended)
 
 
 def toy_matrix(game: Game):

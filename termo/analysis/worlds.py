@@ -14,6 +14,7 @@ A world is plain data; the policies are built from it in :mod:`termo.analysis.st
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -96,8 +97,8 @@ def _closed_game(n: int) -> Game:
     full = termo_game()
     cut = _cut(full, n)
     words = tuple(full.answers[i] for i in cut)
-    return Game(name=f"termo-closed-{len(cut)}", word_length=full.word_length, answers=words, probes=words,
-                icf=tuple(full.icf[i] for i in cut), max_turns=full.max_turns, fold_cedilla=full.fold_cedilla)
+    return dataclasses.replace(full, name=f"{full.name}-closed-{len(cut)}", answers=words, probes=words,
+                               icf=tuple(full.icf[i] for i in cut), extended=False)
 
 
 def closed_world(n: int | None, t: float = math.inf) -> World:

@@ -57,3 +57,11 @@ def termo_game(extended: bool = False, fold_cedilla: bool = True) -> Game:
 def make(extended: bool = False, strict: bool = False, fold_cedilla: bool = True) -> Game:
     """Registry factory (``strict`` is the exact win rule, which Termo always uses)."""
     return termo_game(extended=extended, fold_cedilla=fold_cedilla)
+
+
+def termo_like(name: str, answers, probes, icf, **changes) -> Game:
+    """A game with Termo's rules over other lists (closed worlds, small test games)."""
+    import dataclasses
+
+    return dataclasses.replace(termo_game(), name=name, answers=tuple(answers), probes=tuple(probes),
+                               icf=tuple(icf), **changes)
