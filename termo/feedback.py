@@ -106,12 +106,14 @@ def render_squares(pattern: str) -> str:
     return "".join(_SQUARE[ch] for ch in pattern)
 
 
-def pattern_possible(guess: str, pattern: str, length: int = 5, fold_cedilla: bool = True) -> tuple[bool, str]:
-    """Can any word at all produce ``pattern`` for ``guess``? (spec §1.5; no lexicon involved).
+def pattern_possible(guess: str, pattern: str, length: int = 5, fold_cedilla: bool = True,
+                     normalize=normalize) -> tuple[bool, str]:
+    """Can any word at all produce ``pattern`` for ``guess``? (docs/rules.md; no lexicon involved).
 
-    Returns ``(True, "")`` or ``(False, reason)``.
+    ``normalize=None`` takes ``guess`` as already normalised (any game); otherwise Termo's
+    accent folding is applied first. Returns ``(True, "")`` or ``(False, reason)``.
     """
-    g = normalize(guess, fold_cedilla)
+    g = guess if normalize is None else normalize(guess, fold_cedilla)
     if len(g) != length or len(pattern) != length:
         return False, f"guess and pattern must both have {length} letters"
     # 1. For each letter, yellows go to the leftmost non-green copies first.

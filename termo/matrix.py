@@ -22,7 +22,7 @@ from pathlib import Path
 from backends import get_backend, host
 from termo.cache import atomic_write_bytes, atomic_write_json, read_json
 from termo.feedback import colours, encode
-from termo.games import Game
+from termo.games import EXACT, Game
 from termo.paths import cache_dir
 
 RULES_VERSION = "two-pass-1"
@@ -31,10 +31,20 @@ _ROW_BLOCK = 2048
 
 
 def matrix_signature(game: Game) -> str:
-    """``"{probes}x{answers}:" + sha256(probes + "\\n--\\n" + answers)[:16]`` over normalised forms."""
+    """``"{probes}x{answers}:" + sha256(probes + "\\n--\\n" + answers)[:16]`` over normalised forms;
+    a game whose win rule is not the exact one gets ``"+" + rule`` appended (its matrix differs)."""
     text = "\n".join(game.probes_norm) + "\n--\n" + "\n".join(game.answers_norm)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return f"{game.n_probes}x{game.n_answers}:{digest}"
+    rule = "" if game.win_rule == EXACT else f"+{game.win_rule}"
+    return f"{game.n_probes}x{game.n_answers}:{digest}{rule}"
+
+
+def expected_code(game: Game, probe: int, answer: int) -> int:
+    """The plain-Python rule for one cell: two-pass colours, or the win code under the game's
+    win rule (a commutative rearrangement of the answer wins)."""
+    if game.win_keys is not None and game.wins(probe, answer):
+        return game.win_code
+    return encode(colours(game.probes_norm[probe], game.answers_norm[answer]))
 
 
 def _alphabet(game: Game) -> dict[str, int]:
@@ -119,9 +129,32 @@ def build_matrix(game: Game, backend=None):
             functools.partial(_matrix_kernel, xp), static_argnames=("n_symbols", "length", "dtype_name")
         )
         _compiled[backend.name] = kernel
-    return kernel(
+    matrix = kernel(
         answer_symbols, symbols, in_mask, index, n_symbols=len(alphabet), length=length, dtype_name=game.code_dtype
     )
+    return _apply_win_rule(game, backend, matrix)
+
+
+def _apply_win_rule(game: Game, backend, matrix):
+    """Set the win code on every (probe, answer) pair the game's win rule counts as a win."""
+    if not game.win_classes:
+        return matrix
+    xp = backend.xp
+    rows, cols = [], []
+    for group in game.win_classes:
+        answers = [i for i in group if i < game.n_answers]
+        for p in group:
+            for a in answers:
+                if p != a:
+                    rows.append(p)
+                    cols.append(a)
+    if not rows:
+        return matrix
+    host_m = backend.to_numpy(matrix)
+    if not host_m.flags.writeable:
+        host_m = host_m.copy()
+    host_m[rows, cols] = game.win_code
+    return backend.asarray(host_m)
 
 
 # --- cache ----------------------------------------------------------------------------------
@@ -133,7 +166,7 @@ def cache_paths(game: Game, layout: str = PROBES_MAJOR) -> tuple[Path, Path]:
     """Where the matrix of ``game`` (in ``layout``) and its metadata are cached."""
     signature = matrix_signature(game)
     suffix = "" if layout == PROBES_MAJOR else "-T"
-    stem = f"matrix-{RULES_VERSION}-{signature.replace(':', '-')}{suffix}"
+    stem = f"matrix-{game.label}-{RULES_VERSION}-{signature.replace(':', '-').replace('+', '-')}{suffix}"
     return cache_dir() / f"{stem}.npy", cache_dir() / f"{stem}.json"
 
 
@@ -160,7 +193,7 @@ def _spot_check(game: Game, matrix, layout: str = PROBES_MAJOR) -> bool:
     cells += [(i, i) for i in rng.sample(range(game.n_answers), min(64, game.n_answers))]
     for p, a in cells:
         value = matrix[p, a] if layout == PROBES_MAJOR else matrix[a, p]
-        if int(value) != encode(colours(game.probes_norm[p], game.answers_norm[a])):
+        if int(value) != expected_code(game, p, a):
             return False
     return True
 

@@ -1,12 +1,14 @@
-"""Openers: the interface opener `tarso`, the optimal openers, and the level-3 opener cache.
+"""The opener book, one layer above the solver: the interface opener, the optimal openers, and
+the level-3 opener cache. The solver never imports this module.
 
 * Level 1/2 optimum = the level's own decision over every answer at turn 1 (cheap, not cached).
 * Level 3 optimum = the level-3 decision over every answer at turn 1 (the root beam of K+1
   guesses, each evaluated exactly): a search of seconds to minutes, so it is cached.
-* The interface opener is the fixed word `tarso` at every level and temperature (§5.4/§6.5):
-  the optimum relabelled if `tarso` is the optimum; otherwise `tarso` with its entropy (level 3:
-  its expected value from the cached search, when there is one) and the optimum as the first
-  alternative. If `tarso` cannot be typed in the game, the optimum is returned.
+* The interface opener is the game's fixed ``default_opener`` (Termo: `tarso`) at every level
+  and temperature (docs/rules.md, "Openers"): the optimum relabelled if it is the optimum;
+  otherwise that word with its entropy (level 3: its expected value from the cached search,
+  when there is one) and the optimum as the first alternative. A game without a default opener,
+  or whose default cannot be typed, gets the optimum.
 
 Cache: ``openers.json`` in ``termo.paths.cache_dir()`` (written atomically), backed by the
 shipped ``data/openers.json`` (the default configuration). The key holds everything the value
@@ -27,7 +29,6 @@ from termo.cache import atomic_write_json, read_json
 from termo.decision import Choice, Decision
 from termo.paths import cache_dir, data_dir
 
-DEFAULT_WORD = "tarso"
 CACHE_NAME = "openers.json"
 FORMAT_VERSION = 1
 # The modules whose code decides the level-3 search result.
@@ -83,7 +84,7 @@ def cache_key(solver) -> str:
         prior = "prior=" + hashlib.sha256(solver.sweeper.prior.tobytes()).hexdigest()[:16]
     else:
         prior = f"T={solver.t!r}"
-    return (f"level=3;{prior};K={solver.beam};P={solver.depth};D={solver.loss!r};R={game.max_turns};"
+    return (f"game={game.label};level=3;{prior};K={solver.beam};P={solver.depth};D={solver.loss!r};R={game.max_turns};"
             f"E={solver.endgame};S={game.n_probes};A={game.n_answers};M={matrix_signature(game)};"
             f"B={search_signature()}")
 
@@ -188,15 +189,15 @@ def optimal_opener(solver, progress=None, recompute: bool = False) -> Decision:
 
 
 def default_opener(solver) -> Decision:
-    """The interface opener `tarso` (see the module docstring)."""
+    """The game's interface opener (see the module docstring)."""
     game = solver.game
-    index = game.index_of(DEFAULT_WORD)
+    index = None if game.default_opener is None else game.index_of(game.default_opener)
     if index is None:
         return optimal_opener(solver)
     everything = list(range(game.n_answers))
     expected = None
     if solver.level < 3:
-        optimum = solver.opener(optimal=True)
+        optimum = opener(solver, optimal=True)
     else:
         entry = lookup(solver)
         optimum = _decision_from_entry(game, entry) if entry is not None else None
@@ -215,13 +216,55 @@ def default_opener(solver) -> Decision:
     return Decision(best, "default opener (the fixed first word)", game.n_answers, alts)
 
 
+def opener(solver, optimal: bool = False, progress=None, recompute: bool = False) -> Decision:
+    """The first guess of ``solver``'s configuration. ``optimal=False``: the game's interface
+    opener; ``optimal=True``: the configuration's optimum (level 3: searched once, then cached;
+    levels 1/2: computed once per solver)."""
+    if not optimal:
+        return default_opener(solver)
+    if solver.level < 3 and not recompute:
+        if solver._opener is None:
+            solver._opener = optimal_opener(solver)
+        return solver._opener
+    return optimal_opener(solver, progress=progress, recompute=recompute)
+
+
+def decide(solver, candidates, turn: int, progress=None) -> Decision:
+    """``solver.decide``, except that a level-3 decision on every answer at turn 1 is the
+    book's (cached) optimum opener instead of a fresh search."""
+    cands = list(candidates)
+    if solver.level == 3 and int(turn) == 1 and len(cands) == solver.game.n_answers:
+        return optimal_opener(solver, progress=progress)
+    return solver.decide(cands, turn)
+
+
+class Book:
+    """A solver with its opener book: what the interface layers (`termo.suggest.Advisor`) ask.
+
+    ``decide`` and ``opener`` go through the book (see :func:`decide`, :func:`opener`); every
+    other attribute is the solver's.
+    """
+
+    def __init__(self, solver):
+        self.solver = solver
+
+    def decide(self, candidates, turn: int, progress=None) -> Decision:
+        return decide(self.solver, candidates, turn, progress)
+
+    def opener(self, optimal: bool = False, progress=None, recompute: bool = False) -> Decision:
+        return opener(self.solver, optimal=optimal, progress=progress, recompute=recompute)
+
+    def __getattr__(self, name):
+        return getattr(self.solver, name)
+
+
 def write_shipped(progress=None) -> dict:
     """Recompute the default configuration's level-3 opener and write it to the shipped
     ``data/openers.json`` (run after any change to the search code)."""
-    from termo.games import termo_game
+    from termo.games import get_game
     from termo.solver import Solver
 
-    solver = Solver(termo_game(), level=3)
+    solver = Solver(get_game("termo"), level=3)
     decision, costs, seconds = search_level3(solver, progress)
     entry = _entry_from_decision(decision, costs, solver.game.n_answers, seconds)
     path = shipped_path()

@@ -7,7 +7,7 @@ random     ``numpy.random.default_rng(seed)`` re-created at every ``reset()``, t
 letters    level 1: score = Σ over the word's distinct letters of the number of candidates
            holding that letter; the best candidate, first index on ties (opener ``oreia``)
 likely     the candidate with the highest prior, first index on ties
-entropy    level 2 (§5.3), its own optimal opener (not the fixed ``tarso``)
+entropy    level 2, its own optimal opener (not the game's fixed interface opener)
 level3     level 3 (§6.4), opener = the searched level-3 optimum (cached)
 =========  ==============================================================================
 
@@ -16,31 +16,11 @@ None of random/letters/likely has an endgame rule: they always guess a candidate
 
 from __future__ import annotations
 
-from backends import host
+from termo import level1, openers
 from termo.errors import TermoError
 
 POLICY_NAMES = ("random", "letters", "likely", "entropy", "level3")
 _MEMO_LIMIT = 500_000
-
-
-def letter_table(game):
-    """Boolean (answers × letters) table: does the (normalised) answer contain the letter?"""
-    xp = host().xp
-    alphabet = sorted(set("".join(game.answers_norm)))
-    pos = {ch: i for i, ch in enumerate(alphabet)}
-    table = xp.zeros((game.n_answers, len(alphabet)), dtype=xp.bool)
-    for i, word in enumerate(game.answers_norm):
-        for ch in set(word):
-            table[i, pos[ch]] = True
-    return table
-
-
-def letter_scores(table, candidates):
-    """Level-1 score of each candidate (over the candidates themselves), as a list of ints."""
-    xp = host().xp
-    sub = xp.astype(table[xp.asarray(candidates, dtype=xp.int64)], xp.int64)
-    freq = xp.sum(sub, axis=0)
-    return [int(v) for v in xp.sum(sub * freq[None, :], axis=1)]
 
 
 class Policy:
@@ -78,16 +58,10 @@ class LettersPolicy(Policy):
     name = "letters"
 
     def __init__(self, game):
-        self.table = letter_table(game)
+        self.table = level1.letter_table(game)
 
     def choose(self, candidates, turn: int) -> int:
-        cands = [int(c) for c in candidates]
-        scores = letter_scores(self.table, cands)
-        best = 0
-        for j in range(1, len(cands)):
-            if scores[j] > scores[best]:
-                best = j
-        return cands[best]
+        return level1.best(self.table, [int(c) for c in candidates])
 
 
 class LikelyPolicy(Policy):
@@ -116,7 +90,10 @@ class SolverPolicy(Policy):
         self._n = solver.game.n_answers
 
     def _key(self, cands, turn):
-        t = turn if (self.solver.level == 3 or turn >= 5) else 0
+        # Level 2 depends on the turn only in its endgame turns (the last two): earlier turns
+        # share one memo class. Level 3 looks ahead, so every turn is its own class.
+        endgame = turn >= self.solver.game.max_turns - 1
+        t = turn if (self.solver.level == 3 or endgame) else 0
         return (t, tuple(cands))
 
     def choose(self, candidates, turn: int) -> int:
@@ -132,7 +109,7 @@ class SolverPolicy(Policy):
             if hit is not None:
                 out[i] = hit
             elif self.solver.level == 3 and t == 1 and len(s) == self._n:
-                out[i] = self.solver.opener(optimal=True).index
+                out[i] = openers.opener(self.solver, optimal=True).index
             else:
                 todo.append(i)
                 keys.append(key)
@@ -154,9 +131,7 @@ def make_policy(name: str, game=None, t: float = 1.0, seed: int = 0, backend=Non
     if name == "random":
         return RandomPolicy(seed)
     if game is None:
-        from termo.games import termo_game
-
-        game = termo_game()
+        raise TermoError(f"policy {name!r} needs a game")
     if name == "letters":
         return LettersPolicy(game)
     if name == "likely":

@@ -87,7 +87,7 @@ def parse_history_item(text: str) -> tuple[str, str]:
     guess = guess.strip()
     if not sep or not guess or not pattern.strip():
         raise TermoError(
-            f"bad history item {text!r}: expected guess:colours, e.g. tarso:BBGBY"
+            f"bad history item {text!r}: expected guess:colours, e.g. tarso:BBGBY or 52-34=18:GBBYBBGB"
         )
     return guess, pattern
 
@@ -167,17 +167,25 @@ class Session:
         raw = text.strip().lower()
         if not raw:
             raise TermoError("empty guess")
-        norm = self.game.normalize(raw)
-        n = self.game.word_length
-        if len(norm) != n:
-            raise TermoError(f"{raw!r} has {len(norm)} letters; words here have {n}")
-        if not norm.isalpha():
-            raise TermoError(f"{raw!r} is not a word: use letters only")
-        probe = self.game.index_of(raw)
+        game = self.game
+        norm = game.normalize(raw)
+        probe = game.index_of(raw)
         if probe is not None:
-            return Guess(self.game.probes[probe], norm, probe)
+            return Guess(game.probes[probe], norm, probe)
+        n = game.word_length
+        if len(norm) != n:
+            raise TermoError(f"{raw!r} has {len(norm)} {game.unit}; guesses here have {n}")
+        try:
+            game.check_guess_text(norm)
+        except TermoError as err:
+            if game.unit == "letters" and not norm.isalpha():
+                raise TermoError(f"{raw!r} is not a word: use letters only") from None
+            raise TermoError(str(err).replace(repr(norm), repr(raw), 1)) from None
+        noun = "word" if game.unit == "letters" else "guess"
         warning = (
             f"{raw!r} is not in the word list: accepted, filtered one answer at a time"
+            if noun == "word" else
+            f"{raw!r} is not in the guess list: accepted, filtered one answer at a time"
         )
         return Guess(raw, norm, None, (warning,))
 
@@ -186,9 +194,7 @@ class Session:
         from termo.feedback import parse_pattern, pattern_possible
 
         pattern = parse_pattern(text, self.game.word_length)
-        ok, reason = pattern_possible(
-            guess.norm, pattern, self.game.word_length, self.game.fold_cedilla
-        )
+        ok, reason = pattern_possible(guess.norm, pattern, self.game.word_length, normalize=None)
         if not ok:
             raise TermoError(f"impossible colours {pattern} for {guess.word}: {reason}")
         return pattern
@@ -203,7 +209,7 @@ class Session:
 
     def filter(self, guess: Guess, pattern: str, candidates=None):
         """The candidates (default: the current ones) consistent with `guess` coloured `pattern`."""
-        from termo.feedback import encode, feedback_code
+        from termo.feedback import encode
 
         xp = self._xp
         cands = self._candidates if candidates is None else candidates
@@ -212,13 +218,14 @@ class Session:
             row = self._matrix_host()[guess.probe]
             codes = xp.take(xp.asarray(row), cands)
             return cands[codes == code]
-        # Slow path: a guess with no matrix row.
+        # Slow path: a guess with no matrix row (it wins only when written as the answer).
+        from termo.feedback import colours
+
         answers = self.game.answers_norm
-        n, fold = self.game.word_length, self.game.fold_cedilla
         keep = [
             int(c)
             for c in self._backend.to_numpy(cands).tolist()
-            if feedback_code(guess.norm, answers[int(c)], n, fold) == code
+            if encode(colours(guess.norm, answers[int(c)])) == code
         ]
         return xp.asarray(keep, dtype=xp.int64)
 
@@ -234,7 +241,7 @@ class Session:
         guess = self.check_guess(guess_text)
         pattern = self.check_pattern(guess, pattern_text)
         before = self.n_candidates
-        if pattern == "G" * self.game.word_length:
+        if pattern == self.game.win_pattern:
             rnd = Round(guess.word, pattern, guess.probe, before, before, won=True)
             self._frames.append(_Frame(rnd, self._candidates))
             return Outcome("won", rnd, guess.warnings)

@@ -3,7 +3,9 @@
 >>> s = Solver(game, level=3)          # doctest: +SKIP
 >>> s.decide(candidates, turn)          # a termo.decision.Decision
 >>> s.decide_many(states, turns)        # probe index per state, batched
->>> s.opener(optimal=True)              # the searched (and cached) opener
+
+Openers (the interface opener and the cached level-3 optimum) live one layer up, in
+:mod:`termo.openers`, which calls the solver; the solver never imports it.
 
 Levels: 1 = letter frequency (§4), 2 = entropy with the §5.3 endgame rule, 3 = expected number of
 guesses over a beam (§6). The heavy entropy sweeps run on the chosen backend; the level-3 value
@@ -15,14 +17,11 @@ from __future__ import annotations
 import math
 
 from backends import get_backend, host
-from termo import level2, level3
+from termo import level1, level2, level3
 from termo.decision import Choice, Decision
 from termo.entropy import Sweeper
 from termo.errors import TermoError
 from termo.prior import prior_weights
-
-DEFAULT_OPENER = "tarso"
-
 
 class Solver:
     """Decisions for one configuration. ``prior`` (float64 over answers, zeros allowed) overrides
@@ -59,7 +58,7 @@ class Solver:
         self.sweeper = Sweeper(game, self.prior, self.backend)
         self._tree = None
         self._letters = None
-        self._opener = None  # level 1/2 optimum, computed once
+        self._opener = None  # level 1/2 optimum, computed once (a slot kept by termo.openers)
 
     # -- building blocks ----------------------------------------------------------------------
     @property
@@ -118,10 +117,6 @@ class Solver:
             return self._decide_letters(cands)
         if self.level == 2:
             return level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
-        if turn == 1 and len(cands) == self.game.n_answers:
-            from termo import openers
-
-            return openers.optimal_opener(self)  # the searched opener, from the cache when there
         return self._decide_level3(cands, turn)
 
     def decide_many(self, states, turns) -> list[int]:
@@ -203,42 +198,19 @@ class Solver:
         return Decision(choices[0], reason, m, tuple(choices[1:]))
 
     # -- level 1 ------------------------------------------------------------------------------
-    def _letters_index(self, cands) -> int:
-        from termo.policies import letter_scores
-
+    @property
+    def letters(self):
         if self._letters is None:
-            from termo.policies import letter_table
+            self._letters = level1.letter_table(self.game)
+        return self._letters
 
-            self._letters = letter_table(self.game)
-        scores = letter_scores(self._letters, cands)
-        best = max(range(len(cands)), key=lambda j: (scores[j], -j))
-        return cands[best]
+    def _letters_index(self, cands) -> int:
+        return level1.best(self.letters, cands)
 
     def _decide_letters(self, cands) -> Decision:
-        from termo.policies import letter_scores, letter_table
-
-        if self._letters is None:
-            self._letters = letter_table(self.game)
-        scores = letter_scores(self._letters, cands)
-        order = sorted(range(len(cands)), key=lambda j: (-scores[j], j))
         members = set(cands)
-        picks = [self._choice(cands[j], cands, members=members) for j in order[: 1 + self.alternatives]]
-        return Decision(picks[0], f"most frequent letters among {len(cands)} candidates", len(cands),
-                        tuple(picks[1:]))
-
-    # -- openers ------------------------------------------------------------------------------
-    def opener(self, optimal: bool = False, progress=None, recompute: bool = False) -> Decision:
-        """The first guess. ``optimal=False``: the interface opener `tarso` (§5.4/§6.5);
-        ``optimal=True``: this configuration's optimum (level 3: searched once, then cached)."""
-        from termo import openers
-
-        if optimal:
-            if self.level < 3 and not recompute:
-                if self._opener is None:
-                    self._opener = openers.optimal_opener(self)
-                return self._opener
-            return openers.optimal_opener(self, progress=progress, recompute=recompute)
-        return openers.default_opener(self)
+        return level1.decide(self.letters, cands, lambda i: self._choice(i, cands, members=members),
+                             self.alternatives)
 
     def describe(self) -> dict:
         t = "inf" if math.isinf(self.t) else self.t

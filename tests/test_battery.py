@@ -145,7 +145,7 @@ def test_level2_opener_cache(tmp_path, monkeypatch):
     assert solver.game.probes[index] == "tarso"
     data = json.loads(path.read_text())
     (key,) = data["entries"]
-    assert key.startswith("level=2;T=1.0;")
+    assert key.startswith("game=termo;level=2;T=1.0;")
     data["entries"][key]["word"] = "muito"  # a stale entry is ignored and rewritten
     path.write_text(json.dumps(data))
     assert level2_opener(solver) == index

@@ -10,6 +10,7 @@ any change to what the opener depends on misses the cache. Entries are checked a
 
 from __future__ import annotations
 
+from termo import openers as book
 from termo.cache import atomic_write_json, read_json
 from termo.paths import cache_dir
 
@@ -44,7 +45,7 @@ def level2_opener(solver) -> int:
         index = entry.get("index")
         if isinstance(index, int) and 0 <= index < game.n_probes and game.probes[index] == entry.get("word"):
             return index
-    decision = solver.decide(range(game.n_answers), 1)
+    decision = book.decide(solver, range(game.n_answers), 1)
     entries = _entries()
     entries[key] = {"n": game.n_answers, "index": int(decision.index), "word": decision.word,
                     "bits": decision.choice.bits}

@@ -20,6 +20,7 @@ import time
 from typing import Callable, Sequence
 
 from backends import host
+from termo import openers as book
 from termo.analysis.battery import battery_secrets, evaluate, summarize
 from termo.analysis.strategies import FixedOpener, SolverPolicy, make_solver, t_label
 from termo.analysis.worlds import World, closed_world, full_world, open_world
@@ -215,7 +216,7 @@ def worlds_study(lab: Lab, t: float = 1.0, world_t: float = math.inf, word: str 
 
     # 4. closed world N=300: level-3 choice, then the first 3 non-target words and the target played
     closed = closed_world(closed_n, world_t)
-    decision = lab.solver(closed, level=3).decide(host().xp.asarray(closed.candidates(), dtype=host().xp.int64), 1)
+    decision = book.decide(lab.solver(closed, level=3), closed.candidates(), 1)
     lab.tick("closed level 3")
     choices = [decision.choice] + list(decision.alternatives)
     step4: dict = {"world": closed.name, "level3": [{"word": c.word, "expected": c.expected, "bits": c.bits}
@@ -235,9 +236,9 @@ def worlds_study(lab: Lab, t: float = 1.0, world_t: float = math.inf, word: str 
     out["step4_closed_world"] = step4
 
     # 5. regret among openers in open worlds
-    level2 = lab.solver(full).opener(optimal=True)
+    level2 = book.opener(lab.solver(full), optimal=True)
     try:
-        level3 = lab.solver(full, level=3).opener(optimal=True)
+        level3 = book.opener(lab.solver(full, level=3), optimal=True)
         level3_word = level3.word
     except Exception as err:  # noqa: BLE001 - the level-3 opener is optional here
         level3_word = None
@@ -344,7 +345,7 @@ def catalog_study(lab: Lab, temperatures=OPENER_TEMPERATURES, open_sizes=OPEN_SI
     out["full"] = full_rows
     full = full_world(t=1.0)
     if level3:
-        opener3 = lab.solver(full, level=3).opener(optimal=True)
+        opener3 = book.opener(lab.solver(full, level=3), optimal=True)
         out["level3_t1"] = {"word": opener3.word, "expected": opener3.choice.expected}
     lorder = letter_ranking(full, full.candidates())
     out["level1"] = full.game.answers[lorder[0]]
@@ -356,7 +357,7 @@ def catalog_study(lab: Lab, temperatures=OPENER_TEMPERATURES, open_sizes=OPEN_SI
                  "bits": h[order[0]]}
         if level3:
             cands = host().xp.asarray(world.candidates(), dtype=host().xp.int64)
-            d = lab.solver(world, level=3).decide(cands, 1)
+            d = book.decide(lab.solver(world, level=3), cands, 1)
             entry.update({"level3_best": d.word, "expected": d.choice.expected})
         entry["seconds"] = time.perf_counter() - start
         lab.tick(world.name)
