@@ -35,7 +35,7 @@ class Config:
     t: float = 1.0
     beam: int = 10
     depth: int = 1
-    opener: str = "default"  # "default" (tarso) or "optimal"
+    opener: str = "default"  # "default" (the game's interface opener) or "optimal"
     backend: str | None = None
     ceiling: int = LEVEL3_CEILING
 
@@ -60,16 +60,17 @@ class Config:
 
 
 def _make_solver(game, level, config: Config):
+    from termo.openers import Book
     from termo.solver import Solver
 
-    return Solver(
+    return Book(Solver(
         game,
         level=level,
         t=config.t,
         beam=config.beam,
         depth=config.depth,
         backend=config.backend,
-    )
+    ))
 
 
 class Advisor:
@@ -146,9 +147,9 @@ def suggest(
     from termo.session import Session
 
     if game is None:
-        from termo.games import termo_game
+        from termo.games import get_game
 
-        game = termo_game(extended=extended)
+        game = get_game(None, extended=extended)
     config = Config(level=level, t=t, beam=beam, depth=depth, opener=opener, backend=backend)
     advisor = advisor or Advisor(game, config)
     session = Session(game)
@@ -178,9 +179,9 @@ def opener_report(
     """The optimal opener of a configuration and its alternatives (searched and cached when
     missing): the keys of `Decision.as_dict()` without ``candidates``."""
     if game is None:
-        from termo.games import termo_game
+        from termo.games import get_game
 
-        game = termo_game(extended=extended)
+        game = get_game(None, extended=extended)
     config = Config(level=level, t=t, beam=beam, depth=depth, opener="optimal", backend=backend)
     advisor = advisor or Advisor(game, config)
     out = advisor.opener(optimal=True, progress=progress).as_dict()
