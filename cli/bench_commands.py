@@ -12,7 +12,7 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from cli.common import BackendOption, JsonOption, print_json, progress_bar, user_errors
+from cli.common import BackendOption, GameOption, JsonOption, load_game, print_json, progress_bar, user_errors
 from termo.errors import TermoError
 
 OutOption = Annotated[
@@ -23,6 +23,16 @@ SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the random stra
 BeamOption = Annotated[int, typer.Option("--beam", help="Level 3: probes searched per node (K).", min=1)]
 DepthOption = Annotated[int, typer.Option("--depth", help="Level 3: search depth before the greedy tail (P).", min=0)]
 DEFAULT_OUT = Path("results")
+
+
+def _termo_study(game_name: str | None, command: str) -> None:
+    """The published Termo studies (sweep-t, extended, worlds, areio, catalog) use Termo's lists."""
+    from termo.games import resolve_name
+
+    name = resolve_name(game_name)
+    if name != "termo":
+        raise TermoError(f"bench {command} reproduces a study of Termo's word lists and prior; "
+                         f"it does not apply to {name} (bench battery and bench second-guess do)")
 
 
 def _parse_t(text: str) -> float:
@@ -78,6 +88,7 @@ def battery_command(
     seed: SeedOption = 0,
     beam: BeamOption = 10,
     depth: DepthOption = 1,
+    game_name: GameOption = None,
     out: OutOption = DEFAULT_OUT,
     backend: BackendOption = None,
     json_out: JsonOption = False,
@@ -86,18 +97,18 @@ def battery_command(
     from termo.analysis.battery import BATTERIES, battery_secrets
     from termo.analysis.experiments import battery_experiment
     from termo.analysis.strategies import parse_strategies
-    from termo.games import termo_game
 
     if set_name not in BATTERIES:
         raise TermoError(f"unknown battery {set_name!r} (choose from {', '.join(BATTERIES)})")
     default = "entropy,level3" if set_name == "level3" else "random,letters,likely,entropy"
     names = parse_strategies(strategies or default)
     temperature = _parse_t(t)
-    games = len(battery_secrets(termo_game(extended=extended), set_name, n))
+    game = load_game(game_name, extended=extended)
+    games = len(battery_secrets(game, set_name, n))
     with progress_bar(f"battery {set_name}", total=games * len(names)) as update:
         rows, markdown, paths = battery_experiment(
             names, set_name, n=n, t=temperature, extended=extended, seed=seed, beam=beam, depth=depth,
-            backend=backend, out=out, progress=_Progress(update, games * len(names)))
+            backend=backend, out=out, progress=_Progress(update, games * len(names)), game=game)
     _finish(json_out, rows, markdown, paths)
 
 
@@ -106,19 +117,21 @@ def sweep_t_command(
     temperatures: Annotated[str, typer.Option("--temperatures", help="Comma list of T values (inf = uniform).")] = "0.5,1,2,5,10,inf",
     set_name: Annotated[str, typer.Option("--set", help="Battery: realistic, full or level3.")] = "realistic",
     n: Annotated[Optional[int], typer.Option("--n", help="Battery size (see bench battery).", min=1)] = None,
+    game_name: GameOption = None,
     out: OutOption = DEFAULT_OUT,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """The entropy strategy at several prior temperatures, same secrets, own optimal opener per T."""
+    _termo_study(game_name, "sweep-t")
     from termo.analysis.battery import battery_secrets
     from termo.analysis.experiments import sweep_t_experiment
-    from termo.games import termo_game
+    from termo.games import get_game
 
     temps = [_parse_t(x) for x in temperatures.split(",") if x.strip()]
     if not temps:
         raise TermoError("--temperatures needs at least one value")
-    games = len(battery_secrets(termo_game(), set_name, n))
+    games = len(battery_secrets(get_game("termo"), set_name, n))
     with progress_bar("temperature sweep", total=games * len(temps)) as update:
         rows, markdown, paths = sweep_t_experiment(temps, set_name, n=n, backend=backend, out=out,
                                                    progress=_Progress(update, games * len(temps)))
@@ -133,14 +146,16 @@ def extended_command(
     t: TOption = "1",
     beam: BeamOption = 10,
     depth: DepthOption = 1,
+    game_name: GameOption = None,
     out: OutOption = DEFAULT_OUT,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Answers-only (6,046) vs extended (8,629) probe space, same secrets, level 2 and level 3."""
+    _termo_study(game_name, "extended")
     from termo.analysis.battery import battery_secrets
     from termo.analysis.experiments import extended_experiment
-    from termo.games import termo_game
+    from termo.games import get_game
 
     try:
         wanted = [int(x) for x in levels.split(",") if x.strip()]
@@ -148,7 +163,7 @@ def extended_command(
         raise TermoError(f"--levels takes 2 and/or 3, got {levels!r}") from None
     if not wanted or any(x not in (2, 3) for x in wanted):
         raise TermoError(f"--levels takes 2 and/or 3, got {levels!r}")
-    game = termo_game()
+    game = get_game("termo")
     total = sum(2 * len(battery_secrets(game, "realistic" if lv == 2 else "level3", n if lv == 2 else n3)) for lv in wanted)
     with progress_bar("extended probe space", total=total) as update:
         rows, markdown, paths = extended_experiment(wanted, n2=n, n3=n3, t=_parse_t(t), beam=beam, depth=depth,
@@ -170,11 +185,13 @@ def worlds_command(
     word: Annotated[str, typer.Option("--word", help="The opener under study.")] = "serão",
     beam: BeamOption = 10,
     depth: DepthOption = 1,
+    game_name: GameOption = None,
     out: OutOption = DEFAULT_OUT,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Spec §7.4: is SERÃO a good opener? Rankings, cuts, closed/open worlds, regret, (N, T) grid."""
+    """Termo study: is SERÃO a good opener? Rankings, cuts, closed/open worlds, regret, (N, T) grid."""
+    _termo_study(game_name, "worlds")
     from termo.analysis.experiments import worlds_experiment
 
     temperature, inside = _parse_t(t), _parse_t(world_t)
@@ -187,11 +204,13 @@ def worlds_command(
 def areio_command(
     beam: BeamOption = 10,
     depth: DepthOption = 1,
+    game_name: GameOption = None,
     out: OutOption = DEFAULT_OUT,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Spec §7.5: the conjugated probe AREIO in the extended space: ranks, open grid, games, regret."""
+    """Termo study: the conjugated probe AREIO in the extended space: ranks, open grid, games, regret."""
+    _termo_study(game_name, "areio")
     from termo.analysis.experiments import areio_experiment
 
     _study("areio", 50, lambda progress: areio_experiment(beam=beam, depth=depth, backend=backend, out=out,
@@ -203,11 +222,13 @@ def catalog_command(
     level3: Annotated[bool, typer.Option("--level3/--no-level3", help="Also search the level-3 opener of every world (slow).")] = True,
     beam: BeamOption = 10,
     depth: DepthOption = 1,
+    game_name: GameOption = None,
     out: OutOption = DEFAULT_OUT,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Spec §7.6: the best opener of every world (bits optimum and level-3 optimum with E)."""
+    """Termo study: the best opener of every world (bits optimum and level-3 optimum with E)."""
+    _termo_study(game_name, "catalog")
     from termo.analysis.experiments import catalog_experiment
 
     _study("catalog", 17, lambda progress: catalog_experiment(level3=level3, beam=beam, depth=depth, backend=backend,

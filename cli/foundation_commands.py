@@ -1,4 +1,4 @@
-"""Foundation commands: backends, feedback, lexicon, matrix."""
+"""Foundation commands: backends, games, feedback, lexicon, matrix."""
 
 from __future__ import annotations
 
@@ -7,14 +7,13 @@ from typing import Annotated
 import typer
 
 from backends import available_backends, get_backend
-from cli.common import BackendOption, JsonOption, print_json, user_errors
-from termo import lexicon
-from termo.feedback import feedback, render_squares
-from termo.games import termo_game
-from termo.matrix import build_info
+from cli.common import BackendOption, GameOption, JsonOption, load_game, print_json, user_errors
 
 ExtendedOption = Annotated[
-    bool, typer.Option("--extended", help="Use the 8,629 typeable words (answers + conjugations) as probes.")
+    bool, typer.Option("--extended", help="Termo: use the 8,629 typeable words (answers + conjugations) as probes.")
+]
+StrictOption = Annotated[
+    bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: commutative answers win).")
 ]
 
 
@@ -33,13 +32,45 @@ def backends_command(json_out: JsonOption = False) -> None:
 
 
 @user_errors
+def games_command(json_out: JsonOption = False) -> None:
+    """List the games: name, answers, probes (after normalisation), tiles, tries, prior, win rule."""
+    from termo.games import GAME_NAMES, get_game
+
+    rows = [get_game(name).summary() for name in GAME_NAMES]
+    if json_out:
+        print_json(rows)
+        return
+    for row in rows:
+        typer.echo(f"{row['name']:<12} {row['answers']:>6,} answers {row['probes']:>6,} probes  "
+                   f"{row['length']} tiles, {row['turns']} tries, {row['prior']} prior, {row['win_rule']} wins")
+
+
+def _game_word(game, text: str, label: str) -> str:
+    """A normalised word of ``game`` typed on the command line (TermoError when invalid)."""
+    norm = game.normalize(text.strip())
+    if game.index_of(norm) is None:
+        game.check_guess_text(norm)
+    return norm
+
+
+@user_errors
 def feedback_command(
-    guess: Annotated[str, typer.Argument(help="The word played (accents optional).")],
-    answer: Annotated[str, typer.Argument(help="The secret word.")],
+    guess: Annotated[str, typer.Argument(help="The word (or equation) played; accents optional in Termo.")],
+    answer: Annotated[str, typer.Argument(help="The secret word (or equation).")],
+    game_name: GameOption = None,
+    strict: StrictOption = False,
     json_out: JsonOption = False,
 ) -> None:
-    """The colours Termo shows for GUESS when the secret is ANSWER (G green, Y yellow, B absent)."""
-    pattern = feedback(guess, answer)
+    """The colours the game shows for GUESS when the secret is ANSWER (G green, Y yellow/purple, B absent)."""
+    from termo.feedback import colours, render_squares
+
+    game = load_game(game_name, strict=strict)
+    g, a = _game_word(game, guess, "guess"), _game_word(game, answer, "answer")
+    gi, ai = game.index_of(g), game.index_of(a)
+    if gi is not None and ai is not None and game.is_answer_index(ai) and game.wins(gi, ai):
+        pattern = game.win_pattern
+    else:
+        pattern = colours(g, a)
     if json_out:
         print_json({"guess": guess, "answer": answer, "pattern": pattern, "squares": render_squares(pattern)})
     else:
@@ -47,8 +78,22 @@ def feedback_command(
 
 
 @user_errors
-def lexicon_command(json_out: JsonOption = False) -> None:
-    """Rebuild the word lists from the raw fserb/pt-br sources and report every count."""
+def lexicon_command(game_name: GameOption = None, json_out: JsonOption = False) -> None:
+    """Report the game's list sizes (Termo: rebuilt from the raw fserb/pt-br sources, every count)."""
+    from termo import lexicon
+    from termo.games import resolve_name
+
+    name = resolve_name(game_name)
+    if name != "termo":
+        game = load_game(name)
+        counts = {"game": name, "answers": game.n_answers, "probes": game.n_probes,
+                  "patterns": game.n_patterns, "length": game.word_length}
+        if json_out:
+            print_json(counts)
+        else:
+            for key, value in counts.items():
+                typer.echo(f"{key:<10} {value:>8,}" if isinstance(value, int) else f"{key:<10} {value:>8}")
+        return
     counts = lexicon.rebuild().counts()
     if json_out:
         print_json(counts)
@@ -69,13 +114,17 @@ def lexicon_command(json_out: JsonOption = False) -> None:
 
 @user_errors
 def matrix_command(
+    game_name: GameOption = None,
     extended: ExtendedOption = False,
+    strict: StrictOption = False,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Ignore the cache and rebuild the matrix.")] = False,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Build (or load from the cache) the pattern matrix; report shape, signature, time, cache path."""
-    info = build_info(termo_game(extended=extended), get_backend(backend), rebuild=rebuild)
+    from termo.matrix import build_info
+
+    info = build_info(load_game(game_name, extended=extended, strict=strict), get_backend(backend), rebuild=rebuild)
     report = {k: info[k] for k in ("shape", "signature", "seconds", "cache", "source", "backend")}
     if json_out:
         print_json(report)
@@ -89,6 +138,7 @@ def matrix_command(
 
 def register(app: typer.Typer) -> None:
     app.command("backends")(backends_command)
+    app.command("games")(games_command)
     app.command("feedback")(feedback_command)
     app.command("lexicon")(lexicon_command)
     app.command("matrix")(matrix_command)

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, JsonOption, print_json, progress_bar, user_errors
+from cli.common import BackendOption, GameOption, JsonOption, print_json, progress_bar, user_errors
 from termo.errors import TermoError
 
 DEFAULT_OUT = "robustness-out"
@@ -96,7 +96,8 @@ def robustness_command(
         Optional[int],
         typer.Option("--world", help="Closed world of the N most common answers (quick runs); default: the whole game."),
     ] = None,
-    extended: Annotated[bool, typer.Option("--extended", help="Use the 8,629 typeable words as probes.")] = False,
+    extended: Annotated[bool, typer.Option("--extended", help="Termo: use the 8,629 typeable words as probes.")] = False,
+    game_name: GameOption = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -107,12 +108,13 @@ def robustness_command(
     from termo.robustness.report import document, write_all
     from termo.robustness.scale import empirical_floor
     from termo.robustness.sweep import SweepConfig, run_sweep
+    from termo.games import resolve_name
     from termo.robustness.world import World, load_world
 
     if openers not in ("beam", "all"):
         raise TermoError(f"--openers must be beam or all, got {openers!r}")
     backend_name = get_backend(backend).name
-    world = World(extended=extended, size=world_size)
+    world = World(extended=extended, size=world_size, game=resolve_name(game_name))
     data = load_world(world)
     cols = _parse_columns(columns, data)
     past_words = None

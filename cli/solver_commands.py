@@ -18,7 +18,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, BackendOption, JsonOption, fail, print_json
+from cli.common import USER_ERRORS, BackendOption, GameOption, JsonOption, fail, load_game, print_json
 from termo.errors import TermoError
 
 # ----------------------------------------------------------------------------- helpers
@@ -32,11 +32,15 @@ TOpt = Annotated[
 BeamOpt = Annotated[str, typer.Option("--beam", metavar="K", help="Level 3: guesses tried per search node.")]
 DepthOpt = Annotated[str, typer.Option("--depth", metavar="P", help="Level 3: search depth below the root.")]
 ExtendedOpt = Annotated[
-    bool, typer.Option("--extended", help="Also guess the 2,583 extra probes (conjugations).")
+    bool, typer.Option("--extended", help="Termo: also guess the 2,583 conjugated forms (other games: no change).")
+]
+StrictOpt = Annotated[
+    bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: commutative answers win).")
 ]
 OpenerOpt = Annotated[
     str,
-    typer.Option("--opener", metavar="default|optimal", help="First guess: tarso (default) or the configuration's optimum."),
+    typer.Option("--opener", metavar="default|optimal",
+                 help="First guess: the game's interface opener (default; Termo: tarso) or the configuration's optimum."),
 ]
 
 
@@ -129,24 +133,25 @@ def progress_display(label: str, delay: float = 0.8):
 def suggest_command(
     history: Annotated[
         Optional[list[str]],
-        typer.Argument(metavar="[HISTORY]...", help="Rounds played, as guess:colours (e.g. tarso:BBGBY).", show_default=False),
+        typer.Argument(metavar="[HISTORY]...", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBYBBGB).", show_default=False),
     ] = None,
     level: LevelOpt = "3",
     t: TOpt = "1.0",
     beam: BeamOpt = "10",
     depth: DepthOpt = "1",
     extended: ExtendedOpt = False,
+    strict: StrictOpt = False,
     opener: OpenerOpt = "default",
+    game_name: GameOption = None,
     json_out: JsonOption = False,
     backend: BackendOption = None,
 ) -> None:
     """Suggest the next guess after the rounds played so far (none: the opener)."""
-    from termo.games import termo_game
     from termo.suggest import Advisor, format_decision, suggest
 
     try:
         config = parse_config(level, t, beam, depth, opener, backend)
-        game = termo_game(extended=extended)
+        game = load_game(game_name, extended=extended, strict=strict)
         advisor = Advisor(game, config)
         with progress_display("searching") as progress:
             data = suggest(
@@ -171,16 +176,17 @@ def opener_command(
     beam: BeamOpt = "10",
     depth: DepthOpt = "1",
     extended: ExtendedOpt = False,
+    strict: StrictOpt = False,
+    game_name: GameOption = None,
     json_out: JsonOption = False,
     backend: BackendOption = None,
 ) -> None:
     """The optimal first guess of a configuration and its alternatives (searched and cached when missing)."""
-    from termo.games import termo_game
     from termo.suggest import Advisor, format_decision, opener_report
 
     try:
         config = parse_config(level, t, beam, depth, "optimal", backend)
-        game = termo_game(extended=extended)
+        game = load_game(game_name, extended=extended, strict=strict)
         with progress_display("searching the opener") as progress:
             data = opener_report(game, advisor=Advisor(game, config), progress=progress)
     except USER_ERRORS as err:
@@ -188,7 +194,7 @@ def opener_command(
     if json_out:
         print_json(data)
     else:
-        typer.echo(f"opener ({config.describe()}{', extended' if extended else ''}):")
+        typer.echo(f"opener of {game.title or game.label} ({config.describe()}{', extended' if game.extended else ''}):")
         for line in format_decision(data):
             typer.echo(line)
 
@@ -205,20 +211,21 @@ def play_command(
     beam: BeamOpt = "10",
     depth: DepthOpt = "1",
     extended: ExtendedOpt = False,
+    strict: StrictOpt = False,
     opener: OpenerOpt = "default",
+    game_name: GameOption = None,
     color: Annotated[
         Optional[bool], typer.Option("--color/--no-color", help="Coloured tiles (default: when stdout is a terminal).")
     ] = None,
     backend: BackendOption = None,
 ) -> None:
     """Solve a game interactively: type each guess and its colours, get the next suggestion."""
-    from termo.games import termo_game
     from termo.play import Play, terminal_reader
     from termo.suggest import Advisor
 
     try:
         config = parse_config(level, t, beam, depth, opener, backend)
-        game = termo_game(extended=extended)
+        game = load_game(game_name, extended=extended, strict=strict)
     except USER_ERRORS as err:
         fail(str(err))
     interactive = sys.stdin.isatty() and sys.stdout.isatty()

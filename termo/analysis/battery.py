@@ -99,12 +99,13 @@ def run_battery(
     depth: int = 1,
     backend=None,
     progress: Callable[[str, int, int], None] | None = None,
+    game=None,
 ) -> list[dict]:
     """Run each strategy on the battery; one metrics dict per strategy (in the given order).
 
     ``progress(label, done, total)`` is called as games finish (for a progress bar).
     """
-    world = full_world(t=t, extended=extended)
+    world = full_world(t=t, extended=extended, game=game)
     secrets = battery_secrets(world.game, battery, n)
     backend_name = get_backend(backend).name
     rows = []

@@ -26,15 +26,17 @@ SWEEP_TEMPERATURES = (0.5, 1.0, 2.0, 5.0, 10.0, math.inf)
 
 def battery_experiment(strategies: Sequence[str], battery: str = "realistic", *, n=None, t: float = 1.0,
                        extended: bool = False, seed: int = 0, beam: int = 10, depth: int = 1, backend=None,
-                       out: str | Path = "results", progress: Progress | None = None):
-    """§7.3 default run: each strategy on one battery; turn-distribution plot."""
+                       out: str | Path = "results", progress: Progress | None = None, game=None):
+    """Each strategy on one battery of ``game`` (default: the registry's); turn-distribution plot."""
     rows = run_battery(strategies, battery, n=n, t=t, extended=extended, seed=seed, beam=beam, depth=depth,
-                       backend=backend, progress=progress)
-    name = f"battery-{battery}" + (f"-n{n}" if n is not None else "") + ("-extended" if extended else "")
+                       backend=backend, progress=progress, game=game)
+    other = game is not None and game.label != "termo"  # Termo's reports keep their published names
+    prefix = f"{game.label}-" if other else ""
+    name = f"{prefix}battery-{battery}" + (f"-n{n}" if n is not None else "") + ("-extended" if extended else "")
     if t != 1.0:
         name += f"-t{t_label(t)}"
     size = rows[0]["games"] if rows else 0
-    title = f"Battery {battery} ({size} secrets, T={t_label(t)}{', extended probes' if extended else ''})"
+    title = f"{(game.title or game.label) + ': ' if other else ''}Battery {battery} ({size} secrets, T={t_label(t)}{', extended probes' if extended else ''})"
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     png = plots.turn_distribution(rows, out / f"{name}.png", title)

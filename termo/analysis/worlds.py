@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from termo.errors import TermoError
-from termo.games import Game, termo_game
+from termo.games import Game, get_game
 from termo.prior import most_common, prior_weights
 
 
@@ -63,8 +63,9 @@ def _t_label(t: float) -> str:
     return "inf" if math.isinf(t) else f"{t:g}"
 
 
-def full_world(t: float = 1.0, extended: bool = False) -> World:
-    game = termo_game(extended=extended)
+def full_world(t: float = 1.0, extended: bool = False, game: Game | None = None) -> World:
+    """The whole game (``game``, or the registry's default game) as a world."""
+    game = game if game is not None else get_game(None, extended=extended)
     return World(name=f"full T={_t_label(t)}" + (" ext" if extended else ""), game=game, t=t, kind="full")
 
 
@@ -78,7 +79,7 @@ def _cut(game: Game, n: int | None) -> list[int]:
 
 def open_world(n: int | None, t: float = math.inf, extended: bool = False) -> World:
     """Whole lexicon typeable; the ``n`` most common answers as secrets, prior within the cut."""
-    game = termo_game(extended=extended)
+    game = get_game(None, extended=extended)
     cut = _cut(game, n)
     if len(cut) == game.n_answers:  # the whole lexicon: exactly the full world's prior
         return World(name=f"open N=all T={_t_label(t)}" + (" ext" if extended else ""), game=game, t=t,
@@ -94,7 +95,7 @@ def open_world(n: int | None, t: float = math.inf, extended: bool = False) -> Wo
 
 @lru_cache(maxsize=None)
 def _closed_game(n: int) -> Game:
-    full = termo_game()
+    full = get_game(None)
     cut = _cut(full, n)
     words = tuple(full.answers[i] for i in cut)
     return dataclasses.replace(full, name=f"{full.name}-closed-{len(cut)}", answers=words, probes=words,
@@ -103,7 +104,7 @@ def _closed_game(n: int) -> Game:
 
 def closed_world(n: int | None, t: float = math.inf) -> World:
     """The ``n`` most common words as the only answers and probes (prior softmax within)."""
-    full = termo_game()
+    full = get_game(None)
     if n is None or n >= full.n_answers:
         return World(name=f"closed N=all T={_t_label(t)}", game=full, t=t, kind="closed")
     game = _closed_game(n)

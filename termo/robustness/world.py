@@ -28,8 +28,18 @@ METHOD = "greedy-tail/v1"  # bump when the definition of a value changes (never 
 class World:
     extended: bool = False
     size: int | None = None  # closed world of the `size` most common answers; None = whole game
-    rounds: int = 6
+    rounds: int | None = None  # None: the game's turn limit
     loss: float = LOSS
+    game: str | None = None  # registry name; None: $TERMO_GAME, else the default game
+
+    def __post_init__(self):
+        if self.rounds is None:
+            object.__setattr__(self, "rounds", self.load_game().max_turns)
+
+    def load_game(self):
+        from termo.games import get_game
+
+        return get_game(self.game, extended=self.extended)
 
     def describe(self) -> dict:
         return asdict(self)
@@ -44,9 +54,10 @@ class WorldData:
     n_patterns: int
     signature: str
 
-    def index_of(self, word: str) -> int | None:
-        from termo.feedback import normalize
+    normalize: object = None  # the game's normalisation (plain callable)
 
+    def index_of(self, word: str) -> int | None:
+        normalize = self.normalize or (lambda w: w.lower())
         key = normalize(word)
         for i, w in enumerate(self.probes):
             if normalize(w) == key:
@@ -57,15 +68,18 @@ class WorldData:
 @lru_cache(maxsize=4)
 def load_world(world: World) -> WorldData:
     """Words, prior scores and the pattern matrix of ``world`` (the full matrix is disk-cached)."""
-    from termo.games import termo_game
     from termo.matrix import matrix_signature, pattern_matrix
     from termo.prior import most_common
 
-    game = termo_game(extended=world.extended)
+    game = world.load_game()
+    if game.uniform_prior:
+        raise TermoError(f"{game.title or game.label} has a uniform prior: the robustness study varies a "
+                         "word-frequency prior, so it does not apply")
     full = host().to_numpy(pattern_matrix(game, backend=host()))
     signature = matrix_signature(game)
     if world.size is None:
-        return WorldData(game.answers, game.probes, tuple(game.icf), full, game.n_patterns, signature)
+        return WorldData(game.answers, game.probes, tuple(game.icf), full, game.n_patterns, signature,
+                         game.normalizer)
     if world.extended:
         raise TermoError("a closed world uses the answers as probes: do not combine it with the extended list")
     k = int(world.size)
@@ -77,7 +91,7 @@ def load_world(world: World) -> WorldData:
     sub = xp.take(xp.take(full, ix, axis=0), ix, axis=1)
     answers = tuple(game.answers[i] for i in keep)
     return WorldData(answers, answers, tuple(game.icf[i] for i in keep), sub, game.n_patterns,
-                     f"{signature}:closed{k}")
+                     f"{signature}:closed{k}", game.normalizer)
 
 
 @dataclass(frozen=True)
