@@ -1,4 +1,4 @@
-"""``termo bench ...``: strategy batteries and the experiments of the analysis suite (spec §7).
+"""``termo bench ...``: strategy batteries and the experiments of the analysis suite (rules §7).
 
 Every command prints a table (or, with ``--json``, plain JSON on stdout), writes JSON, a markdown
 table and PNG plots into ``--out`` (default ``results/``), and shows a progress bar on stderr

@@ -1,4 +1,4 @@
-"""``termo robustness``: opener robustness across priors (spec §8), beam or all openers."""
+"""``termo robustness``: opener robustness across priors (rules §8), beam or all openers."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def robustness_command(
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Expected guesses of openers under seven priors, regrets and the robust opener (spec §8)."""
+    """Expected guesses of openers under seven priors, regrets and the robust opener (rules §8)."""
     from backends import get_backend
     from termo.robustness.checkpoint import CheckpointStore
     from termo.robustness.distributed import make_executor

@@ -1,4 +1,4 @@
-"""Feedback rules of Termo (spec §1): normalisation, colouring, codes, parsing, plausibility.
+"""Feedback rules of Termo (rules §1): normalisation, colouring, codes, parsing, plausibility.
 
 This module is the plain-Python reference: the vectorised pattern matrix is tested against it.
 Patterns are strings over ``G`` (right place), ``Y`` (elsewhere) and ``B`` (absent).
@@ -16,7 +16,7 @@ COMBINING_CEDILLA = "\u0327"
 DIGIT = {"B": 0, "Y": 1, "G": 2}
 LETTER = "BYG"
 
-# Accepted feedback characters (after lower-casing), spec §1.4.
+# Accepted feedback characters (after lower-casing), rules §1.4.
 _GREEN = {"g", "v", "2", "\U0001f7e9", "\U0001f7e2"}
 _YELLOW = {"y", "a", "1", "\U0001f7e8", "\U0001f7e1"}
 _BLACK = {"b", "p", "c", "0", "\u2b1b", "\u2b1c", "-", "."}

@@ -1,4 +1,4 @@
-"""The Termo word lists (spec §2): rebuilding them from the raw fserb/pt-br sources, and loading them.
+"""The Termo word lists (rules §2): rebuilding them from the raw fserb/pt-br sources, and loading them.
 
 The shipped files in ``data/`` are what the game uses; :func:`rebuild` recomputes them from the
 raw sources so a test can show that they are exactly derived, and ``termo lexicon`` reports the counts.
@@ -77,7 +77,7 @@ def _group(words, fold_cedilla: bool) -> dict[str, list[str]]:
 
 @dataclass(frozen=True)
 class LexiconBuild:
-    """The result of rebuilding the lists from raw sources, with the counts of spec §2."""
+    """The result of rebuilding the lists from raw sources, with the counts of rules §2."""
 
     answers: tuple[str, ...]
     extra_probes: tuple[str, ...]

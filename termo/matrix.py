@@ -1,4 +1,4 @@
-"""The pattern matrix: ``M[probe, answer]`` = base-3 feedback code (spec §3), built on a backend.
+"""The pattern matrix: ``M[probe, answer]`` = base-3 feedback code (rules §3), built on a backend.
 
 Build (performance-notes §1): under the two-pass rule, the colours a guess letter gets depend only
 on that letter, on the set of positions where the guess holds it, and on the answer. So we tabulate, for every

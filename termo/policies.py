@@ -1,4 +1,4 @@
-"""Playing strategies with one interface (spec §4): ``reset()`` at the start of every game,
+"""Playing strategies with one interface (rules §4): ``reset()`` at the start of every game,
 ``choose(candidates, turn) -> probe index``, ``choose_many(states, turns) -> [probe index]``.
 
 =========  ==============================================================================

@@ -1,4 +1,4 @@
-"""The word-frequency prior ``softmax(-ICF/T)`` over the answers (spec §2.5), on the host in float64."""
+"""The word-frequency prior ``softmax(-ICF/T)`` over the answers (rules §2.5), on the host in float64."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The analysis suite: lockstep evaluation of policies on batteries of secrets, the temperature
-sweep, the extended probe space and the opener experiments (spec §7), with JSON/markdown/PNG reports.
+sweep, the extended probe space and the opener experiments (rules §7), with JSON/markdown/PNG reports.
 
 Modules: :mod:`~termo.analysis.lockstep` (many games at once, one decision per distinct state),
 :mod:`~termo.analysis.battery` (secrets and metrics), :mod:`~termo.analysis.strategies`

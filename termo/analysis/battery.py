@@ -1,4 +1,4 @@
-"""Batteries of secrets and their metrics (spec §7.2).
+"""Batteries of secrets and their metrics (rules §7.2).
 
 =========== =================================================================================
 realistic   the 1,500 lowest-ICF answers (stable sort), re-sorted by index; ``n`` → the n lowest

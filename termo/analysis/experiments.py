@@ -1,4 +1,4 @@
-"""Battery-based experiments (spec §7.2–7.3): strategy battery, temperature sweep, extended space.
+"""Battery-based experiments (rules §7.2–7.3): strategy battery, temperature sweep, extended space.
 
 Each ``*_experiment`` function runs the games, writes ``<name>.json``, ``<name>.md`` and its PNG
 plots into ``out`` and returns ``(rows, markdown, paths)``; ``rows`` is the JSON-ready data the
@@ -76,7 +76,7 @@ def sweep_t_experiment(temperatures: Sequence[float] = SWEEP_TEMPERATURES, batte
     value = prior_value(rows)
     if value is not None:
         table += (f"\n\nValue of the prior: penalised mean at T=inf − at T=1 = {value:.3f} guesses per game "
-                  "(spec §11.3: 0.207 under the current endgame rule; the reference README's 0.31 is stale).")
+                  "(rules §11.3: 0.207 under the current endgame rule; the reference README's 0.31 is stale).")
     paths = write_report(out, "sweep-t", rows, table, pngs)
     return rows, table, paths
 

@@ -1,4 +1,4 @@
-"""Lockstep evaluation: play one policy against many secrets at once, turn by turn (spec §7.1).
+"""Lockstep evaluation: play one policy against many secrets at once, turn by turn (rules §7.1).
 
 A game against secret ``s`` starts from the candidate set ``C`` (all answers, or a world's answer
 subset). On turn ``t`` the policy picks a probe ``g``; the game is won iff ``g == s`` (probe index

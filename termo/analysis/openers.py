@@ -1,4 +1,4 @@
-"""Opener experiments (spec §7.4–7.6): rankings, worlds, regret, the ``areio`` probe, the catalogue.
+"""Opener experiments (rules §7.4–7.6): rankings, worlds, regret, the ``areio`` probe, the catalogue.
 
 Shared vocabulary:
 
@@ -119,7 +119,7 @@ def top_words(world: World, order: Sequence[int], h: Sequence[float], k: int = 5
 # --- level 1 ---------------------------------------------------------------------------------------
 def letter_scores(world: World, candidates: Sequence[int]) -> list[int]:
     """Level-1 score of every answer against ``candidates``: Σ over its distinct letters of the
-    number of candidates containing that letter (spec §4)."""
+    number of candidates containing that letter (rules §4)."""
     words = world.game.answers_norm
     counts: dict[str, int] = {}
     for c in candidates:
@@ -184,7 +184,7 @@ def worlds_study(lab: Lab, t: float = 1.0, world_t: float = math.inf, word: str 
                                  "bits": h[target], "icf_rank": icf_rank(full, word)}
     lab.tick("ranking")
 
-    # level 1 (spec §4): the word's rank by letter score over the 300 commonest and the full lexicon
+    # level 1 (rules §4): the word's rank by letter score over the 300 commonest and the full lexicon
     level1 = {}
     for label, cands in (("300", sorted(most_common(full.game.icf, 300))), ("all", full.candidates())):
         lorder = letter_ranking(full, cands)

@@ -1,4 +1,4 @@
-"""The benchmark's strategies (spec §4), as policies the lockstep evaluator can drive.
+"""The benchmark's strategies (rules §4), as policies the lockstep evaluator can drive.
 
 * ``random``: the reference re-creates ``numpy.random.default_rng(seed)`` at the start of every
   game and plays ``rng.choice(C)`` each turn, so its choice depends on the *history* (how many
@@ -8,7 +8,7 @@
 * ``letters``, ``likely``, ``entropy`` (level 2), ``level3``: the engine's policies
   (``termo.policies.make_policy``), asked for all distinct states of a turn at once
   (``choose_many``, which batches the engine's sweeps / level-3 search); on turn 1 with every
-  answer as a candidate their answer is the optimal opener of their level (spec §4), searched
+  answer as a candidate their answer is the optimal opener of their level (rules §4), searched
   once and cached by the engine.
 * :class:`FixedOpener`: an imposed first word, then another policy (the "fixed opener" probe).
 """

@@ -1,4 +1,4 @@
-"""Worlds: which words can be the secret, which can be typed, and with what prior (spec §7.4).
+"""Worlds: which words can be the secret, which can be typed, and with what prior (rules §7.4).
 
 * the **full** world is Termo itself: every answer can be the secret, prior softmax(−ICF/T);
 * an **open** world (``mundo_aberto``) keeps the whole lexicon typeable but only the N most

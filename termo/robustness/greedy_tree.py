@@ -1,4 +1,4 @@
-"""Exact expected number of guesses of many openers at once, greedy level-2 tail (spec §6.1–§6.2).
+"""Exact expected number of guesses of many openers at once, greedy level-2 tail (rules §6.1–§6.2).
 
 For an opener ``g`` the value is ``E(g) = cost(g, A, rounds - 1)`` with every later guess the
 first probe of the level-2 ordering (§5.2) under the column's prior:
@@ -50,7 +50,7 @@ class GreedyTreeEvaluator:
     ``matrix`` is the (probes × answers) pattern matrix (host NumPy array); ``prior`` the answer
     weights (the root set is every answer with its weight; zero weights are allowed);
     ``probe_prior`` the tie-break prior per probe (default: ``prior`` padded with zeros, as the
-    spec's §11.3 asks: the column's own prior). ``backend`` runs the entropy sweeps.
+    rules §11 notes: the column's own prior). ``backend`` runs the entropy sweeps.
     """
 
     matrix: object

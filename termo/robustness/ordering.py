@@ -1,8 +1,8 @@
-"""The level-2 ordering (spec §5.2) of every probe over all answers, under a given prior.
+"""The level-2 ordering (rules §5.2) of every probe over all answers, under a given prior.
 
 Keys, most significant first: entropy rounded to the 1e-9 grid (descending), member of the
 candidate set first, probe prior descending, probe index ascending. The probe prior is the
-column's own prior padded with zeros for extra probes (spec §11.3).
+column's own prior padded with zeros for extra probes (rules §11.3).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """How wide is the prior? Effective size, the temperature that gives a target size, the scale
-table and the collapse test (spec §8).
+table and the collapse test (rules §8).
 
 The prior family ``p_{N,T}`` is ``softmax(-ICF/T)`` over the ``N`` most common answers (stable
 ascending ICF order), zero elsewhere. Its *effective size* is ``M = 2**H(p)`` (uniform over K
@@ -108,7 +108,7 @@ def collapse_test(matrix, icf, target: float = COLLAPSE_TARGET, cuts=COLLAPSE_CU
 
 
 def empirical_floor(answers, icf, past_words) -> dict | None:
-    """A measured lower bound on N/M from past secrets (spec §8, ``piso_empirico``).
+    """A measured lower bound on N/M from past secrets (rules §8, ``piso_empirico``).
 
     Each past secret is located by its 1-based rank in the stable ascending ICF order; the rarest
     one's rank bounds how deep into the lexicon the game draws. Returns ``{rank, word, count,

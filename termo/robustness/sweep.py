@@ -1,4 +1,4 @@
-"""The robustness grid (spec §8): expected guesses of openers across priors, regrets, the robust
+"""The robustness grid (rules §8): expected guesses of openers across priors, regrets, the robust
 opener — with the reference's beam of candidate openers, or with every opener (full beam).
 
 ``beam`` (the reference's candidate set): per column, the first 10 probes of the §5.2 ordering
