@@ -47,7 +47,7 @@ def root(
         os.environ["TERMO_BACKEND"] = backend
 
 
-for module in (foundation_commands, solver_commands, bench_commands, robustness_commands):
+for module in (foundation_commands, solver_commands, bench_commands, robustness_commands, __import__("cli.partition_commands", fromlist=["register"])):
     module.register(app)
 
 
