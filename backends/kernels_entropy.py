@@ -1,10 +1,13 @@
 """Host kernels of the solver engine: entropy sweeps, top-k ordering, partitions, state registry.
 
 Every kernel is written in the subset of Python that numba compiles. When numba is importable
-the kernels are compiled (``@njit``, cached on disk); otherwise, or when the environment variable
+the kernels are compiled (``@njit``, cached on disk; numba itself is imported only when a kernel
+first runs, see ``backends/numba_shim.py``); otherwise, or when the environment variable
 ``TERMO_NO_NUMBA=1`` is set, the very same source runs as plain Python (the standard-only
 fallback, slow but identical). The plain-Python version of each kernel is always reachable as
-``kernel.py_func`` and serves as its oracle in the tests.
+``kernel.py_func`` and serves as its oracle in the tests. ``backends/numpy_sweep.py`` computes
+the single-state sweeps with whole-array NumPy calls, bit for bit like these kernels, for
+processes that have not loaded numba.
 
 Conventions:
 
@@ -21,47 +24,14 @@ The tree-search kernels (partitions, registry, values) are in ``backends/kernels
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 
-_DISABLED = os.environ.get("TERMO_NO_NUMBA", "").strip() not in ("", "0")
-
-try:  # pragma: no cover - exercised implicitly
-    if _DISABLED:
-        raise ImportError("numba disabled by TERMO_NO_NUMBA")
-    import numba
-    from numba import njit, prange
-    from numba import types as _nb_types
-    from numba.typed import Dict as _NbDict
-
-    HAVE_NUMBA = True
-except ImportError:  # the standard-only fallback: the same source, interpreted
-    HAVE_NUMBA = False
-    numba = None
-    prange = range
-
-    def njit(*args, **kwargs):
-        if len(args) == 1 and callable(args[0]) and not kwargs:
-            fn = args[0]
-            fn.py_func = fn
-            return fn
-
-        def wrap(fn):
-            fn.py_func = fn
-            return fn
-
-        return wrap
+# numba (imported when a kernel first runs) or the interpreted stand-ins: see backends/numba_shim.py
+from backends.numba_shim import HAVE_NUMBA, get_num_threads, int_dict, njit, prange  # noqa: F401
 
 
 ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (spec §5.2)
-
-
-def int_dict():
-    """An int64 → int64 dictionary usable by the compiled kernels (a plain dict without numba)."""
-    if HAVE_NUMBA:
-        return _NbDict.empty(key_type=_nb_types.int64, value_type=_nb_types.int64)
-    return {}
 
 
 # --------------------------------------------------------------------------------------------
@@ -634,7 +604,7 @@ def sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_
 def balanced_order(sizes):
     """A permutation dealing items round-robin by size over the threads, so that the contiguous
     chunks a parallel loop hands each thread carry similar work."""
-    threads = numba.get_num_threads() if HAVE_NUMBA else 1
+    threads = get_num_threads()
     order = np.argsort(np.asarray(sizes), kind="stable")
     return np.concatenate([order[t::threads] for t in range(threads)]).astype(np.int64)
 

@@ -54,25 +54,9 @@ import numpy as np
 # NumPy-exact sums and the §5.2 comparison, shared with the engine's kernels
 from backends.kernels_entropy import pairwise_sum, probe_ahead
 
-try:  # numba compiles the NumPy backend's kernels; without it the same source is interpreted
-    from numba import get_num_threads, njit, prange
-
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover - numba is a hard dependency of the NumPy fast path
-    HAVE_NUMBA = False
-    prange = range
-
-    def get_num_threads() -> int:
-        return 1
-
-    def njit(*args, **kwargs):
-        def wrap(fn):
-            fn.py_func = fn
-            return fn
-
-        if len(args) == 1 and callable(args[0]) and not kwargs:
-            return wrap(args[0])
-        return wrap
+# numba compiles the NumPy backend's kernels (imported when one first runs); without it, or with
+# TERMO_NO_NUMBA=1, the same source is interpreted: see backends/numba_shim.py
+from backends.numba_shim import HAVE_NUMBA, get_num_threads, njit, prange
 
 
 ROUND_STEP = 1e-9  # entropies on the same 1e-9 grid point are ties (spec §5.2)

@@ -1,0 +1,196 @@
+"""numba for the kernel modules, imported only when a kernel first runs, or plain-Python stand-ins.
+
+Every kernel module (``kernels_entropy``, ``kernels_tree``, ``kernels_fullbeam``) takes ``njit``,
+``prange``, ``HAVE_NUMBA``, ``int_dict`` and ``get_num_threads`` from here, so one switch rules
+them all:
+
+* ``TERMO_NO_NUMBA=1``, or numba not installed: ``njit`` returns the function itself (with
+  ``.py_func``), ``prange`` is ``range``, ``int_dict()`` a plain dict; numba is never imported.
+* Otherwise ``njit`` wraps each kernel in a :class:`LazyKernel` and numba is *not* imported yet.
+  Importing numba costs ~0.5 s and its first typing ~1.3 s more (scipy, the registries), which a
+  process that answers from the pure-NumPy paths (``backends/numpy_sweep.py``) never pays. The
+  first kernel call (or :func:`load`) imports numba once, makes every kernel defined so far a
+  numba dispatcher with its own options (``cache=True``: numba's on-disk cache, keyed by the
+  source file's stamp and each signature, so an edited kernel is recompiled and an unchanged
+  one loaded) and rebinds the module globals that named a lazy kernel or ``prange`` — compiled
+  kernels then see each other as dispatchers, exactly as if numba had been imported at the top.
+  Kernels defined after that are plain numba dispatchers.
+
+While numba really compiles (a cache miss, not a cache load) one line goes to stderr, once per
+process, terminal or not (:data:`COMPILE_NOTICE`).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import threading
+
+ENV_VAR = "TERMO_NO_NUMBA"
+DISABLED = os.environ.get(ENV_VAR, "").strip() not in ("", "0")
+HAVE_NUMBA = not DISABLED and importlib.util.find_spec("numba") is not None
+
+COMPILE_SECONDS = 30  # a first compilation of the common kernels on the 2-core development machine
+COMPILE_NOTICE = (
+    "termo: compiling the search kernels once (about {seconds} s; later runs reuse them)\u2026"
+)
+
+_lock = threading.RLock()
+_state = {"numba": None, "failed": False, "noticed": False}
+_pending: list["LazyKernel"] = []
+
+
+def _plain_prange(*args):
+    """``range`` for kernels run as Python (numba's ``prange`` replaces it when numba loads)."""
+    return range(*args)
+
+
+prange = _plain_prange if HAVE_NUMBA else range
+
+
+def _interpreted(fn):
+    fn.py_func = fn
+    return fn
+
+
+def njit(*args, **options):
+    """``numba.njit`` (lazily; see the module doc), or the function itself without numba."""
+    if len(args) == 1 and callable(args[0]) and not options:
+        return _decorate(args[0], {})
+    if args:  # an explicit signature: keep numba's eager meaning
+        options = dict(options, signature_or_function=args[0])
+
+    def wrap(fn):
+        return _decorate(fn, options)
+
+    return wrap
+
+
+def _decorate(fn, options):
+    if not HAVE_NUMBA or _state["failed"]:
+        return _interpreted(fn)
+    numba = _state["numba"]
+    if numba is not None:
+        return numba.njit(**options)(fn)
+    with _lock:
+        if _state["numba"] is not None:
+            return _state["numba"].njit(**options)(fn)
+        kernel = LazyKernel(fn, options)
+        _pending.append(kernel)
+        return kernel
+
+
+class LazyKernel:
+    """A kernel whose numba dispatcher is made when the first kernel runs (see :func:`load`).
+
+    Calling it calls the dispatcher; any other attribute (``signatures``, ``stats``,
+    ``parallel_diagnostics`` ...) is the dispatcher's; ``py_func`` is the plain function."""
+
+    def __init__(self, fn, options):
+        self._dispatcher = None
+        self._options = options
+        self.py_func = fn
+        functools.update_wrapper(self, fn)
+
+    @property
+    def dispatcher(self):
+        if self._dispatcher is None:
+            load()
+        return self._dispatcher if self._dispatcher is not None else self.py_func
+
+    def __call__(self, *args, **kwargs):
+        return self.dispatcher(*args, **kwargs)
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("_dispatcher", "_options", "py_func"):
+            raise AttributeError(name)
+        return getattr(self.dispatcher, name)
+
+    def __repr__(self) -> str:
+        return f"<LazyKernel {self.py_func.__module__}.{self.py_func.__qualname__}>"
+
+
+def loaded() -> bool:
+    """Has numba been imported and the kernels bound in this process?"""
+    return _state["numba"] is not None
+
+
+def load():
+    """Import numba and bind every kernel (idempotent); the numba module, or None without it."""
+    if _state["numba"] is not None or not HAVE_NUMBA or _state["failed"]:
+        return _state["numba"]
+    with _lock:
+        if _state["numba"] is not None or _state["failed"]:
+            return _state["numba"]
+        try:
+            import numba
+        except Exception:  # noqa: BLE001 - an installed numba that cannot start: interpret
+            _state["failed"] = True
+            _bind({k: k.py_func for k in _pending}, range)
+            return None
+        _install_notice(numba)
+        for kernel in _pending:
+            kernel._dispatcher = numba.njit(**kernel._options)(kernel.py_func)
+        _bind({k: k._dispatcher for k in _pending}, numba.prange)
+        _state["numba"] = numba
+        return numba
+
+
+def _bind(replacement: dict, real_prange) -> None:
+    """Rebind, in every module that defined a lazy kernel, the globals naming one (or prange)."""
+    global prange
+    namespaces = {id(k.py_func.__globals__): k.py_func.__globals__ for k in _pending}
+    for space in namespaces.values():
+        for name, value in list(space.items()):
+            if isinstance(value, LazyKernel) and value in replacement:
+                space[name] = replacement[value]
+            elif value is _plain_prange:
+                space[name] = real_prange
+    prange = real_prange
+    _pending.clear()
+
+
+def _install_notice(numba) -> None:
+    """One stderr line when numba starts a real compilation (not a cache load) in this process."""
+    from numba.core import event
+
+    class _Notice(event.Listener):
+        def on_start(self, ev):
+            notice_compiling()
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", _Notice())
+
+
+def notice_compiling(seconds: int = COMPILE_SECONDS) -> None:
+    """Say (once per process) that the kernels are being compiled; written straight to file
+    descriptor 2 so that it shows whatever wraps ``sys.stderr``."""
+    with _lock:
+        if _state["noticed"]:
+            return
+        _state["noticed"] = True
+    text = (COMPILE_NOTICE.format(seconds=seconds) + "\n").encode("utf-8", "replace")
+    try:
+        os.write(2, text)
+    except OSError:
+        pass
+
+
+def int_dict():
+    """An int64 → int64 dictionary the compiled kernels accept (a plain dict when interpreted)."""
+    numba = load()
+    if numba is None:
+        return {}
+    from numba import types
+    from numba.typed import Dict
+
+    return Dict.empty(key_type=types.int64, value_type=types.int64)
+
+
+def get_num_threads() -> int:
+    """numba's thread count (loads numba), 1 when the kernels are interpreted."""
+    numba = load()
+    return numba.get_num_threads() if numba is not None else 1
