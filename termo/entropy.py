@@ -9,7 +9,11 @@ bucket weight. A *sweep* computes H for every probe.
 * NumPy: compiled host kernels (``backends/kernels_entropy.py``): one parallel pass over the
   probes for a big set, or one pass per state (states in parallel) for a batch, each keeping
   only the first k probes of the §5.2 order (no sort, and logarithms skipped for probes whose
-  bound ``log2(#buckets)`` cannot reach the k-th key).
+  bound ``log2(#buckets)`` cannot reach the k-th key). Until the process has loaded numba
+  (``sweep``, the batched API of the level-3 search and ``decide_many``, loads it), questions
+  about *one* set (``top``, ``entropies``, ``entropy_of``) are answered by the whole-array
+  NumPy versions of the same kernels (``backends/numpy_sweep.py``), bit for bit the same
+  floats, so a one-question process never pays the ~2 s of importing and loading numba.
 * Any other backend (JAX, CuPy, array-api-strict): the codes ``M[:, S]`` are gathered on the
   device, bucket weights come from ``Backend.row_histogram`` and H from array-API calls; the
   §5.2 top-k is then taken on the host. Values agree with NumPy to ~1e-15 (summation order).
@@ -21,6 +25,8 @@ import functools
 
 from backends import get_backend, host
 from backends import kernels_entropy as kern
+from backends import numba_shim
+from backends import numpy_sweep as npsweep
 from termo.ordering import top_k as _top_k
 
 BIG_SET = 256  # above this size a single set is swept probe-parallel on the row-major matrix
@@ -44,9 +50,20 @@ def _matrices(game, backend):
     from termo.matrix import answers_major_matrix, pattern_matrix
 
     hb = host()
-    host_m = hb.to_numpy(pattern_matrix(game, backend=hb))
+    host_m = _read_only(hb.to_numpy(pattern_matrix(game, backend=hb)))
     dev_m = host_m if backend.name == "numpy" else pattern_matrix(game, backend=backend)
-    return dev_m, host_m, answers_major_matrix(game)
+    return dev_m, host_m, _read_only(answers_major_matrix(game))
+
+
+def _read_only(arr):
+    """A read-only view: the kernels then see one array type whether the matrix was just built
+    (writable) or memory-mapped from the disk cache (read-only). numba compiles one version per
+    argument type, so mixing the two compiled every kernel a second time in the second process."""
+    if not arr.flags.writeable:
+        return arr
+    view = arr.view()
+    view.flags.writeable = False
+    return view
 
 
 class Sweeper:
@@ -71,14 +88,26 @@ class Sweeper:
         if cand.shape[0] <= 1:
             return xp.zeros(self.game.n_probes, dtype=xp.float64)
         if self._native:
-            return kern.entropies_single(self.matrix, cand, self.prior, self.n_bins)
+            if self._compiled():
+                return kern.entropies_single(self.matrix, cand, self.prior, self.n_bins)
+            return npsweep.exact_entropies(self.matrix_t, cand, self.prior, self.n_bins)
         return self._entropies_array_api(cand)
+
+    def _compiled(self) -> bool:
+        """Use the compiled kernels for one set? Only once this process has loaded numba."""
+        return numba_shim.loaded()
+
+    def _first_k(self, entropies, cand, k: int):
+        """The first ``k`` probes of the §5.2 order given their entropies (no numba unless loaded)."""
+        if self._compiled():
+            return _top_k(entropies, cand, self.probe_prior, k)
+        return npsweep.top_k(entropies, cand, self.probe_prior, int(k))
 
     def _entropies_array_api(self, cand):
         hb = host()
         b = self.backend
         bx = b.xp
-        w = kern.state_weights(self.prior, cand, 0, cand.shape[0])
+        w = npsweep.state_weights(self.prior, cand)
         idx = b.asarray(hb.to_numpy(cand), dtype="int64")
         codes = bx.take(self.matrix_dev, idx, axis=1)
         table = b.row_histogram(codes, b.asarray(w, dtype="float64"), self.n_bins)
@@ -90,14 +119,18 @@ class Sweeper:
         """H of one probe over ``candidates`` (host, exact same formula as the sweeps)."""
         xp = host().xp
         cand = xp.asarray(candidates, dtype=xp.int64)
-        return float(kern.entropy_row(self.matrix_t, cand, self.prior, int(probe), self.n_bins))
+        if self._compiled():
+            return float(kern.entropy_row(self.matrix_t, cand, self.prior, int(probe), self.n_bins))
+        return npsweep.entropy_row(self.matrix_t, cand, self.prior, int(probe), self.n_bins)
 
     def top(self, candidates, k: int):
         """The first ``k`` probes of the §5.2 order over ``candidates``: (indices, entropies)."""
         xp = host().xp
         cand = xp.asarray(candidates, dtype=xp.int64)
         if not self._native or cand.shape[0] > BIG_SET:
-            return _top_k(self.entropies(cand), cand, self.probe_prior, k)
+            return self._first_k(self.entropies(cand), cand, k)
+        if not self._compiled():
+            return npsweep.sweep_top_k(self.matrix_t, cand, self.prior, self.probe_prior, int(k), self.n_bins)
         offsets = xp.asarray([0, cand.shape[0]], dtype=xp.int64)
         idx, ent = self.sweep(cand, offsets, xp.asarray([0], dtype=xp.int64), k)
         keep = idx[0] >= 0
@@ -117,7 +150,7 @@ class Sweeper:
             if cand.shape[0] > BIG_SET:  # one big set: parallel over the probes instead of states
                 out_i = xp.full((1, k), -1, dtype=xp.int64)
                 out_h = xp.zeros((1, k), dtype=xp.float64)
-                i, h = _top_k(self.entropies(cand), cand, self.probe_prior, k)
+                i, h = self._first_k(self.entropies(cand), cand, k)
                 out_i[0, : i.shape[0]] = i
                 out_h[0, : h.shape[0]] = h
                 return out_i, out_h
@@ -161,14 +194,14 @@ class Sweeper:
                     s = int(state_ids[t])
                     lo, hi = int(offsets[s]), int(offsets[s + 1])
                     idx[r, : hi - lo] = members[lo:hi]
-                    wts[r, : hi - lo] = kern.state_weights(self.prior, members, lo, hi)
+                    wts[r, : hi - lo] = npsweep.state_weights(self.prior, members[lo:hi])
                 ent = self._chunk_fn(self.matrix_dev, b.asarray(xp.reshape(idx, (-1,)), dtype="int64"),
                                      b.asarray(wts, dtype="float64"), n_rows=n_rows, width=wdt)
                 ent = xp.reshape(xp.asarray(b.to_numpy(ent), dtype=xp.float64), (n_rows, n_probes))
                 for r, t in enumerate(chunk):
                     s = int(state_ids[t])
                     cand = members[int(offsets[s]):int(offsets[s + 1])]
-                    i, h = _top_k(ent[r], cand, self.probe_prior, k)
+                    i, h = self._first_k(ent[r], cand, k)
                     out_i[t, : i.shape[0]] = i
                     out_h[t, : h.shape[0]] = h
         return out_i, out_h

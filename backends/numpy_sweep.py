@@ -1,0 +1,197 @@
+"""Single-state entropy sweeps in whole-array NumPy, bit for bit like the compiled kernels.
+
+A process that answers one question (``termo suggest --level 2``) would spend ~2 s importing and
+loading numba for a ~10 ms decision. These functions give the same floats as the kernels of
+``backends/kernels_entropy.py`` for one candidate set with NumPy alone, so such a process never
+imports numba (``termo.entropy.Sweeper`` uses them until numba is loaded):
+
+* :func:`fast_entropies` = the batched sweeps' order (``_sweep_small``/``_sweep_large``):
+  ``H = 0 − t_1 − t_2 − …`` sequentially over the buckets in order of their first member,
+  ``t = P·log2 P`` (a singleton's ``P`` is its weight; a bucket holding the whole set adds 0);
+* :func:`exact_entropies` / :func:`entropy_row` = the reference's order (``entropies_single``,
+  ``entropy_row``): up to 12 members ``−Σ_j w_j·log2 mass_j``, else ``−Σ_c P_c·log2 P_c`` over
+  all codes, both sums with the kernels' pairwise summation;
+* :func:`top_k` = ``top_k_from_entropies``: the §5.2 order (rint(H/1e-9) desc, member first,
+  prior desc, index asc).
+
+Why the floats agree exactly: bucket masses come from ``np.bincount``, which adds its weights
+sequentially in input order, and the input is laid out member by member, so every bucket is
+summed from 0.0 in member order as the kernels do; the kernels' pairwise summation is replayed
+by :func:`pairwise_rows` (the same blocks, the same additions, vectorised over probes); and
+logarithms are ``math.log2`` (the C library's ``log2``, which is what numba calls), never
+``np.log2``, whose SIMD version differs from it in the last bit for ~0.1 % of arguments on
+AVX-512 machines. Products, quotients and differences are single IEEE operations either way.
+The tests compare every function with its kernel on many states (equality, not closeness).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+ROUND_STEP = 1e-9  # the §5.2 rounding grid (kernels_entropy.ROUND_STEP)
+REFERENCE_SMALL = 12  # up to this size the reference sums w·log2(mass) (kernels_entropy)
+_CELLS = 1 << 22  # (member, probe) cells per block of probes: bounds the temporary arrays
+
+
+def log2(values) -> np.ndarray:
+    """``math.log2`` of every value (the C library's log2, as the compiled kernels use)."""
+    flat = np.asarray(values, dtype=np.float64).ravel()
+    return np.fromiter(map(math.log2, flat.tolist()), dtype=np.float64, count=flat.shape[0])
+
+
+def pairwise_rows(a) -> np.ndarray:
+    """``kernels_entropy.pairwise_sum`` of every column of ``a`` (shape (n, cols)), summing
+    down the rows: ``out[g] = pairwise_sum(a[:, g])`` bit for bit, vectorised over columns."""
+    a = np.asarray(a, dtype=np.float64)
+    return _pairwise(a, 0, a.shape[0])
+
+
+def _pairwise(a, lo: int, n: int):
+    if n <= 128:
+        return _pairwise_block(a, lo, n)
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _pairwise(a, lo, n2) + _pairwise(a, lo + n2, n - n2)
+
+
+def _pairwise_block(a, lo: int, n: int):
+    if n < 8:
+        res = np.full(a.shape[1:], -0.0)
+        for i in range(lo, lo + n):
+            res = res + a[i]
+        return res
+    r = [a[lo + k].copy() for k in range(8)]
+    i = 8
+    stop = n - (n % 8)
+    while i < stop:
+        for k in range(8):
+            r[k] += a[lo + i + k]
+        i += 8
+    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    while i < n:
+        res = res + a[lo + i]
+        i += 1
+    return res
+
+
+def state_weights(prior, members) -> np.ndarray:
+    """``kernels_entropy.state_weights`` of the whole of ``members``."""
+    buf = np.asarray(prior, dtype=np.float64)[np.asarray(members, dtype=np.int64)]
+    m = buf.shape[0]
+    total = float(buf.sum())  # == pairwise_sum(buf, 0, m) (tests/test_entropy.py checks this)
+    if total > 0.0:
+        return buf / total
+    return np.full(m, 1.0 / m) if m else buf
+
+
+def _blocks(m: int, n_probes: int):
+    width = max(1, min(n_probes, _CELLS // max(1, m)))
+    for start in range(0, n_probes, width):
+        yield start, min(n_probes, start + width)
+
+
+def _bucket_tables(codes, w, n_bins: int):
+    """Bucket masses and sizes of every probe of a block: ``codes`` (m, b) → (n_bins·b,) tables
+    indexed ``code·b + probe``, each mass summed from 0.0 in member order; and the bin ids."""
+    m, b = codes.shape
+    bins = codes.astype(np.int64) * b + np.arange(b, dtype=np.int64)  # (m, b), member-major
+    flat = bins.ravel()
+    mass = np.bincount(flat, weights=np.repeat(w, b), minlength=n_bins * b)
+    size = np.bincount(flat, minlength=n_bins * b)
+    return bins, mass, size
+
+
+def _p_log_p(mass, where) -> np.ndarray:
+    """``P·log2 P`` at the selected bins (``where`` mask), 0.0 elsewhere."""
+    out = np.zeros(mass.shape[0], dtype=np.float64)
+    sel = np.flatnonzero(where)
+    p = mass[sel]
+    out[sel] = p * log2(p)
+    return out
+
+
+def fast_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
+    """H of every probe over ``members`` in the batched sweeps' float order (the values that
+    ``kernels_entropy.sweep_top_k`` ranks and returns); ``matrix_t`` is answers × probes."""
+    members = np.asarray(members, dtype=np.int64)
+    m = members.shape[0]
+    n_probes = matrix_t.shape[1]
+    w = state_weights(prior, members)
+    out = np.zeros(n_probes, dtype=np.float64)
+    rows = matrix_t[members]  # (m, probes): the state's rows, contiguous
+    for start, stop in _blocks(m, n_probes):
+        codes = rows[:, start:stop]
+        bins, mass, size = _bucket_tables(codes, w, n_bins)
+        term = _p_log_p(mass, (size > 0) & (size < m) & (mass > 0.0))
+        seen = np.zeros(term.shape[0], dtype=np.bool_)
+        h = np.zeros(stop - start, dtype=np.float64)
+        for j in range(m):  # buckets in order of their first member, as the kernels walk them
+            b = bins[j]
+            first = ~seen[b]
+            seen[b] = True
+            h -= np.where(first, term[b], 0.0)  # x - 0.0 == x: a skipped bucket changes nothing
+        out[start:stop] = h
+    return out
+
+
+def exact_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
+    """H of every probe over ``members`` in the reference's float order (the values of
+    ``kernels_entropy.entropies_single``)."""
+    members = np.asarray(members, dtype=np.int64)
+    m = members.shape[0]
+    n_probes = matrix_t.shape[1]
+    out = np.zeros(n_probes, dtype=np.float64)
+    if m <= 1:
+        return out
+    w = state_weights(prior, members)
+    rows = matrix_t[members]
+    for start, stop in _blocks(m, n_probes):
+        codes = rows[:, start:stop]
+        b = stop - start
+        if m <= REFERENCE_SMALL:
+            mass = np.zeros((m, b), dtype=np.float64)
+            for j in range(m):
+                acc = np.zeros(b, dtype=np.float64)
+                for q in range(m):
+                    acc = acc + np.where(codes[q] == codes[j], w[q], 0.0)
+                mass[j] = acc
+            safe = np.where(mass > 0.0, mass, 1.0)
+            terms = w[:, None] * log2(safe).reshape(m, b)
+        else:
+            _, mass, _ = _bucket_tables(codes, w, n_bins)
+            terms = _p_log_p(mass, mass > 0.0).reshape(n_bins, b)
+        out[start:stop] = -pairwise_rows(terms)
+    return out
+
+
+def entropy_row(matrix_t, members, prior, probe: int, n_bins: int) -> float:
+    """H of one probe over ``members``, reference order (``kernels_entropy.entropy_row``)."""
+    members = np.asarray(members, dtype=np.int64)
+    if members.shape[0] <= 1:
+        return 0.0
+    column = np.ascontiguousarray(matrix_t[members, int(probe)])[:, None]
+    return float(exact_entropies(column, np.arange(members.shape[0]), _gathered(prior, members), n_bins)[0])
+
+
+def _gathered(prior, members):
+    return np.asarray(prior, dtype=np.float64)[members]
+
+
+def top_k(entropies, members, probe_prior, k: int):
+    """The first ``k`` probes of the §5.2 order and their entropies (``top_k_from_entropies``)."""
+    h = np.asarray(entropies, dtype=np.float64)
+    n = h.shape[0]
+    key = np.rint(h / ROUND_STEP)
+    member = np.zeros(n, dtype=np.bool_)
+    member[np.asarray(members, dtype=np.int64)] = True
+    index = np.arange(n, dtype=np.int64)
+    order = np.lexsort((index, -np.asarray(probe_prior, dtype=np.float64), ~member, -key))[: min(k, n)]
+    return order.astype(np.int64), h[order]
+
+
+def sweep_top_k(matrix_t, members, prior, probe_prior, k: int, n_bins: int):
+    """The first ``k`` probes of one state with the batched sweeps' entropies: what
+    ``kernels_entropy.sweep_top_k`` returns for a single state (unpadded)."""
+    return top_k(fast_entropies(matrix_t, members, prior, n_bins), members, probe_prior, k)

@@ -1,0 +1,208 @@
+"""Start-up: numba only where needed (the shim), the NumPy single-state sweeps bit for bit like
+the compiled kernels, one compiled signature whatever the matrix's origin, and what a whole
+`termo suggest` process imports. Timings are benchmarks (bench/bench_startup.py), not tests."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backends import kernels_entropy as kern
+from backends import numpy_sweep as ns
+from termo.prior import prior_weights
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL_MODULES = ("backends.kernels_entropy", "backends.kernels_tree", "backends.kernels_fullbeam")
+
+
+def run_python(code: str, **env) -> subprocess.CompletedProcess:
+    full_env = {**os.environ, **env}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=full_env,
+                          timeout=600)
+
+
+# ---------------------------------------------------------------- the numba shim
+
+
+@pytest.mark.parametrize("module", KERNEL_MODULES)
+def test_no_numba_env_is_honoured_by_every_kernel_module(module):
+    code = (f"import sys, {module} as k\n"
+            "assert 'numba' not in sys.modules, 'numba imported'\n"
+            "assert not k.HAVE_NUMBA\n"
+            "print('ok')")
+    out = run_python(code, TERMO_NO_NUMBA="1")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["ok"]
+
+
+def test_kernels_run_interpreted_without_numba():
+    code = ("import sys, numpy as np\n"
+            "from backends import kernels_entropy as k, kernels_tree as t\n"
+            "a = np.arange(300, dtype=np.float64) / 7\n"
+            "assert k.pairwise_sum(a, 0, 300) == a.sum()\n"
+            "assert k.pairwise_sum is k.pairwise_sum.py_func\n"
+            "assert isinstance(t.int_dict(), dict) and k.prange is range\n"
+            "assert 'numba' not in sys.modules\n"
+            "print('ok')")
+    out = run_python(code, TERMO_NO_NUMBA="1")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["ok"]
+
+
+@pytest.mark.parametrize("module", KERNEL_MODULES)
+def test_importing_a_kernel_module_does_not_import_numba(module):
+    out = run_python(f"import sys, {module}\nprint('numba' in sys.modules)", TERMO_NO_NUMBA="")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False"]
+
+
+def test_first_kernel_call_binds_every_module_to_numba():
+    pytest.importorskip("numba")
+    code = ("import numpy as np\n"
+            "from backends import kernels_entropy as k, kernels_fullbeam as f, numba_shim as s\n"
+            "from backends import kernels_tree as t\n"
+            "assert not s.loaded()\n"
+            "a = np.arange(200, dtype=np.float64)\n"
+            "assert k.pairwise_sum(a, 0, 200) == a.sum()\n"
+            "import numba\n"
+            "from numba.core.registry import CPUDispatcher\n"
+            "assert s.loaded()\n"
+            "for mod in (k, t, f):\n"
+            "    assert mod.prange is numba.prange, mod\n"
+            "    assert isinstance(mod.pairwise_sum, CPUDispatcher), mod\n"
+            "assert isinstance(k._sweep_state, CPUDispatcher) and isinstance(t.most_probable, CPUDispatcher)\n"
+            "print(type(t.int_dict()).__name__)")
+    out = run_python(code, TERMO_NO_NUMBA="")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["Dict"]
+
+
+def test_lazy_kernel_keeps_the_python_function():
+    assert kern.pairwise_sum.py_func.__name__ == "pairwise_sum"
+    a = np.arange(50, dtype=np.float64) / 3
+    assert kern.pairwise_sum.py_func(a, 0, 50) == a.sum()
+
+
+# ---------------------------------------------------------------- NumPy sweeps == kernels
+
+
+def _states(game, rng):
+    sizes = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 21, 22, 23, 40, 120, 223, 256, 257, 600)
+    for m in sizes:
+        yield np.sort(rng.choice(game.n_answers, m, replace=False)).astype(np.int64)
+    yield np.arange(game.n_answers, dtype=np.int64)
+
+
+def _priors(game):
+    yield "T=1", prior_weights(game.icf, 1.0)
+    yield "T=0.3", prior_weights(game.icf, 0.3)
+    yield "T=inf", prior_weights(game.icf, math.inf)
+    open_world = prior_weights(game.icf, 1.0).copy()
+    open_world[::3] = 0.0
+    yield "zeros", open_world
+
+
+def _same_bits(a, b) -> bool:
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    return a.shape == b.shape and np.array_equal(a.view(np.int64), b.view(np.int64))
+
+
+@pytest.fixture(scope="module")
+def matrices(game):
+    from termo.matrix import answers_major_matrix, pattern_matrix
+
+    return np.asarray(pattern_matrix(game)), answers_major_matrix(game)
+
+
+@pytest.mark.parametrize("label", ["T=1", "T=0.3", "T=inf", "zeros"])
+def test_numpy_sweeps_equal_the_kernels_bit_for_bit(game, matrices, label):
+    """Same choices and the same bits as the compiled kernels, on every path of theirs."""
+    matrix, matrix_t = matrices
+    prior = dict(_priors(game))[label]
+    probe_prior = np.concatenate([prior, np.zeros(game.n_probes - game.n_answers)])
+    rng = np.random.default_rng(11)
+    for cands in _states(game, rng):
+        m = cands.shape[0]
+        exact = kern.entropies_single(matrix, cands, prior, game.n_patterns)
+        assert _same_bits(ns.exact_entropies(matrix_t, cands, prior, game.n_patterns), exact), m
+        if m <= 600:
+            want_i, want_h = kern.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior,
+                                              probe_prior, 8, game.n_patterns)
+            keep = want_i[0] >= 0
+            got_i, got_h = ns.sweep_top_k(matrix_t, cands, prior, probe_prior, 8, game.n_patterns)
+            assert got_i.tolist() == want_i[0][keep].tolist(), m
+            assert _same_bits(got_h, want_h[0][keep]), m
+        top_i, top_h = kern.top_k_from_entropies(exact, cands, probe_prior, 8)
+        got_i, got_h = ns.top_k(exact, cands, probe_prior, 8)
+        assert got_i.tolist() == top_i[top_i >= 0].tolist() and _same_bits(got_h, top_h[top_i >= 0]), m
+        for probe in [0, int(top_i[0]), int(cands[0]), game.n_probes - 1]:
+            want = kern.entropy_row(matrix_t, cands, prior, probe, game.n_patterns)
+            got = ns.entropy_row(matrix_t, cands, prior, probe, game.n_patterns)
+            assert _same_bits(got, want), (m, probe)
+
+
+def test_numpy_fast_order_matches_the_sweep_on_every_probe(game, matrices):
+    """Not only the top: every probe's entropy equals the kernels' fast float order (m ≤ 22 takes
+    the partition-signature path, above it the lockstep histograms)."""
+    _, matrix_t = matrices
+    prior = prior_weights(game.icf, 1.0)
+    probe_prior = np.concatenate([prior, np.zeros(game.n_probes - game.n_answers)])
+    rng = np.random.default_rng(5)
+    n = game.n_probes
+    for m in (3, 9, 22, 60):
+        cands = np.sort(rng.choice(game.n_answers, m, replace=False)).astype(np.int64)
+        want_i, want_h = kern.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior, probe_prior, n,
+                                          game.n_patterns)
+        fast = ns.fast_entropies(matrix_t, cands, prior, game.n_patterns)
+        assert _same_bits(fast[want_i[0]], want_h[0]), m
+
+
+def test_pairwise_rows_is_the_kernels_pairwise_sum():
+    rng = np.random.default_rng(2)
+    for n in (0, 1, 5, 7, 8, 9, 127, 128, 129, 243, 300, 1000):
+        a = rng.random((n, 3)) * 10.0 ** rng.integers(-6, 6, (n, 3))
+        got = ns.pairwise_rows(a)
+        for col in range(3):
+            column = np.ascontiguousarray(a[:, col])
+            assert _same_bits(got[col], kern.pairwise_sum(column, 0, n)), n
+
+
+def test_log2_is_the_c_library_log2():
+    values = np.random.default_rng(0).random(20_000) ** 3
+    assert _same_bits(ns.log2(values), [math.log2(v) for v in values.tolist()])
+
+
+def test_solver_level2_is_the_same_with_and_without_numba_loaded(game):
+    """A whole level-2 decision, in two fresh processes: one never loads numba (the NumPy
+    sweeps), the other loads it first (the compiled kernels). Same JSON, bit for bit."""
+    code = ("import json, sys\n"
+            "from backends import numba_shim\n"
+            "if sys.argv[1] == 'numba': numba_shim.load()\n"
+            "from termo.games import termo_game\n"
+            "from termo.session import Session\n"
+            "from termo.solver import Solver\n"
+            "g = termo_game(); out = []\n"
+            "for history in (['tarso:BBBBB'], ['tarso:YBBBB'], ['arara:BBBBB'], ['tarso:BBBBB', 'filme:BBBYY']):\n"
+            "    s = Session(g); s.replay(history)\n"
+            "    for t in (1.0, float('inf')):\n"
+            "        d = Solver(g, level=2, t=t).decide(s.candidates, s.turn).as_dict()\n"
+            "        out.append(d)\n"
+            "print(json.dumps(out) + '|' + str('numba' in sys.modules))\n")
+    runs = {}
+    for mode in ("numpy", "numba"):
+        proc = subprocess.run([sys.executable, "-c", code, mode], capture_output=True, text=True, cwd=ROOT,
+                              env={**os.environ, "TERMO_NO_NUMBA": ""}, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        payload, loaded = proc.stdout.strip().rsplit("|", 1)
+        runs[mode] = (json.loads(payload), loaded)
+    assert runs["numpy"][1] == "False" and runs["numba"][1] == "True"
+    assert runs["numpy"][0] == runs["numba"][0]
+    assert [d["word"] for d in runs["numpy"][0][:1]] == ["linde"]
