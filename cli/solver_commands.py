@@ -42,6 +42,9 @@ OpenerOpt = Annotated[
     typer.Option("--opener", metavar="default|optimal",
                  help="First guess: the game's interface opener (default; Termo: tarso) or the configuration's optimum."),
 ]
+HardOpt = Annotated[
+    bool, typer.Option("--hard", help="Hard mode: greens stay in place and revealed letters are reused (the game's real rule).")
+]
 
 
 def _int(name: str, text: str, low: int) -> int:
@@ -54,7 +57,8 @@ def _int(name: str, text: str, low: int) -> int:
     return value
 
 
-def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "default", backend=None):
+def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "default", backend=None,
+                 hard: bool = False):
     """Check the options and build a `termo.suggest.Config` (TermoError on a bad value)."""
     from termo.prior import parse_temperature
     from termo.suggest import Config
@@ -72,6 +76,7 @@ def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "defau
         depth=_int("depth", depth, 0),
         opener=opener,
         backend=backend,
+        hard=bool(hard),
     )
 
 
@@ -142,6 +147,7 @@ def suggest_command(
     extended: ExtendedOpt = False,
     strict: StrictOpt = False,
     opener: OpenerOpt = "default",
+    hard: HardOpt = False,
     game_name: GameOption = None,
     json_out: JsonOption = False,
     backend: BackendOption = None,
@@ -150,7 +156,7 @@ def suggest_command(
     from termo.suggest import Advisor, format_decision, suggest
 
     try:
-        config = parse_config(level, t, beam, depth, opener, backend)
+        config = parse_config(level, t, beam, depth, opener, backend, hard=hard)
         game = load_game(game_name, extended=extended, strict=strict)
         advisor = Advisor(game, config)
         with progress_display("searching") as progress:
@@ -177,6 +183,7 @@ def opener_command(
     depth: DepthOpt = "1",
     extended: ExtendedOpt = False,
     strict: StrictOpt = False,
+    hard: HardOpt = False,
     game_name: GameOption = None,
     json_out: JsonOption = False,
     backend: BackendOption = None,
@@ -185,7 +192,7 @@ def opener_command(
     from termo.suggest import Advisor, format_decision, opener_report
 
     try:
-        config = parse_config(level, t, beam, depth, "optimal", backend)
+        config = parse_config(level, t, beam, depth, "optimal", backend, hard=hard)
         game = load_game(game_name, extended=extended, strict=strict)
         with progress_display("searching the opener") as progress:
             data = opener_report(game, advisor=Advisor(game, config), progress=progress)
@@ -213,6 +220,7 @@ def play_command(
     extended: ExtendedOpt = False,
     strict: StrictOpt = False,
     opener: OpenerOpt = "default",
+    hard: HardOpt = False,
     game_name: GameOption = None,
     color: Annotated[
         Optional[bool], typer.Option("--color/--no-color", help="Coloured tiles (default: when stdout is a terminal).")
@@ -224,7 +232,7 @@ def play_command(
     from termo.suggest import Advisor
 
     try:
-        config = parse_config(level, t, beam, depth, opener, backend)
+        config = parse_config(level, t, beam, depth, opener, backend, hard=hard)
         game = load_game(game_name, extended=extended, strict=strict)
     except USER_ERRORS as err:
         fail(str(err))

@@ -229,13 +229,20 @@ def opener(solver, optimal: bool = False, progress=None, recompute: bool = False
     return optimal_opener(solver, progress=progress, recompute=recompute)
 
 
-def decide(solver, candidates, turn: int, progress=None) -> Decision:
+def decide(solver, candidates, turn: int, progress=None, allowed=None) -> Decision:
     """``solver.decide``, except that a level-3 decision on every answer at turn 1 is the
-    book's (cached) optimum opener instead of a fresh search."""
+    book's (cached) optimum opener instead of a fresh search. ``allowed`` (the hard-mode mask
+    over the probes, see `termo.solver.Solver.decide`) is passed on; a mask that rules nothing
+    out (the first turn) leaves the book's answer unchanged."""
+    from termo.hard_mode import restrictive
+
     cands = list(candidates)
-    if solver.level == 3 and int(turn) == 1 and len(cands) == solver.game.n_answers:
+    hard = restrictive(allowed)
+    if solver.level == 3 and int(turn) == 1 and len(cands) == solver.game.n_answers and not hard:
         return optimal_opener(solver, progress=progress)
-    return solver.decide(cands, turn)
+    if not hard:
+        return solver.decide(cands, turn)
+    return solver.decide(cands, turn, allowed=allowed)
 
 
 class Book:
@@ -248,8 +255,8 @@ class Book:
     def __init__(self, solver):
         self.solver = solver
 
-    def decide(self, candidates, turn: int, progress=None) -> Decision:
-        return decide(self.solver, candidates, turn, progress)
+    def decide(self, candidates, turn: int, progress=None, allowed=None) -> Decision:
+        return decide(self.solver, candidates, turn, progress, allowed)
 
     def opener(self, optimal: bool = False, progress=None, recompute: bool = False) -> Decision:
         return opener(self.solver, optimal=optimal, progress=progress, recompute=recompute)

@@ -11,8 +11,9 @@ and the next guess suggested. Commands, at either prompt: ``help``/``?``, ``list
 most likely candidates, 20 by default), ``undo``, ``new``, ``quit`` (Portuguese forms
 ``listar``, ``voltar``, ``nova``, ``sair`` too). A word outside the probe list is accepted with a
 warning; impossible colours are rejected with the reason; a round that would leave no candidate
-is reported and not applied. All green wins and ends the game with a summary; end of input ends
-the session cleanly.
+is reported and not applied; in hard mode (``Config(hard=True)``) a guess that breaks the rule
+is rejected with the reason and nothing is applied. All green wins and ends the game with a
+summary; end of input ends the session cleanly.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ class Play:
         self.read = input if callable(input) else lines_reader(input, write)
         self.color = color
         self.busy = busy or (lambda label: contextlib.nullcontext(None))
-        self.session = session or Session(game)
+        self.session = session or Session(game, hard=getattr(advisor.config, "hard", False))
         self.games_won = 0
 
     # ------------------------------------------------------------------ output

@@ -15,7 +15,10 @@ before it touches the candidate set:
   `termo.feedback.feedback_code` (the slow path);
 * a round that would leave no candidate is *reported and not applied* (mistyped colours, or an
   answer missing from the lexicon), so the player can fix it or undo an earlier round;
-* an all-green pattern wins the game; that round does not filter.
+* an all-green pattern wins the game; that round does not filter;
+* in hard mode (``Session(game, hard=True)``) a guess must keep every green in place and reuse
+  every revealed letter as often as it was marked (`termo.hard_mode`); an illegal guess is
+  rejected with the reason and not applied.
 
 History items on the command line have the form ``guess:pattern`` (see `parse_history_item`).
 Candidate sets are ascending arrays of answer indices on the host backend.
@@ -109,10 +112,13 @@ class Session:
 
     `matrix` is the game's pattern matrix (any backend; it is brought to the host once); by
     default it is loaded lazily from `termo.matrix.pattern_matrix` on the host backend.
+    ``hard=True`` plays by hard mode (`termo.hard_mode`): a guess that drops a green or a
+    revealed letter is rejected with the reason, and nothing is applied.
     """
 
-    def __init__(self, game, matrix=None):
+    def __init__(self, game, matrix=None, hard: bool = False):
         self.game = game
+        self.hard = bool(hard)
         self._backend = _host()
         self._xp = self._backend.xp
         self._matrix = None if matrix is None else self._backend.to_numpy(matrix)
@@ -163,7 +169,34 @@ class Session:
 
     # ------------------------------------------------------------ validation
     def check_guess(self, text: str) -> Guess:
-        """Validate a typed guess; raise TermoError when it cannot be a word of this game."""
+        """Validate a typed guess; raise TermoError when it cannot be a word of this game, or
+        (hard mode) when it breaks the rule of the rounds played."""
+        guess = self._check_word(text)
+        if self.hard:
+            from termo.hard_mode import is_legal
+
+            ok, reason = is_legal(self.constraint(), guess.norm, self.game.unit)
+            if not ok:
+                raise TermoError(f"hard mode: {guess.word!r} is not allowed: {reason}")
+        return guess
+
+    def constraint(self):
+        """The hard-mode `termo.hard_mode.Constraint` of the rounds played (any mode)."""
+        from termo.hard_mode import from_rounds
+
+        norm = self.game.normalize
+        return from_rounds(((norm(r.guess), r.pattern) for r in self.rounds if not r.won),
+                           self.game.word_length)
+
+    def allowed_probes(self):
+        """Hard mode: the boolean mask over the probes a next guess may be; None otherwise."""
+        if not self.hard:
+            return None
+        from termo.hard_mode import allowed_probes
+
+        return allowed_probes(self.game, self.constraint())
+
+    def _check_word(self, text: str) -> Guess:
         raw = text.strip().lower()
         if not raw:
             raise TermoError("empty guess")
@@ -297,8 +330,8 @@ class Session:
         return [self.game.answers[i] for i in order]
 
 
-def candidates_after(game, items: Sequence[str], matrix=None) -> Session:
+def candidates_after(game, items: Sequence[str], matrix=None, hard: bool = False) -> Session:
     """A fresh `Session` with the history `items` replayed (strict, see `Session.replay`)."""
-    session = Session(game, matrix=matrix)
+    session = Session(game, matrix=matrix, hard=hard)
     session.replay(items)
     return session

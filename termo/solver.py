@@ -14,10 +14,11 @@ recursion is float64 on the host, so every backend gives the same decisions and 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from backends import get_backend, host
-from termo import level1, level2, level3
+from termo import hard_mode, level1, level2, level3
 from termo.decision import Choice, Decision
 from termo.entropy import Sweeper
 from termo.errors import TermoError
@@ -110,14 +111,40 @@ class Solver:
         return job.costs
 
     # -- decisions ----------------------------------------------------------------------------
-    def decide(self, candidates, turn: int) -> Decision:
-        """The suggestion for ``candidates`` (ascending answer indices) at 1-based ``turn``."""
+    def decide(self, candidates, turn: int, allowed=None) -> Decision:
+        """The suggestion for ``candidates`` (ascending answer indices) at 1-based ``turn``.
+
+        ``allowed`` (hard mode, `termo.hard_mode.allowed_probes`): a boolean mask over the
+        probes the guess may be. Level 1 plays candidates, which are always legal; level 2 takes
+        the first allowed probe of the same §5.2 order (the endgame rules play candidates);
+        level 3 takes its root beam among the allowed probes, while the turns below the root
+        are searched without the restriction, so E is then an estimate. A mask that rules
+        nothing out (None, or all True) gives exactly the normal decision.
+        """
         cands = self._candidates(candidates)
+        if not hard_mode.restrictive(allowed):
+            allowed = None
+        elif len(allowed) != self.game.n_probes:
+            raise TermoError(f"the hard-mode mask has {len(allowed)} entries for {self.game.n_probes} probes")
         if self.level == 1:
             return self._decide_letters(cands)
         if self.level == 2:
+            if allowed is not None:
+                return self._decide_level2_hard(cands, turn, allowed)
             return level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
-        return self._decide_level3(cands, turn)
+        return self._decide_level3(cands, turn, allowed)
+
+    def _decide_level2_hard(self, cands, turn, allowed) -> Decision:
+        """Level 2 in hard mode: the endgame rules as usual (candidates are legal), else the
+        first allowed probes of the §5.2 order, bits in the engine's float convention."""
+        if level2.endgame_kind(len(cands), turn, self.game.max_turns, self.endgame) is not None:
+            return level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
+        top = hard_mode.top_allowed(self.sweeper, cands, allowed, 1 + self.alternatives)
+        members = set(cands)
+        choices = [self._choice(i, cands, members=members) for i in top]
+        n_ok = hard_mode.n_allowed(allowed)
+        reason = f"maximum entropy over {len(cands)} candidates (hard mode: among the {n_ok} legal guesses)"
+        return Decision(choices[0], reason, len(cands), tuple(choices[1:]))
 
     def decide_many(self, states, turns) -> list[int]:
         """The probe index each state plays (batched: one sweep batch / one shared search)."""
@@ -171,9 +198,32 @@ class Solver:
                       expected=None if expected is None else float(expected),
                       is_candidate=int(index) in members)
 
-    def _decide_level3(self, cands, turn) -> Decision:
+    def _decide_level3_hard(self, cands, turn, allowed) -> Decision:
+        """Level 3 in hard mode: the root beam is the first K allowed probes of the §5.2 order
+        plus the most probable candidate (legal), each evaluated by the normal level-3 search;
+        the turns below the root are searched without the restriction, so E is an estimate."""
+        tree = self.tree
+        sid = int(tree.register([cands])[0])
+        tree.ensure_sweeps([sid], tree.beam)  # the state's most probable candidate (tree.best)
+        guesses = hard_mode.top_allowed(self.sweeper, cands, allowed, tree.beam)
+        best = int(tree.best[sid])
+        if best not in guesses:
+            guesses.append(best)
+        job = level3.PairJob(sid, guesses, level3.rounds_left(turn, self.game.max_turns), self.depth)
+        tree.run([job])
+        if not level3.ranked_costs(job):
+            return self._decide_level2_hard(cands, 1, allowed)
+        d = self._level3_decision(job, cands)
+        n_ok = hard_mode.n_allowed(allowed)
+        note = (f"hard mode: this guess among the {n_ok} legal ones; later turns searched without "
+                "the restriction, so E is an estimate")
+        return dataclasses.replace(d, reason=f"{d.reason} ({note})")
+
+    def _decide_level3(self, cands, turn, allowed=None) -> Decision:
         m = len(cands)
         max_turns = self.game.max_turns
+        if allowed is not None and not level3.delegates_to_level2(m, turn, max_turns, self.endgame):
+            return self._decide_level3_hard(cands, turn, allowed)
         if level3.delegates_to_level2(m, turn, max_turns, self.endgame):
             d = level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
             if m <= 2:

@@ -5,6 +5,8 @@ answers "what now?" for a candidate set, applying the interactive level-3 ceilin
 more than `LEVEL3_CEILING` candidates answers with level 2 and says so in the reason (a full
 level-3 search on a large set takes minutes). With no round played yet the answer is the opener:
 the default one (`tarso`, like the reference interface) or the optimum of the configuration.
+In hard mode (``Config(hard=True)``, `termo.hard_mode`) the session rejects illegal guesses and
+the suggestion is a legal guess; the opener is unchanged (every first guess is legal).
 
 `suggest()` and `opener_report()` return plain data: the keys of `Decision.as_dict()`
 (``candidates, word, bits, expected, is_candidate, reason, alternatives``); the opener report
@@ -38,6 +40,7 @@ class Config:
     opener: str = "default"  # "default" (the game's interface opener) or "optimal"
     backend: str | None = None
     ceiling: int = LEVEL3_CEILING
+    hard: bool = False  # hard mode: greens stay in place, revealed letters are reused
 
     def __post_init__(self):
         if self.level not in LEVELS:
@@ -56,6 +59,8 @@ class Config:
         text = f"level {self.level}, T={t}"
         if self.level == 3:
             text += f", beam {self.beam}, depth {self.depth}"
+        if self.hard:
+            text += ", hard mode"
         return text
 
 
@@ -96,31 +101,40 @@ class Advisor:
         """Would level 3 hand this many candidates to level 2?"""
         return self.config.level == 3 and n_candidates > self.config.ceiling
 
-    def decide(self, candidates, turn: int):
-        """The `Decision` for a candidate set (ascending answer indices) at a 1-based turn."""
+    def decide(self, candidates, turn: int, allowed=None):
+        """The `Decision` for a candidate set (ascending answer indices) at a 1-based turn;
+        ``allowed`` is the hard-mode mask over the probes (None: every probe)."""
+        hard = {} if allowed is None else {"allowed": allowed}
         n = int(len(candidates)) if not hasattr(candidates, "shape") else int(candidates.shape[0])
         if n == 0:
             raise TermoError("no candidate left")
         if self.uses_ceiling(n):
-            decision = self.solver(2).decide(candidates, turn)
+            decision = self.solver(2).decide(candidates, turn, **hard)
             note = (
                 f"level 2 answers: {n} candidates is more than the level-3 ceiling "
                 f"of {self.config.ceiling}"
             )
             return dataclasses.replace(decision, reason=f"{decision.reason} ({note})")
-        return self.solver().decide(candidates, turn)
+        return self.solver().decide(candidates, turn, **hard)
 
-    def opener(self, optimal: bool | None = None, progress: Progress | None = None):
-        """The first guess: the default opener, or the configuration's optimum."""
+    def opener(self, optimal: bool | None = None, progress: Progress | None = None, hard: bool | None = None):
+        """The first guess: the default opener, or the configuration's optimum. In hard mode
+        (``hard``, default the configuration's) it is the same: every first guess is legal."""
         if optimal is None:
             optimal = self.config.opener == "optimal"
-        return self.solver().opener(optimal=optimal, progress=progress)
+        decision = self.solver().opener(optimal=optimal, progress=progress)
+        if self.config.hard if hard is None else hard:
+            note = "hard mode changes nothing here: every first guess is legal"
+            decision = dataclasses.replace(decision, reason=f"{decision.reason} ({note})")
+        return decision
 
     def next_move(self, session, progress: Progress | None = None):
         """The `Decision` for a `termo.session.Session` (the opener before any round)."""
+        hard = self.config.hard or getattr(session, "hard", False)
         if not session.rounds:
-            return self.opener(progress=progress)
-        return self.decide(session.candidates, session.turn)
+            return self.opener(progress=progress, hard=hard)
+        allowed = session.allowed_probes() if getattr(session, "hard", False) else None
+        return self.decide(session.candidates, session.turn, allowed=allowed)
 
 
 def suggest(
@@ -134,6 +148,7 @@ def suggest(
     opener: str = "default",
     *,
     backend: str | None = None,
+    hard: bool = False,
     progress: Progress | None = None,
     on_warning: Callable[[str], None] | None = None,
     advisor: Advisor | None = None,
@@ -141,8 +156,10 @@ def suggest(
     """The suggestion after the history items ``guess:pattern`` (none: the opener).
 
     Returns ``Decision.as_dict()``. Raises TermoError for a bad item, an impossible pattern, a
-    round that leaves no candidate, or a history that already holds a win. Warnings (a word
-    outside the probe list) go to `on_warning`.
+    round that leaves no candidate, or a history that already holds a win; in hard mode
+    (``hard``, or the advisor's configuration) also for a guess that breaks the rule of the
+    rounds before it, and the suggestion is a legal guess. Warnings (a word outside the probe
+    list) go to `on_warning`.
     """
     from termo.session import Session
 
@@ -150,9 +167,9 @@ def suggest(
         from termo.games import get_game
 
         game = get_game(None, extended=extended)
-    config = Config(level=level, t=t, beam=beam, depth=depth, opener=opener, backend=backend)
+    config = Config(level=level, t=t, beam=beam, depth=depth, opener=opener, backend=backend, hard=hard)
     advisor = advisor or Advisor(game, config)
-    session = Session(game)
+    session = Session(game, hard=hard or advisor.config.hard)
     outcomes = session.replay(history)
     if on_warning is not None:
         for outcome in outcomes:
@@ -173,18 +190,20 @@ def opener_report(
     extended: bool = False,
     *,
     backend: str | None = None,
+    hard: bool = False,
     progress: Progress | None = None,
     advisor: Advisor | None = None,
 ) -> dict:
     """The optimal opener of a configuration and its alternatives (searched and cached when
-    missing): the keys of `Decision.as_dict()` without ``candidates``."""
+    missing): the keys of `Decision.as_dict()` without ``candidates``. Hard mode does not change
+    it (every first guess is legal); the reason says so."""
     if game is None:
         from termo.games import get_game
 
         game = get_game(None, extended=extended)
-    config = Config(level=level, t=t, beam=beam, depth=depth, opener="optimal", backend=backend)
+    config = Config(level=level, t=t, beam=beam, depth=depth, opener="optimal", backend=backend, hard=hard)
     advisor = advisor or Advisor(game, config)
-    out = advisor.opener(optimal=True, progress=progress).as_dict()
+    out = advisor.opener(optimal=True, progress=progress, hard=hard or advisor.config.hard).as_dict()
     out.pop("candidates", None)
     return out
 

@@ -18,7 +18,7 @@ class FakeSolver:
         return Choice(index, self.game.probes[index], bits=1.5, expected=2.0 if self.level == 3 else None,
                       is_candidate=index in candidates)
 
-    def decide(self, candidates, turn):
+    def decide(self, candidates, turn, allowed=None):  # candidates are legal in hard mode too
         cands = [int(c) for c in candidates]
         FakeSolver.calls.append(("decide", self.level, len(cands), turn))
         order = sorted(cands, key=lambda i: (self.game.icf[i], i))
