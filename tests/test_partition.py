@@ -414,7 +414,41 @@ def test_wordle_ru_second_guess(capsys, tmp_path):
     assert json.loads(out)["bits"] == op["bits"]
 
 
-@pytest.mark.slow
+@pytest.mark.skipif(not _have("termo.games.nerdle"), reason="the nerdle plugin (termo.games.nerdle) is missing")
+def test_nerdle_mini_matches_the_plain_rule(capsys):
+    """Nerdle Mini (commutative win rule): counts against ``termo.matrix.expected_code`` cell by
+    cell, and a history item narrows the candidates as the plain rule says."""
+    from termo.feedback import decode
+    from termo.games import get_game
+    from termo.matrix import expected_code
+
+    g = get_game("nerdle-mini")
+    state = make_state(g, [], math.inf)
+    stats = partition_stats(state)
+    for p in range(0, g.n_probes, 5):
+        counts = Counter(expected_code(g, p, a) for a in range(g.n_answers))
+        assert int(stats.groups[p]) == len(counts) and int(stats.largest[p]) == max(counts.values())
+        assert int(stats.sum_sq[p]) == sum(v * v for v in counts.values())
+        assert bool(stats.wins[p]) == (g.win_code in counts)
+    opener, secret = 0, g.n_answers // 2
+    code = expected_code(g, opener, secret)
+    item = f"{g.probes[opener]}:{decode(code, g.word_length)}"
+    left = [a for a in range(g.n_answers) if expected_code(g, opener, a) == code]
+    guess = g.probes[left[0]]
+    rc, out, err = run_cli(["partition", guess, item, "--game", "nerdle-mini", "--json"], capsys)
+    assert rc == 0, err
+    data = json.loads(out)
+    assert METRIC_KEYS <= set(data) and data["candidates"] == len(left)
+    sub = Counter(expected_code(g, left[0], a) for a in left)
+    assert data["groups"] == len(sub) and data["largest_group"] == max(sub.values())
+    assert data["can_be_answer"] is True
+    rc, out, err = run_cli(["rank", item, "--game", "nerdle-mini", "--by", "minimax", "--top", "3", "--json"], capsys)
+    assert rc == 0 and [r["rank"] for r in json.loads(out)] == [1, 2, 3]
+    rc, out, err = run_cli(["partition", "1+1=3+", "--game", "nerdle-mini"], capsys)
+    assert rc == 2 and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow  # builds the 17,723 x 17,723 matrix (about 10 s, 1.3 GB)
 @pytest.mark.skipif(not _have("termo.games.nerdle"), reason="the nerdle plugin (termo.games.nerdle) is missing")
 @pytest.mark.parametrize("guess, groups, remaining", [("52-34=18", 1703, 33), ("11+11=22", 415, 319)])
 def test_nerdle_published_openers(capsys, guess, groups, remaining):
