@@ -92,6 +92,8 @@ def battery_command(
     out: OutOption = DEFAULT_OUT,
     backend: BackendOption = None,
     json_out: JsonOption = False,
+    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: greens stay in place and revealed letters are reused "
+                                       "(the game's real rule); levels 1 and 2 only.")] = False,
 ) -> None:
     """Play every strategy against a battery of secrets; report mean, penalised mean, wins, histogram."""
     from termo.analysis.battery import BATTERIES, battery_secrets
@@ -108,7 +110,7 @@ def battery_command(
     with progress_bar(f"battery {set_name}", total=games * len(names)) as update:
         rows, markdown, paths = battery_experiment(
             names, set_name, n=n, t=temperature, extended=extended, seed=seed, beam=beam, depth=depth,
-            backend=backend, out=out, progress=_Progress(update, games * len(names)), game=game)
+            backend=backend, out=out, progress=_Progress(update, games * len(names)), game=game, hard=hard)
     _finish(json_out, rows, markdown, paths)
 
 

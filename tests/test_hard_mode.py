@@ -369,3 +369,73 @@ def test_play_hard_with_the_fake_solver(monkeypatch, game):
     play.run()
     text = "".join(out)
     assert "is not allowed" in text and len(play.session.rounds) == 1
+
+
+# ------------------------------------------------------------------- the battery (levels 1, 2)
+
+
+def _sequential_hard_game(game, solver, opener: int, secret: int) -> int:
+    """One hard-mode game played through `Session(hard=True)` (which rejects an illegal guess):
+    the turn the secret is found, 0 when lost."""
+    s = Session(game, hard=True)
+    for turn in range(1, game.max_turns + 1):
+        g = opener if turn == 1 else solver.decide(s.candidates, turn, allowed=s.allowed_probes()).index
+        if g == secret:
+            return turn
+        s.play(game.probes[g], colours(game.probes_norm[g], game.answers_norm[secret]))
+    return 0
+
+
+def test_hard_battery_equals_sequential_hard_games(game, solvers):
+    from termo.analysis.battery import battery_secrets, evaluate
+    from termo.analysis.strategies import build_policy
+    from termo.analysis.worlds import full_world
+
+    world = full_world(game=game)
+    secrets = battery_secrets(game, "realistic", 40)
+    policy = build_policy("entropy", world, hard=True)
+    result = evaluate(policy, world, secrets)
+    opener = solvers[2].decide(range(game.n_answers), 1).index
+    assert result.first_guess == opener
+    want = [_sequential_hard_game(game, solvers[2], opener, s) for s in secrets]
+    assert result.solved_turn == want
+    normal = evaluate(build_policy("entropy", world), world, secrets)
+    assert normal.solved_turn != want  # hard mode changed some games
+
+
+def test_hard_battery_keys_decisions_by_constraint(game):
+    from termo.analysis.strategies import build_policy
+    from termo.analysis.worlds import full_world
+
+    policy = build_policy("entropy", full_world(game=game), hard=True)
+    s = Session(game)
+    s.replay(["tarso:BBBBB"])
+    state = s.candidates
+    rule_z = hm.Constraint(5, minimum=(("z", 1),))
+    choices, tokens = policy.choose_branches([state, state], [2, 2], [(hm.free(5), None), (rule_z, None)])
+    assert choices[0] != choices[1] and "z" in game.probes_norm[choices[1]]
+    assert tokens == [(hm.free(5), choices[0]), (rule_z, choices[1])]
+
+
+def test_hard_battery_candidate_strategies_unchanged_and_level3_refused(game):
+    from termo.analysis.battery import run_battery
+
+    hard = run_battery(["letters", "likely"], "realistic", n=60, game=game, hard=True)
+    normal = run_battery(["letters", "likely"], "realistic", n=60, game=game)
+    for h, n in zip(hard, normal):
+        assert h.pop("hard") is True and "hard" not in n
+        assert h["histogram"] == n["histogram"] and h["lost"] == n["lost"]
+    with pytest.raises(TermoError, match="level3 strategy has no hard-mode battery"):
+        run_battery(["level3"], "realistic", n=5, game=game, hard=True)
+
+
+def test_cli_bench_battery_hard(tmp_path):
+    args = ["bench", "battery", "--hard", "--n", "20", "--strategies", "letters,entropy", "--out", str(tmp_path)]
+    result = CliRunner().invoke(_app(), args + ["--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [r["strategy"] for r in rows] == ["letters", "entropy"] and all(r["hard"] for r in rows)
+    assert (tmp_path / "battery-realistic-n20-hard.json").exists()
+    bad = CliRunner().invoke(_app(), ["bench", "battery", "--hard", "--n", "5", "--strategies", "level3",
+                                      "--out", str(tmp_path)])
+    assert bad.exit_code == 2 and len(bad.stderr.strip().splitlines()) == 1

@@ -100,10 +100,12 @@ def run_battery(
     backend=None,
     progress: Callable[[str, int, int], None] | None = None,
     game=None,
+    hard: bool = False,
 ) -> list[dict]:
     """Run each strategy on the battery; one metrics dict per strategy (in the given order).
 
-    ``progress(label, done, total)`` is called as games finish (for a progress bar).
+    ``progress(label, done, total)`` is called as games finish (for a progress bar). ``hard``:
+    hard mode (docs/rules.md §12.2; levels 1 and 2), each row then carries ``"hard": True``.
     """
     world = full_world(t=t, extended=extended, game=game)
     secrets = battery_secrets(world.game, battery, n)
@@ -111,7 +113,7 @@ def run_battery(
     rows = []
     for name in strategies:
         start = time.perf_counter()
-        policy = build_policy(name, world, seed=seed, beam=beam, depth=depth, backend=backend)
+        policy = build_policy(name, world, seed=seed, beam=beam, depth=depth, backend=backend, hard=hard)
         setup = time.perf_counter() - start
         total = len(secrets)
 
@@ -123,5 +125,6 @@ def run_battery(
         if progress:
             progress(name, total, total)
         rows.append(summarize(result, world.game, name, set=battery, t=t_label(t), probes=world.game.n_probes,
-                              seed=seed if name == "random" else None, setup_seconds=setup, backend=backend_name))
+                              seed=seed if name == "random" else None, setup_seconds=setup, backend=backend_name,
+                              **({"hard": True} if hard else {})))
     return rows

@@ -26,17 +26,21 @@ SWEEP_TEMPERATURES = (0.5, 1.0, 2.0, 5.0, 10.0, math.inf)
 
 def battery_experiment(strategies: Sequence[str], battery: str = "realistic", *, n=None, t: float = 1.0,
                        extended: bool = False, seed: int = 0, beam: int = 10, depth: int = 1, backend=None,
-                       out: str | Path = "results", progress: Progress | None = None, game=None):
-    """Each strategy on one battery of ``game`` (default: the registry's); turn-distribution plot."""
+                       out: str | Path = "results", progress: Progress | None = None, game=None,
+                       hard: bool = False):
+    """Each strategy on one battery of ``game`` (default: the registry's); turn-distribution plot.
+    ``hard``: hard mode (levels 1 and 2); the report's name ends in ``-hard``."""
     rows = run_battery(strategies, battery, n=n, t=t, extended=extended, seed=seed, beam=beam, depth=depth,
-                       backend=backend, progress=progress, game=game)
+                       backend=backend, progress=progress, game=game, hard=hard)
     other = game is not None and game.label != "termo"  # Termo's reports keep their published names
     prefix = f"{game.label}-" if other else ""
     name = f"{prefix}battery-{battery}" + (f"-n{n}" if n is not None else "") + ("-extended" if extended else "")
     if t != 1.0:
         name += f"-t{t_label(t)}"
+    if hard:
+        name += "-hard"
     size = rows[0]["games"] if rows else 0
-    title = f"{(game.title or game.label) + ': ' if other else ''}Battery {battery} ({size} secrets, T={t_label(t)}{', extended probes' if extended else ''})"
+    title = f"{(game.title or game.label) + ': ' if other else ''}Battery {battery} ({size} secrets, T={t_label(t)}{', extended probes' if extended else ''}{', hard mode' if hard else ''})"
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     png = plots.turn_distribution(rows, out / f"{name}.png", title)

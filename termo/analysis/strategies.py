@@ -145,14 +145,18 @@ def make_solver(world: World, level: int = 2, beam: int = 10, depth: int = 1, ba
 
 
 def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, depth: int = 1, backend=None,
-                 solver=None):
+                 solver=None, hard: bool = False):
     """A lockstep-ready policy for strategy ``name`` in ``world``.
 
     ``random`` is :class:`BranchRandom`; the others are the engine's policies
-    (``termo.policies.make_policy``) with the world's game, temperature and prior.
+    (``termo.policies.make_policy``) with the world's game, temperature and prior. ``hard``:
+    hard mode (``termo.analysis.hard_policy``); random, letters and likely play candidates, which
+    are legal, so only entropy changes; level3 has no hard-mode battery (TermoError).
     """
     if name not in STRATEGIES:
         raise TermoError(f"unknown strategy {name!r} (choose from {', '.join(STRATEGIES)})")
+    if hard and name == "level3":
+        raise TermoError("--hard: the level3 strategy has no hard-mode battery (levels 1 and 2 only)")
     if name == "random":
         return BranchRandom(seed)
     from termo.policies import make_policy
@@ -165,7 +169,11 @@ def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, dept
     if name == "entropy" and world.initial is None and solver.level == 2:
         from termo.analysis.opener_cache import level2_opener
 
-        return FixedOpener(level2_opener(solver), policy)  # the same word, read from the disk cache
+        policy = FixedOpener(level2_opener(solver), policy)  # the same word, read from the disk cache
+    if hard and name == "entropy":
+        from termo.analysis.hard_policy import HardPolicy
+
+        return HardPolicy(policy, solver, world.game)  # the first guess is unconstrained
     return policy
 
 
