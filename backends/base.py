@@ -43,6 +43,10 @@ class Backend:
     def describe(self) -> dict:
         return {"name": self.name, "version": self.version, "device": str(self.device)}
 
+    def on_accelerator(self) -> bool:
+        """Does this backend compute on a GPU/TPU (what ``--backend auto`` looks for)?"""
+        return False
+
     # --- kernels the array API standard lacks ----------------------------------------------
     def row_histogram(self, codes, weights, n_bins: int):
         """``out[r, b] = Σ_j weights[(r,) j] · [codes[r, j] == b]`` as float64, shape (R, n_bins)."""

@@ -25,6 +25,9 @@ class JaxBackend(Backend):
     def compile(self, func, static_argnames=()):
         return self._jax.jit(func, static_argnames=tuple(static_argnames))
 
+    def on_accelerator(self) -> bool:
+        return self.device.platform != "cpu"
+
     def describe(self) -> dict:
         return {"name": self.name, "version": self.version, "device": f"{self.device.platform}:{self.device.id}"}
 

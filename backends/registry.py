@@ -16,7 +16,7 @@ _SPECS = {
     "array-api-strict": ("backends.strict_backend", "StrictBackend", "array_api_strict", "test"),
 }
 BACKEND_NAMES = tuple(_SPECS)
-AUTO_ORDER = ("cupy", "jax", "numpy")
+AUTO_ORDER = ("cupy", "jax", "numpy")  # cupy and jax only with an accelerator device
 ENV_VAR = "TERMO_BACKEND"
 
 _instances: dict = {}
@@ -55,17 +55,54 @@ def get_backend(name=None):
     if name in ("strict", "array_api_strict"):
         name = "array-api-strict"
     if name == "auto":
-        for candidate in AUTO_ORDER:
-            try:
-                return get_backend(candidate)
-            except BackendUnavailable:
-                continue
+        return _auto()
     if name not in _SPECS:
         raise BackendUnavailable(f"unknown backend '{name}'; choose one of: auto, {', '.join(BACKEND_NAMES)}")
     with _lock:
         if name not in _instances:
             _instances[name] = _instantiate(name)
         return _instances[name]
+
+
+def _auto():
+    """CuPy or JAX when they have an accelerator device here, else NumPy: JAX on the CPU runs
+    the same sweeps several times slower than NumPy's compiled kernels, so it is never chosen."""
+    for candidate in AUTO_ORDER[:-1]:
+        if not _may_accelerate(candidate):
+            continue
+        try:
+            backend = get_backend(candidate)
+        except BackendUnavailable:
+            continue
+        if backend.on_accelerator():
+            return backend
+    return get_backend(AUTO_ORDER[-1])
+
+
+# Packages through which JAX (>= 0.4.30) finds GPUs and TPUs; without one of them JAX can only
+# run on the CPU, and importing it (~1 s) just to learn that is not worth it.
+_JAX_ACCELERATOR_MODULES = ("jax_plugins", "jax_cuda12_plugin", "jax_cuda13_plugin", "jax_rocm60_plugin",
+                            "jax_rocm7_plugin", "libtpu")
+
+
+def _may_accelerate(name: str) -> bool:
+    """Could backend ``name`` have an accelerator here? A cheap look, without importing it."""
+    _, _, import_name, _ = _SPECS[name]
+    if not _library_installed(import_name):
+        return False
+    if name != "jax":
+        return True  # CupyBackend itself refuses to start without a CUDA device
+    platforms = os.environ.get("JAX_PLATFORMS", "").strip().lower()
+    if platforms:
+        return any(p.strip() not in ("", "cpu") for p in platforms.split(","))
+    if any(_library_installed(module) for module in _JAX_ACCELERATOR_MODULES):
+        return True
+    try:
+        from importlib.metadata import entry_points
+
+        return bool(entry_points(group="jax_plugins"))
+    except Exception:  # noqa: BLE001 - a broken metadata store: look for real
+        return True
 
 
 def host():
