@@ -12,7 +12,12 @@ imports numba (``termo.entropy.Sweeper`` uses them until numba is loaded):
   ``entropy_row``): up to 12 members ``−Σ_j w_j·log2 mass_j``, else ``−Σ_c P_c·log2 P_c`` over
   all codes, both sums with the kernels' pairwise summation;
 * :func:`top_k` = ``top_k_from_entropies``: the §5.2 order (rint(H/1e-9) desc, member first,
-  prior desc, index asc).
+  prior desc, index asc);
+* :func:`sweep_top_k` / :func:`exact_top_k` = the first k probes of one state with the batched
+  or the reference entropies. Only the few probes that can be among them get their exact
+  entropy: a cheap pass (``np.log2``, any summation order: within ~1e-14 of either exact
+  order) drops every probe more than ``2·1e-9 + 2·APPROX_MARGIN`` below the k-th best, which
+  puts at least k probes a whole grid step above it, so it cannot be in the first k.
 
 Why the floats agree exactly: bucket masses come from ``np.bincount``, which adds its weights
 sequentially in input order, and the input is laid out member by member, so every bucket is
@@ -32,7 +37,9 @@ import numpy as np
 
 ROUND_STEP = 1e-9  # the §5.2 rounding grid (kernels_entropy.ROUND_STEP)
 REFERENCE_SMALL = 12  # up to this size the reference sums w·log2(mass) (kernels_entropy)
+APPROX_MARGIN = 1e-10  # bound on |approximate − exact| entropy, ~10^4 times the real error
 _CELLS = 1 << 22  # (member, probe) cells per block of probes: bounds the temporary arrays
+_APPROX_PROBES = 512  # probes per block of the approximate pass (its histograms stay in cache)
 
 
 def log2(values) -> np.ndarray:
@@ -112,15 +119,23 @@ def _p_log_p(mass, where) -> np.ndarray:
     return out
 
 
-def fast_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
-    """H of every probe over ``members`` in the batched sweeps' float order (the values that
-    ``kernels_entropy.sweep_top_k`` ranks and returns); ``matrix_t`` is answers × probes."""
+def _state_rows(matrix_t, members, probes):
+    """The state's codes, (members, probes): its rows of the answers-major matrix."""
+    if probes is None:
+        return matrix_t[members]
+    return matrix_t[np.ix_(members, np.asarray(probes, dtype=np.int64))]
+
+
+def fast_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.ndarray:
+    """H of every probe (or of ``probes``) over ``members`` in the batched sweeps' float order
+    (the values ``kernels_entropy.sweep_top_k`` ranks and returns); ``matrix_t`` is answers ×
+    probes."""
     members = np.asarray(members, dtype=np.int64)
     m = members.shape[0]
-    n_probes = matrix_t.shape[1]
     w = state_weights(prior, members)
+    rows = _state_rows(matrix_t, members, probes)
+    n_probes = rows.shape[1]
     out = np.zeros(n_probes, dtype=np.float64)
-    rows = matrix_t[members]  # (m, probes): the state's rows, contiguous
     for start, stop in _blocks(m, n_probes):
         codes = rows[:, start:stop]
         bins, mass, size = _bucket_tables(codes, w, n_bins)
@@ -136,17 +151,17 @@ def fast_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
     return out
 
 
-def exact_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
-    """H of every probe over ``members`` in the reference's float order (the values of
-    ``kernels_entropy.entropies_single``)."""
+def exact_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.ndarray:
+    """H of every probe (or of ``probes``) over ``members`` in the reference's float order (the
+    values of ``kernels_entropy.entropies_single``)."""
     members = np.asarray(members, dtype=np.int64)
     m = members.shape[0]
-    n_probes = matrix_t.shape[1]
+    n_probes = matrix_t.shape[1] if probes is None else len(probes)
     out = np.zeros(n_probes, dtype=np.float64)
     if m <= 1:
         return out
     w = state_weights(prior, members)
-    rows = matrix_t[members]
+    rows = _state_rows(matrix_t, members, probes)
     for start, stop in _blocks(m, n_probes):
         codes = rows[:, start:stop]
         b = stop - start
@@ -168,30 +183,63 @@ def exact_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
 
 def entropy_row(matrix_t, members, prior, probe: int, n_bins: int) -> float:
     """H of one probe over ``members``, reference order (``kernels_entropy.entropy_row``)."""
-    members = np.asarray(members, dtype=np.int64)
-    if members.shape[0] <= 1:
-        return 0.0
-    column = np.ascontiguousarray(matrix_t[members, int(probe)])[:, None]
-    return float(exact_entropies(column, np.arange(members.shape[0]), _gathered(prior, members), n_bins)[0])
+    return float(exact_entropies(matrix_t, members, prior, n_bins, probes=[int(probe)])[0])
 
 
-def _gathered(prior, members):
-    return np.asarray(prior, dtype=np.float64)[members]
-
-
-def top_k(entropies, members, probe_prior, k: int):
-    """The first ``k`` probes of the §5.2 order and their entropies (``top_k_from_entropies``)."""
+def top_k(entropies, members, probe_prior, k: int, probes=None):
+    """The first ``k`` probes of the §5.2 order and their entropies (``top_k_from_entropies``);
+    with ``probes``, ``entropies`` are those probes' and the order is taken among them."""
     h = np.asarray(entropies, dtype=np.float64)
     n = h.shape[0]
+    index = np.arange(n, dtype=np.int64) if probes is None else np.asarray(probes, dtype=np.int64)
     key = np.rint(h / ROUND_STEP)
-    member = np.zeros(n, dtype=np.bool_)
-    member[np.asarray(members, dtype=np.int64)] = True
-    index = np.arange(n, dtype=np.int64)
-    order = np.lexsort((index, -np.asarray(probe_prior, dtype=np.float64), ~member, -key))[: min(k, n)]
-    return order.astype(np.int64), h[order]
+    member = np.isin(index, np.asarray(members, dtype=np.int64))
+    prior = np.asarray(probe_prior, dtype=np.float64)[index]
+    order = np.lexsort((index, -prior, ~member, -key))[: min(k, n)]
+    return index[order], h[order]
+
+
+def approx_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
+    """H of every probe over ``members`` to within ~1e-14 of both exact orders (the bucket
+    masses are the same sums; the logarithms and the sum over buckets are NumPy's)."""
+    members = np.asarray(members, dtype=np.int64)
+    w = state_weights(prior, members)
+    rows = matrix_t[members]
+    n_probes = rows.shape[1]
+    out = np.zeros(n_probes, dtype=np.float64)
+    if members.shape[0] <= 1:
+        return out
+    for start in range(0, n_probes, _APPROX_PROBES):
+        codes = rows[:, start:start + _APPROX_PROBES]
+        b = codes.shape[1]
+        bins = np.add(codes, np.arange(0, b * n_bins, n_bins, dtype=np.intp), dtype=np.intp)
+        mass = np.bincount(bins.ravel(), weights=np.repeat(w, b), minlength=n_bins * b)
+        terms = np.log2(mass, out=np.zeros_like(mass), where=mass > 0.0)
+        terms *= mass
+        out[start:start + b] = -terms.reshape(b, n_bins).sum(axis=1)
+    return out
+
+
+def contenders(approx, k: int) -> np.ndarray:
+    """Probes that may be among the first ``k`` given approximate entropies (ascending)."""
+    n = approx.shape[0]
+    if k >= n:
+        return np.arange(n, dtype=np.int64)
+    kth = np.partition(approx, n - k)[n - k]
+    return np.flatnonzero(approx >= kth - 2.0 * ROUND_STEP - 2.0 * APPROX_MARGIN).astype(np.int64)
 
 
 def sweep_top_k(matrix_t, members, prior, probe_prior, k: int, n_bins: int):
     """The first ``k`` probes of one state with the batched sweeps' entropies: what
     ``kernels_entropy.sweep_top_k`` returns for a single state (unpadded)."""
-    return top_k(fast_entropies(matrix_t, members, prior, n_bins), members, probe_prior, k)
+    probes = contenders(approx_entropies(matrix_t, members, prior, n_bins), k)
+    h = fast_entropies(matrix_t, members, prior, n_bins, probes=probes)
+    return top_k(h, members, probe_prior, k, probes=probes)
+
+
+def exact_top_k(matrix_t, members, prior, probe_prior, k: int, n_bins: int):
+    """The first ``k`` probes of one state with the reference's entropies (the kernels'
+    ``entropies_single`` then ``top_k_from_entropies``)."""
+    probes = contenders(approx_entropies(matrix_t, members, prior, n_bins), k)
+    h = exact_entropies(matrix_t, members, prior, n_bins, probes=probes)
+    return top_k(h, members, probe_prior, k, probes=probes)

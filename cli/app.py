@@ -1,71 +1,217 @@
-"""The ``termo`` command: a root typer app; each topic registers its commands from its own module."""
+"""The ``termo`` command: a root typer app; each topic registers its commands from its own module.
 
-from __future__ import annotations
+Start-up is kept short, because ``termo suggest`` is often a whole process for one answer: the
+typer app (and every command module) is built on first use (``cli.app.app``), and :func:`main`
+first tries a direct call. Converting parameters through typer costs ~0.4 s (it builds a
+pydantic adapter per parameter); the commands named in :data:`DIRECT_COMMANDS` take only text
+and flags, so when the command line is plainly one of them — known options with their values,
+``--opt=value``, flags, positional arguments, the options' environment variables — the command
+function is called with exactly the keyword arguments typer would pass. Anything else (help, a
+root option, an unknown or malformed option, a type other than text or a flag) goes through
+typer, which also reports every usage error. ``tests/test_startup.py`` runs the same command
+lines both ways and compares what they print.
+"""
 
+import importlib
+import inspect
 import os
 import sys
-from typing import Annotated, Optional
+import typing
 
-import typer
-
-from cli import bench_commands, foundation_commands, robustness_commands, solver_commands
-from cli.common import USER_ERRORS
-from termo import __version__
-
-app = typer.Typer(
-    name="termo",
-    help="Solver suite for Termo (term.ooo, Portuguese Wordle) and other Wordle-family games.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
+COMMAND_MODULES = (
+    "cli.foundation_commands",
+    "cli.solver_commands",
+    "cli.bench_commands",
+    "cli.robustness_commands",
+    "cli.partition_commands",
 )
+# command name -> (module, function): commands whose parameters are all text, flags or a list of
+# texts, safe to call without typer's parameter conversion
+DIRECT_COMMANDS = {"suggest": ("cli.solver_commands", "suggest_command")}
+
+_app = None
 
 
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"termo {__version__}")
-        raise typer.Exit()
+def _build_app():
+    from typing import Annotated, Optional
+
+    import typer
+
+    from termo import __version__
+
+    app = typer.Typer(
+        name="termo",
+        help="Solver suite for Termo (term.ooo, Portuguese Wordle) and other Wordle-family games.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+
+    def _version(value: bool) -> None:
+        if value:
+            typer.echo(f"termo {__version__}")
+            raise typer.Exit()
+
+    @app.callback()
+    def root(
+        version: Annotated[
+            Optional[bool],
+            typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
+        ] = None,
+        backend: Annotated[
+            Optional[str],
+            typer.Option(
+                "--backend",
+                help="Array backend for every command: numpy (default), jax, cupy, array-api-strict, auto.",
+                show_default=False,
+            ),
+        ] = None,
+    ) -> None:
+        """Solver suite for Termo (term.ooo, Portuguese Wordle) and other Wordle-family games."""
+        if backend:
+            os.environ["TERMO_BACKEND"] = backend
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(app)
+    return app
 
 
-@app.callback()
-def root(
-    version: Annotated[
-        Optional[bool],
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
-    ] = None,
-    backend: Annotated[
-        Optional[str],
-        typer.Option(
-            "--backend",
-            help="Array backend for every command: numpy (default), jax, cupy, array-api-strict, auto.",
-            show_default=False,
-        ),
-    ] = None,
-) -> None:
-    """Solver suite for Termo (term.ooo, Portuguese Wordle) and other Wordle-family games."""
-    if backend:
-        os.environ["TERMO_BACKEND"] = backend
+def get_app():
+    """The root typer app (built, with every command module imported, on first use)."""
+    global _app
+    if _app is None:
+        _app = _build_app()
+    return _app
 
 
-for module in (foundation_commands, solver_commands, bench_commands, robustness_commands, __import__("cli.partition_commands", fromlist=["register"])):
-    module.register(app)
+def __getattr__(name):
+    if name == "app":
+        return get_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# typer vendors click: find its usage-error base class through a public subclass.
-_CLICK_ERROR = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == "ClickException")
+# ----------------------------------------------------------------------------- direct calls
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parameter_table(func):
+    """How the command line maps to ``func``'s keyword arguments, read from its typer
+    annotations: ``(options, argument, envvars)``, or None when typer is needed."""
+    import typer.models as tm
+
+    hints = typing.get_type_hints(func, include_extras=True)
+    options: dict = {}  # "--name" -> (parameter, None for a value, or the flag's value)
+    argument = None
+    envvars: dict = {}
+    for name, parameter in inspect.signature(func).parameters.items():
+        hint = hints.get(name)
+        info = next((m for m in getattr(hint, "__metadata__", ()) if isinstance(m, tm.ParameterInfo)), None)
+        if info is None or parameter.kind is not parameter.POSITIONAL_OR_KEYWORD:
+            return None
+        base = typing.get_args(hint)[0]
+        if isinstance(info, tm.ArgumentInfo):
+            if argument is not None or base not in (typing.Optional[typing.List[str]], typing.Optional[list[str]]):
+                return None
+            argument = name
+            continue
+        if not isinstance(info, tm.OptionInfo) or _needs_typer(info):
+            return None
+        # in Annotated, typer.Option's first positional argument is the first option name
+        decls = ([info.default] if isinstance(info.default, str) else []) + list(info.param_decls or ())
+        if not decls or not all(isinstance(d, str) and d.startswith("-") for d in decls):
+            return None  # names derived from the parameter: left to typer
+        if base in (bool, typing.Optional[bool]):
+            for decl in decls:
+                on, _, off = decl.partition("/")
+                options[on.strip()] = (name, True)
+                if off:
+                    options[off.strip()] = (name, False)
+        elif base in (str, typing.Optional[str]):
+            for decl in decls:
+                options[decl] = (name, None)
+        else:
+            return None
+        if info.envvar:
+            if not isinstance(info.envvar, str) or base not in (str, typing.Optional[str]):
+                return None
+            envvars[name] = info.envvar
+    return options, argument, envvars
+
+
+def _needs_typer(info) -> bool:
+    """An option typer must handle itself (callbacks, prompts, counts, parsers, hidden values)."""
+    return bool(getattr(info, "callback", None) or getattr(info, "is_eager", False)
+                or getattr(info, "prompt", False) or getattr(info, "count", False)
+                or getattr(info, "parser", None) or getattr(info, "default_factory", None)
+                or not getattr(info, "expose_value", True))
+
+
+def direct_call(args):
+    """``(function, kwargs)`` when ``args`` is plainly a call of a direct command, else None."""
+    if not args or args[0] not in DIRECT_COMMANDS:
+        return None
+    module_name, func_name = DIRECT_COMMANDS[args[0]]
+    func = getattr(importlib.import_module(module_name), func_name)
+    table = _parameter_table(func)
+    if table is None:
+        return None
+    options, argument, envvars = table
+    kwargs: dict = {}
+    positional: list = []
+    rest = list(args[1:])
+    while rest:
+        token = rest.pop(0)
+        if not token.startswith("-") or token == "-":
+            positional.append(token)
+            continue
+        name, eq, value = token.partition("=") if token.startswith("--") else (token, "", "")
+        if name not in options:
+            return None  # --help, "--", an unknown option, "-l2" ...: typer decides
+        param, flag = options[name]
+        if flag is not None:
+            if eq:
+                return None
+            kwargs[param] = flag
+            continue
+        if not eq:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        kwargs[param] = value
+    if positional and argument is None:
+        return None
+    if argument is not None:
+        kwargs[argument] = positional or None
+    for param, var in envvars.items():
+        if param not in kwargs and os.environ.get(var):
+            kwargs[param] = os.environ[var]
+    return func, kwargs
+
+
+# ----------------------------------------------------------------------------- entry point
+
+
+def main(argv: typing.Optional[typing.List[str]] = None) -> int:
     """Entry point: usage errors and library errors become one stderr line and exit code 2."""
+    import typer
+
+    from cli.common import USER_ERRORS
+
+    # typer vendors click: find its usage-error base class through a public subclass.
+    click_error = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == "ClickException")
     try:
-        result = app(args=argv, standalone_mode=False)
+        direct = direct_call(sys.argv[1:] if argv is None else list(argv))
+        if direct is not None:
+            func, kwargs = direct
+            result = func(**kwargs)
+        else:
+            result = get_app()(args=argv, standalone_mode=False)
         return int(result or 0) if isinstance(result, int) else 0
     except typer.Exit as done:
         return done.exit_code
     except typer.Abort:
         typer.echo("termo: aborted", err=True)
         return 130
-    except _CLICK_ERROR as err:  # bad option, missing argument, ...
+    except click_error as err:  # bad option, missing argument, ...
         if type(err).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
             typer.echo(f"termo: error: {err.format_message()}", err=True)
         return err.exit_code

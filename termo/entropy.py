@@ -127,10 +127,11 @@ class Sweeper:
         """The first ``k`` probes of the §5.2 order over ``candidates``: (indices, entropies)."""
         xp = host().xp
         cand = xp.asarray(candidates, dtype=xp.int64)
+        if self._native and not self._compiled():  # the NumPy sweeps, exact floats, same choice
+            top = npsweep.exact_top_k if cand.shape[0] > BIG_SET else npsweep.sweep_top_k
+            return top(self.matrix_t, cand, self.prior, self.probe_prior, int(k), self.n_bins)
         if not self._native or cand.shape[0] > BIG_SET:
             return self._first_k(self.entropies(cand), cand, k)
-        if not self._compiled():
-            return npsweep.sweep_top_k(self.matrix_t, cand, self.prior, self.probe_prior, int(k), self.n_bins)
         offsets = xp.asarray([0, cand.shape[0]], dtype=xp.int64)
         idx, ent = self.sweep(cand, offsets, xp.asarray([0], dtype=xp.int64), k)
         keep = idx[0] >= 0

@@ -141,8 +141,11 @@ def test_numpy_sweeps_equal_the_kernels_bit_for_bit(game, matrices, label):
             assert got_i.tolist() == want_i[0][keep].tolist(), m
             assert _same_bits(got_h, want_h[0][keep]), m
         top_i, top_h = kern.top_k_from_entropies(exact, cands, probe_prior, 8)
+        top_i, top_h = top_i[top_i >= 0], top_h[top_i >= 0]
         got_i, got_h = ns.top_k(exact, cands, probe_prior, 8)
-        assert got_i.tolist() == top_i[top_i >= 0].tolist() and _same_bits(got_h, top_h[top_i >= 0]), m
+        assert got_i.tolist() == top_i.tolist() and _same_bits(got_h, top_h), m
+        got_i, got_h = ns.exact_top_k(matrix_t, cands, prior, probe_prior, 8, game.n_patterns)
+        assert got_i.tolist() == top_i.tolist() and _same_bits(got_h, top_h), m
         for probe in [0, int(top_i[0]), int(cands[0]), game.n_probes - 1]:
             want = kern.entropy_row(matrix_t, cands, prior, probe, game.n_patterns)
             got = ns.entropy_row(matrix_t, cands, prior, probe, game.n_patterns)
@@ -163,6 +166,25 @@ def test_numpy_fast_order_matches_the_sweep_on_every_probe(game, matrices):
                                           game.n_patterns)
         fast = ns.fast_entropies(matrix_t, cands, prior, game.n_patterns)
         assert _same_bits(fast[want_i[0]], want_h[0]), m
+
+
+def test_pruned_top_k_keeps_every_tie(game, matrices):
+    """Uniform priors make many exact ties on the 1e-9 grid; the pruned top-k must still give
+    the kernels' order over long lists (k up to 200)."""
+    _, matrix_t = matrices
+    prior = prior_weights(game.icf, math.inf)
+    probe_prior = np.concatenate([prior, np.zeros(game.n_probes - game.n_answers)])
+    rng = np.random.default_rng(8)
+    for m in (2, 4, 9, 30, 150):
+        cands = np.sort(rng.choice(game.n_answers, m, replace=False)).astype(np.int64)
+        for k in (1, 7, 200):
+            want_i, want_h = kern.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior,
+                                              probe_prior, k, game.n_patterns)
+            got_i, got_h = ns.sweep_top_k(matrix_t, cands, prior, probe_prior, k, game.n_patterns)
+            assert got_i.tolist() == want_i[0].tolist() and _same_bits(got_h, want_h[0]), (m, k)
+        approx = ns.approx_entropies(matrix_t, cands, prior, game.n_patterns)
+        exact = ns.fast_entropies(matrix_t, cands, prior, game.n_patterns)
+        assert np.max(np.abs(approx - exact)) < ns.APPROX_MARGIN / 1000
 
 
 def test_pairwise_rows_is_the_kernels_pairwise_sum():
@@ -206,3 +228,133 @@ def test_solver_level2_is_the_same_with_and_without_numba_loaded(game):
     assert runs["numpy"][1] == "False" and runs["numba"][1] == "True"
     assert runs["numpy"][0] == runs["numba"][0]
     assert [d["word"] for d in runs["numpy"][0][:1]] == ["linde"]
+
+
+# ---------------------------------------------------------------- the host namespace
+
+
+def test_host_namespace_serves_numpys_own_objects():
+    compat = pytest.importorskip("array_api_compat.numpy")
+    from backends import numpy_backend as nb
+
+    if not nb._FAST:
+        pytest.skip("NumPy < 2.1: the namespace is the compat module throughout")
+    for name in sorted(nb.SAME_AS_NUMPY):
+        assert getattr(compat, name) is getattr(np, name), name
+    xp = nb.HostNamespace()
+    for name in ("int64", "take", "concat", "where", "sum"):
+        assert getattr(xp, name) is getattr(compat, name)
+
+
+def test_host_namespace_wrappers_behave_like_the_compat_module():
+    compat = pytest.importorskip("array_api_compat.numpy")
+    from backends.numpy_backend import HostNamespace
+
+    xp = HostNamespace()
+    memmap_like = np.arange(6, dtype=np.uint8)
+    memmap_like.flags.writeable = False
+    cases = [
+        ("asarray", ([1, 2, 3],), {"dtype": np.int64}),
+        ("asarray", (memmap_like,), {}),
+        ("asarray", (memmap_like,), {"copy": True}),
+        ("asarray", (np.arange(3.0),), {"dtype": np.float64, "copy": False}),
+        ("arange", (5,), {"dtype": np.int64}),
+        ("arange", (2, 11, 3), {}),
+        ("zeros", ((2, 3),), {"dtype": np.bool_}),
+        ("empty", ((4,),), {"dtype": np.int32}),
+        ("full", ((2, 2), -1), {"dtype": np.int64}),
+        ("astype", (np.arange(4), np.float64), {}),
+        ("astype", (np.arange(4), np.int64), {"copy": False}),
+    ]
+    for name, args, kwargs in cases:
+        got = getattr(xp, name)(*args, **kwargs)
+        want = getattr(compat, name)(*args, **kwargs)
+        assert type(got) is type(want) and got.dtype == want.dtype and got.shape == want.shape, name
+        if name != "empty":
+            assert np.array_equal(got, want), name
+        assert got.flags.writeable == want.flags.writeable, name
+        if isinstance(args[0], np.ndarray):
+            assert np.shares_memory(got, args[0]) == np.shares_memory(want, args[0]), name
+    with pytest.raises(ValueError):
+        xp.zeros(3, device="gpu")
+    assert xp.asarray([1], device="cpu").tolist() == [1]
+    assert xp.unique_values is compat.unique_values  # anything else: the compat module itself
+
+
+# ---------------------------------------------------------------- a whole `termo suggest`
+
+
+HEAVY = ("numba", "scipy", "jax", "matplotlib", "rich", "pydantic", "array_api_compat.numpy", "llvmlite",
+         "cli.bench_commands", "cli.robustness_commands")
+
+
+def test_level2_suggest_process_imports_nothing_heavy():
+    code = ("import sys, io, contextlib\n"
+            "from cli.app import main\n"
+            "out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n"
+            "    code = main(['suggest', 'tarso:BBBBB', '--level', '2', '--json'])\n"
+            "import json\n"
+            f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
+            "print(code, json.loads(out.getvalue())['word'], heavy)")
+    out = run_python(code, TERMO_NO_NUMBA="")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "0 linde []"
+
+
+DIRECT_CASES = [
+    ["suggest", "tarso:BBBBB", "--level", "2"],
+    ["suggest", "tarso:BBBBB", "--level", "2", "--json"],
+    ["suggest", "--json", "-l", "2", "tarso:BBBBB", "filme:BBBYY", "--t=inf"],
+    ["suggest", "tarso:BBBBB", "--level=1", "--extended"],
+    ["suggest", "xyzzy:BBBBB", "-l", "2"],  # a warning on stderr, more than 256 candidates
+    ["suggest", "tarso:BBBBB", "--level", "5"],  # errors: one line, exit code 2
+    ["suggest", "tarso:BBBBX", "--level", "2"],
+    ["suggest", "tarso:BBBBB", "--level", "2", "--backend", "tpu"],
+    ["suggest", "tarso:BBBBB", "--level", "2", "--game", "no-such-game"],
+    ["suggest", "tarso:GGGGG", "filme:BBBBB", "--level", "2"],
+]
+
+
+@pytest.mark.parametrize("argv", DIRECT_CASES, ids=lambda a: " ".join(a[1:]))
+def test_direct_call_prints_what_typer_prints(argv, capsys, monkeypatch):
+    """The direct call of `termo suggest` (no typer parameter conversion) against typer itself:
+    same exit code, same stdout, same stderr."""
+    from cli import app as cli_app
+
+    assert cli_app.direct_call(argv) is not None
+    code = cli_app.main(list(argv))
+    direct = (code, *capsys.readouterr())
+    monkeypatch.setattr(cli_app, "DIRECT_COMMANDS", {})
+    assert cli_app.direct_call(argv) is None
+    code = cli_app.main(list(argv))
+    via_typer = (code, *capsys.readouterr())
+    assert direct == via_typer
+
+
+@pytest.mark.parametrize("argv", [
+    ["suggest", "--help"], ["suggest", "--level"], ["suggest", "-l2"], ["suggest", "--json=yes"],
+    ["suggest", "--", "tarso:BBBBB"], ["suggest", "--no-such-option"], ["--backend", "numpy", "suggest"],
+    ["opener"], [],
+])
+def test_anything_unusual_goes_through_typer(argv):
+    from cli.app import direct_call
+
+    assert direct_call(argv) is None
+
+
+def test_direct_call_reads_the_options_environment(monkeypatch):
+    from cli.app import direct_call
+
+    monkeypatch.setenv("TERMO_BACKEND", "numpy")
+    monkeypatch.setenv("TERMO_GAME", "")
+    func, kwargs = direct_call(["suggest", "tarso:BBBBB", "-g", "termo"])
+    assert func.__name__ == "suggest_command"
+    assert kwargs == {"history": ["tarso:BBBBB"], "game_name": "termo", "backend": "numpy"}
+
+
+def test_importing_the_cli_imports_no_command_module():
+    out = run_python("import sys, cli.app\n"
+                     "print([m for m in ('typer', 'numpy', 'cli.solver_commands') if m in sys.modules])")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
