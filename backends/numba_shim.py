@@ -18,13 +18,26 @@ them all:
 
 While numba really compiles (a cache miss, not a cache load) one line goes to stderr, once per
 process, terminal or not (:data:`COMPILE_NOTICE`).
+
+numba compiles a kernel for each argument-type signature the first time it is called with it,
+so a first command used to compile what *it* needed and a later one (another state size, the
+parallel variant, another entry point) compiled again. A *warm-up* (:func:`register_warm_up`:
+the domain registers one that runs the common commands' code paths on the real game) runs
+when numba first loads in a process whose numba cache has not been warmed for these kernel
+sources: everything common compiles in that one sitting, then a stamp next to numba's own
+index files (keyed like them: the kernel files' size and mtime, numba, Python, the CPU) says
+so, and later processes only load. The warm-up only speeds things up: a kernel it missed is
+still compiled when called, with the same stderr line.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
 import os
+import platform
+import sys
 import threading
 
 ENV_VAR = "TERMO_NO_NUMBA"
@@ -36,9 +49,12 @@ COMPILE_NOTICE = (
     "termo: compiling the search kernels once (about {seconds} s; later runs reuse them)\u2026"
 )
 
+WARM_UP_VERSION = "1"  # bump when the warm-up workload changes what it covers
+
 _lock = threading.RLock()
 _state = {"numba": None, "failed": False, "noticed": False}
 _pending: list["LazyKernel"] = []
+_warm_ups: list = []  # (callback, kernel source files it covers)
 
 
 def _plain_prange(*args):
@@ -132,8 +148,10 @@ def load():
         _install_notice(numba)
         for kernel in _pending:
             kernel._dispatcher = numba.njit(**kernel._options)(kernel.py_func)
+        stamp_dirs = _cache_dirs()
         _bind({k: k._dispatcher for k in _pending}, numba.prange)
         _state["numba"] = numba
+        _run_warm_ups(numba, stamp_dirs)
         return numba
 
 
@@ -177,6 +195,68 @@ def notice_compiling(seconds: int = COMPILE_SECONDS) -> None:
         os.write(2, text)
     except OSError:
         pass
+
+
+def register_warm_up(callback, sources) -> None:
+    """Run ``callback()`` when numba first loads with a cache not yet warmed for ``sources``
+    (kernel module files); see the module doc."""
+    _warm_ups.append((callback, tuple(os.path.realpath(str(p)) for p in sources)))
+
+
+def _cache_dirs() -> dict:
+    """Kernel source file -> the folder where numba keeps its cached kernels."""
+    dirs = {}
+    for kernel in _pending:
+        cache = getattr(kernel._dispatcher, "_cache", None)
+        path = getattr(cache, "_cache_path", None)
+        source = getattr(kernel.py_func, "__code__", None)
+        if path and source is not None:
+            dirs.setdefault(os.path.realpath(source.co_filename), path)
+    return dirs
+
+
+def warm_up_stamp(sources, cache_dirs):
+    """The stamp file of a warm-up over ``sources``, or None when there is nowhere to put it."""
+    folder = next((cache_dirs[s] for s in sources if s in cache_dirs), None)
+    if folder is None:
+        return None
+    numba = _state["numba"]
+    key = [WARM_UP_VERSION, getattr(numba, "__version__", ""), sys.version, platform.machine()]
+    try:
+        from numba.core.registry import cpu_target
+
+        key.append(repr(cpu_target.target_context.codegen().magic_tuple()))
+    except Exception:  # noqa: BLE001 - an older or newer numba: the CPU is left out of the key
+        pass
+    for source in sources:
+        try:
+            st = os.stat(source)
+        except OSError:
+            return None
+        key.append(f"{source}:{st.st_mtime_ns}:{st.st_size}")
+    digest = hashlib.sha256("\n".join(key).encode("utf-8")).hexdigest()[:20]
+    return os.path.join(folder, f"termo-warm-up-{digest}.stamp")
+
+
+def _run_warm_ups(numba, cache_dirs) -> None:
+    for callback, sources in list(_warm_ups):
+        stamp = warm_up_stamp(sources, cache_dirs)
+        if stamp is None or os.path.exists(stamp):
+            continue
+        try:  # nowhere to write the stamp: numba cannot cache either, so warming up is no use
+            os.makedirs(os.path.dirname(stamp), exist_ok=True)
+            with open(stamp + ".tmp", "w", encoding="utf-8") as fh:
+                fh.write("warming up\n")
+        except OSError:
+            continue
+        try:
+            callback()
+        except Exception:  # noqa: BLE001 - the warm-up only saves time; the command goes on
+            continue
+        try:
+            os.replace(stamp + ".tmp", stamp)
+        except OSError:
+            pass
 
 
 def int_dict():

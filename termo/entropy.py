@@ -206,3 +206,53 @@ class Sweeper:
                     out_i[t, : i.shape[0]] = i
                     out_h[t, : h.shape[0]] = h
         return out_i, out_h
+
+
+# --------------------------------------------------------------------------------------------
+# Compiling the kernels once
+# --------------------------------------------------------------------------------------------
+def warm_up_kernels(game=None) -> None:
+    """Run the common commands' kernel paths once on ``game`` (default: Termo), so that numba
+    compiles them all in one sitting: the level-3 search of a suggestion (serial and parallel
+    sweeps, partitions, registry, values), batched level-2 decisions (large and small batches)
+    and the big-set entropy paths. ``backends.numba_shim`` runs it the first time numba loads
+    with a cold cache; it takes ~2 s once everything is compiled."""
+    from termo.solver import Solver
+
+    if game is None:
+        from termo.games import termo_game
+
+        game = termo_game()
+    xp = host().xp
+    level3 = Solver(game, level=3)
+    matrix = level3.sweeper.matrix
+    opener = game.index_of(game.default_opener or "") or 0
+    codes = xp.asarray(matrix[opener])
+    everything = xp.arange(game.n_answers, dtype=xp.int64)
+    buckets = sorted((everything[codes == c] for c in set(codes.tolist()) if c != game.win_code),
+                     key=lambda s: -s.shape[0])
+    mid = next((s for s in buckets if s.shape[0] <= 250), buckets[-1])  # an interactive level-3 set
+    level3.decide(mid, 2)
+    level3.decide_many(buckets[-3:], [2] * len(buckets[-3:]))
+    level2 = Solver(game, level=2)
+    level2.decide_many(buckets, [2] * len(buckets))  # one large batch
+    level2.decide_many(buckets[-2:], [2, 2])  # one small batch
+    sweeper = level2.sweeper
+    members = xp.concat(buckets)
+    sizes = xp.asarray([0] + [b.shape[0] for b in buckets], dtype=xp.int64)
+    offsets = xp.cumulative_sum(sizes)
+    sweeper.sweep(members, offsets, xp.arange(len(buckets), dtype=xp.int64), 1)  # parallel
+    sweeper.sweep(members, offsets, xp.asarray([len(buckets) - 1], dtype=xp.int64), 3)  # serial
+    sweeper.top(everything, 6)
+    sweeper.top(mid, 6)
+    sweeper.entropy_of(opener, everything)
+
+
+def _kernel_sources():
+    from pathlib import Path
+
+    here = Path(kern.__file__).resolve()
+    return (here, here.with_name("kernels_tree.py"))
+
+
+numba_shim.register_warm_up(warm_up_kernels, _kernel_sources())

@@ -358,3 +358,67 @@ def test_importing_the_cli_imports_no_command_module():
                      "print([m for m in ('typer', 'numpy', 'cli.solver_commands') if m in sys.modules])")
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- compiling once
+
+WARM_MODULE = '''
+import os
+from backends.numba_shim import njit, register_warm_up
+
+@njit(cache=True)
+def kernel(x):
+    return x + 1
+
+@njit(cache=True)
+def other(x):
+    return x * 2
+
+def warm():
+    with open(os.environ["WARM_LOG"], "a") as fh:
+        fh.write("warm\\n")
+    other(2.5)
+
+register_warm_up(warm, [__file__])
+'''
+
+
+def test_warm_up_runs_once_per_kernel_source_and_the_notice_shows(tmp_path):
+    """A cold cache: the first process says it compiles, runs the warm-up (everything compiles
+    in that sitting) and stamps the cache; the next one only loads; an edited source warms up
+    again (numba recompiles it anyway)."""
+    pytest.importorskip("numba")
+    from backends.numba_shim import COMPILE_NOTICE
+
+    module = tmp_path / "warmmod.py"
+    module.write_text(WARM_MODULE, encoding="utf-8")
+    log = tmp_path / "log.txt"
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
+            "import warmmod\n"
+            "print(warmmod.kernel(3), warmmod.other(1.5))")
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"), "WARM_LOG": str(log), "TERMO_NO_NUMBA": ""}
+    notice = COMPILE_NOTICE.split("(")[0]
+    first = run_python(code, **env)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split() == ["4", "3.0"]
+    assert first.stderr.count(notice) == 1
+    second = run_python(code, **env)
+    assert second.returncode == 0 and notice not in second.stderr, second.stderr
+    assert log.read_text().split() == ["warm"]
+    stamps = list((tmp_path / "numba-cache").rglob("termo-warm-up-*.stamp"))
+    assert len(stamps) == 1
+    module.write_text(WARM_MODULE + "\n# edited\n", encoding="utf-8")
+    os.utime(module, ns=(1, 1))
+    third = run_python(code, **env)
+    assert third.returncode == 0, third.stderr
+    assert log.read_text().split() == ["warm", "warm"]
+    assert third.stderr.count(notice) == 1
+
+
+def test_the_warm_up_covers_what_a_suggestion_compiles():
+    """termo.entropy registers the common commands' warm-up for both engine kernel files."""
+    from backends import numba_shim
+    import termo.entropy as entropy
+
+    covered = [sources for callback, sources in numba_shim._warm_ups if callback is entropy.warm_up_kernels]
+    assert covered and {Path(p).name for p in covered[0]} == {"kernels_entropy.py", "kernels_tree.py"}
