@@ -145,10 +145,28 @@ def _needs_typer(info) -> bool:
                 or not getattr(info, "expose_value", True))
 
 
+def _root_options(args):
+    """The root options before the command (only ``--backend``), or None for anything else."""
+    root: dict = {}
+    while args and args[0].startswith("-"):
+        token = args.pop(0)
+        if token.startswith("--backend="):
+            root["backend"] = token.split("=", 1)[1]
+        elif token == "--backend" and args:
+            root["backend"] = args.pop(0)
+        else:
+            return None  # --version, --help, ...: typer
+    return root
+
+
 def direct_call(args):
-    """``(function, kwargs)`` when ``args`` is plainly a call of a direct command, else None."""
-    if not args or args[0] not in DIRECT_COMMANDS:
+    """``(function, kwargs, environment)`` when ``args`` is plainly a call of a direct command,
+    else None; ``environment`` holds what the root options set (``TERMO_BACKEND``)."""
+    args = list(args)
+    root = _root_options(args)
+    if root is None or not args or args[0] not in DIRECT_COMMANDS:
         return None
+    environ = {"TERMO_BACKEND": root["backend"]} if root.get("backend") else {}
     module_name, func_name = DIRECT_COMMANDS[args[0]]
     func = getattr(importlib.import_module(module_name), func_name)
     table = _parameter_table(func)
@@ -182,9 +200,10 @@ def direct_call(args):
     if argument is not None:
         kwargs[argument] = positional or None
     for param, var in envvars.items():
-        if param not in kwargs and os.environ.get(var):
-            kwargs[param] = os.environ[var]
-    return func, kwargs
+        value = environ.get(var) or os.environ.get(var)
+        if param not in kwargs and value:
+            kwargs[param] = value
+    return func, kwargs, environ
 
 
 # ----------------------------------------------------------------------------- entry point
@@ -201,7 +220,8 @@ def main(argv: typing.Optional[typing.List[str]] = None) -> int:
     try:
         direct = direct_call(sys.argv[1:] if argv is None else list(argv))
         if direct is not None:
-            func, kwargs = direct
+            func, kwargs, environ = direct
+            os.environ.update(environ)  # what the root callback does for a root --backend
             result = func(**kwargs)
         else:
             result = get_app()(args=argv, standalone_mode=False)

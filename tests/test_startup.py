@@ -313,6 +313,8 @@ DIRECT_CASES = [
     ["suggest", "tarso:BBBBB", "--level", "2", "--backend", "tpu"],
     ["suggest", "tarso:BBBBB", "--level", "2", "--game", "no-such-game"],
     ["suggest", "tarso:GGGGG", "filme:BBBBB", "--level", "2"],
+    ["--backend", "numpy", "suggest", "tarso:BBBBB", "--level", "2", "--json"],
+    ["--backend=array-api-strict", "suggest", "tarso:BBBBB", "filme:BBBYY", "--level", "2"],
 ]
 
 
@@ -322,9 +324,11 @@ def test_direct_call_prints_what_typer_prints(argv, capsys, monkeypatch):
     same exit code, same stdout, same stderr."""
     from cli import app as cli_app
 
+    monkeypatch.setenv("TERMO_BACKEND", "")  # a root --backend sets it; restored afterwards
     assert cli_app.direct_call(argv) is not None
     code = cli_app.main(list(argv))
     direct = (code, *capsys.readouterr())
+    os.environ["TERMO_BACKEND"] = ""
     monkeypatch.setattr(cli_app, "DIRECT_COMMANDS", {})
     assert cli_app.direct_call(argv) is None
     code = cli_app.main(list(argv))
@@ -334,8 +338,8 @@ def test_direct_call_prints_what_typer_prints(argv, capsys, monkeypatch):
 
 @pytest.mark.parametrize("argv", [
     ["suggest", "--help"], ["suggest", "--level"], ["suggest", "-l2"], ["suggest", "--json=yes"],
-    ["suggest", "--", "tarso:BBBBB"], ["suggest", "--no-such-option"], ["--backend", "numpy", "suggest"],
-    ["opener"], [],
+    ["suggest", "--", "tarso:BBBBB"], ["suggest", "--no-such-option"], ["--version"], ["--backend"],
+    ["--version", "suggest"], ["opener"], [],
 ])
 def test_anything_unusual_goes_through_typer(argv):
     from cli.app import direct_call
@@ -348,9 +352,11 @@ def test_direct_call_reads_the_options_environment(monkeypatch):
 
     monkeypatch.setenv("TERMO_BACKEND", "numpy")
     monkeypatch.setenv("TERMO_GAME", "")
-    func, kwargs = direct_call(["suggest", "tarso:BBBBB", "-g", "termo"])
-    assert func.__name__ == "suggest_command"
+    func, kwargs, environ = direct_call(["suggest", "tarso:BBBBB", "-g", "termo"])
+    assert func.__name__ == "suggest_command" and environ == {}
     assert kwargs == {"history": ["tarso:BBBBB"], "game_name": "termo", "backend": "numpy"}
+    func, kwargs, environ = direct_call(["--backend", "jax", "suggest"])
+    assert kwargs == {"history": None, "backend": "jax"} and environ == {"TERMO_BACKEND": "jax"}
 
 
 def test_importing_the_cli_imports_no_command_module():
