@@ -126,6 +126,16 @@ class LazyKernel:
     def __repr__(self) -> str:
         return f"<LazyKernel {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
+    def __reduce__(self):  # pickled by reference, like a module-level function
+        return (_kernel_named, (self.py_func.__module__, self.py_func.__qualname__))
+
+
+def _kernel_named(module: str, name: str):
+    """The kernel ``module.name`` (what a pickled `LazyKernel` stands for)."""
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
 
 def loaded() -> bool:
     """Has numba been imported and the kernels bound in this process?"""

@@ -90,6 +90,25 @@ def test_lazy_kernel_keeps_the_python_function():
     assert kern.pairwise_sum.py_func(a, 0, 50) == a.sum()
 
 
+def test_lazy_kernel_pickles_by_reference():
+    import pickle
+
+    from backends.numba_shim import LazyKernel
+
+    code = ("import pickle, sys\n"
+            "from backends import kernels_entropy as k\n"
+            "blob = pickle.dumps(k.pairwise_sum)\n"
+            "assert 'numba' not in sys.modules\n"
+            "sys.stdout.buffer.write(blob)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT, timeout=300,
+                         env={**os.environ, "TERMO_NO_NUMBA": ""})
+    assert out.returncode == 0, out.stderr
+    kernel = pickle.loads(out.stdout)
+    assert kernel is kern.pairwise_sum or isinstance(kernel, LazyKernel) or hasattr(kernel, "py_func")
+    a = np.arange(20, dtype=np.float64)
+    assert kernel(a, 0, 20) == a.sum()
+
+
 # ---------------------------------------------------------------- NumPy sweeps == kernels
 
 
