@@ -7,7 +7,8 @@ from disk, the answer printed), in the order a new user meets them:
   cache (``NUMBA_CACHE_DIR`` pointed at a new temporary folder, so the repository's own
   ``__pycache__`` is left alone): ``termo suggest tarso:BBBBB --json`` (level 3, the default),
   with what it printed on stderr;
-* **second run**: the same command with the same two caches, and whether it compiled again;
+* **second run**: the same command with the same two caches, and whether it compiled again
+  (kernel signatures numba wrote); then a few other common commands once each, likewise;
 * **warm runs**: ``termo suggest tarso:BBBBB --level 2``, ``--level 3`` and ``python -c pass``,
   taken in turn (A B C A B C ...), median of ``--repeat`` runs each, wall and CPU seconds.
 
@@ -40,6 +41,13 @@ from bench.common import machine, save  # noqa: E402
 
 HISTORY = ["tarso:BBBBB"]
 NOTICE = "compiling the search kernels"
+# other common commands run once each after the first two, with the same caches: did they compile?
+LATER = [
+    ["suggest", "tarso:YBBBB"],
+    ["suggest", "tarso:BBBBB", "filme:BBBYY"],
+    ["suggest", "arara:BBBBB", "--level", "2"],
+    ["suggest", "xyzzy:BBBBB"],
+]
 
 
 def termo_command(repo: Path) -> list[str]:
@@ -70,19 +78,31 @@ def run_once(cmd: list[str], repo: Path, env: dict) -> dict:
             "stdout_bytes": len(proc.stdout)}
 
 
+def _compiled_files(folder: Path) -> int:
+    """How many compiled kernel signatures numba has written under ``folder``."""
+    return sum(1 for _ in folder.rglob("*.nbc")) if folder.exists() else 0
+
+
 def first_and_second(repo: Path, termo: list[str]) -> dict:
-    """The first run with empty caches, then the second with the caches it left."""
+    """The first run with empty caches, then the second with the caches it left; for each,
+    how many kernel signatures numba compiled (files it wrote) and whether the notice showed."""
     scratch = Path(tempfile.mkdtemp(prefix="termo-bench-startup-"))
+    numba_cache = scratch / "numba-cache"
     try:
-        env = child_env(TERMO_CACHE_DIR=str(scratch / "termo-cache"), NUMBA_CACHE_DIR=str(scratch / "numba-cache"))
+        env = child_env(TERMO_CACHE_DIR=str(scratch / "termo-cache"), NUMBA_CACHE_DIR=str(numba_cache))
         cmd = termo + ["suggest", *HISTORY, "--json"]
-        first = run_once(cmd, repo, env)
-        second = run_once(cmd, repo, env)
+        rows = []
+        for args in [cmd, cmd] + [termo + later for later in LATER]:
+            before = _compiled_files(numba_cache)
+            row = run_once(args, repo, env)
+            row["compiled_signatures"] = _compiled_files(numba_cache) - before
+            row["notice"] = NOTICE in row["stderr"]
+            row["command"] = "termo " + " ".join(args[len(termo):])
+            rows.append(row)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    for row in (first, second):
-        row["compiled"] = NOTICE in row["stderr"]
-    return {"command": "termo suggest " + " ".join(HISTORY) + " --json", "first": first, "second": second}
+    return {"command": "termo suggest " + " ".join(HISTORY) + " --json", "first": rows[0], "second": rows[1],
+            "later": rows[2:]}
 
 
 def warm_runs(checkouts: dict, repeat: int) -> dict:
@@ -113,7 +133,7 @@ def warm_runs(checkouts: dict, repeat: int) -> dict:
             "median_cpu_s": statistics.median(cpus),
             "runs_wall_s": walls,
             "returncodes": sorted({r["returncode"] for r in runs}),
-            "compiled": any(NOTICE in r["stderr"] for r in runs),
+            "notice": any(NOTICE in r["stderr"] for r in runs),
         }
     base = out["python -c pass"]["median_wall_s"]
     for row in out.values():
@@ -148,9 +168,12 @@ def main() -> int:
             for which in ("first", "second"):
                 row = cold[which]
                 print(f"{'[' + label + '] ' + which + ' run':<44} {row['wall_s']:8.2f} s wall {row['cpu_s']:8.2f} s cpu"
-                      f"  {'compiled' if row['compiled'] else 'no compilation'}  (exit {row['returncode']})")
+                      f"  {row['compiled_signatures']:3d} kernels compiled, notice {'shown' if row['notice'] else 'none'}"
+                      f"  (exit {row['returncode']})")
             if cold["first"]["stderr"]:
                 print("    first run's stderr: " + cold["first"]["stderr"].replace("\n", "\n" + " " * 24))
+            for row in cold["later"]:
+                print(f"    later: {row['command']:<40} {row['wall_s']:7.2f} s  {row['compiled_signatures']:3d} kernels compiled")
     warm = warm_runs(checkouts, args.repeat)
     payload["warm"] = warm
     print(f"{'warm, whole process (median of ' + str(args.repeat) + ')':<48} {'wall s':>8} {'cpu s':>8} "

@@ -215,8 +215,10 @@ def warm_up_kernels(game=None) -> None:
     """Run the common commands' kernel paths once on ``game`` (default: Termo), so that numba
     compiles them all in one sitting: the level-3 search of a suggestion (serial and parallel
     sweeps, partitions, registry, values), batched level-2 decisions (large and small batches)
-    and the big-set entropy paths. ``backends.numba_shim`` runs it the first time numba loads
-    with a cold cache; it takes ~2 s once everything is compiled."""
+    and the one-set paths of a process that has loaded numba (big-set entropies, top-k, the
+    reported bits). ``backends.numba_shim`` runs it the first time numba loads with a cold
+    cache; it takes ~2 s once everything is compiled. (The batched ``Sweeper.sweep`` is left
+    out: the level-3 engine sweeps with its own kernels on NumPy.)"""
     from termo.solver import Solver
 
     if game is None:
@@ -238,21 +240,19 @@ def warm_up_kernels(game=None) -> None:
     level2.decide_many(buckets, [2] * len(buckets))  # one large batch
     level2.decide_many(buckets[-2:], [2, 2])  # one small batch
     sweeper = level2.sweeper
-    members = xp.concat(buckets)
-    sizes = xp.asarray([0] + [b.shape[0] for b in buckets], dtype=xp.int64)
-    offsets = xp.cumulative_sum(sizes)
-    sweeper.sweep(members, offsets, xp.arange(len(buckets), dtype=xp.int64), 1)  # parallel
-    sweeper.sweep(members, offsets, xp.asarray([len(buckets) - 1], dtype=xp.int64), 3)  # serial
     sweeper.top(everything, 6)
     sweeper.top(mid, 6)
     sweeper.entropy_of(opener, everything)
 
 
 def _kernel_sources():
+    """The kernel files the warm-up covers, and the modules whose calls decide their argument
+    types (an edit to any of them warms up again)."""
     from pathlib import Path
 
-    here = Path(kern.__file__).resolve()
-    return (here, here.with_name("kernels_tree.py"))
+    kernels = Path(kern.__file__).resolve()
+    here = Path(__file__).resolve()
+    return (kernels, kernels.with_name("kernels_tree.py"), here, here.with_name("level3.py"))
 
 
 numba_shim.register_warm_up(warm_up_kernels, _kernel_sources())

@@ -446,4 +446,5 @@ def test_the_warm_up_covers_what_a_suggestion_compiles():
     import termo.entropy as entropy
 
     covered = [sources for callback, sources in numba_shim._warm_ups if callback is entropy.warm_up_kernels]
-    assert covered and {Path(p).name for p in covered[0]} == {"kernels_entropy.py", "kernels_tree.py"}
+    assert covered and {Path(p).name for p in covered[0]} >= {"kernels_entropy.py", "kernels_tree.py"}
+    assert Path(covered[0][0]).name == "kernels_entropy.py"  # the stamp lives with its cached kernels
