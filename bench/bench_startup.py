@@ -51,11 +51,15 @@ LATER = [
 
 
 def termo_command(repo: Path) -> list[str]:
-    """How to start `termo`: the console script next to this interpreter for this checkout,
-    ``python -m cli`` run from the checkout for another one."""
+    """How to start `termo` from ``repo``: the console script next to this interpreter when the
+    installed package is that checkout, else ``python -m cli`` run from the checkout."""
     script = Path(sys.executable).with_name("termo")
-    if repo == ROOT and script.exists():
-        return [str(script)]
+    if script.exists():
+        probe = subprocess.run([sys.executable, "-c", "import cli; print(cli.__file__)"], cwd="/",
+                               capture_output=True, text=True)
+        installed = Path(probe.stdout.strip() or "/").resolve()
+        if probe.returncode == 0 and repo.resolve() in installed.parents:
+            return [str(script)]
     return [sys.executable, "-m", "cli"]
 
 
@@ -149,13 +153,14 @@ def main() -> int:
                         help="also measure this other checkout (e.g. an older commit from `git archive`)")
     parser.add_argument("--compare-label", default="before", help="its name in the table and the JSON")
     parser.add_argument("--name", default="startup", help="results file bench/results/<name>.json")
+    parser.add_argument("--note", default="", help="free text kept in the JSON (which commits were measured)")
     args = parser.parse_args()
     checkouts = {"this": ROOT}
     if args.compare:
         checkouts[args.compare_label] = Path(args.compare).resolve()
 
     payload: dict = {"checkouts": {k: str(v) for k, v in checkouts.items()}, "backend": "numpy",
-                     "repeat": args.repeat, "command": termo_command(ROOT)}
+                     "repeat": args.repeat, "command": termo_command(ROOT), "note": args.note}
     try:
         payload["load_average_before"] = os.getloadavg()
     except OSError:
