@@ -16,8 +16,9 @@ imports numba (``termo.entropy.Sweeper`` uses them until numba is loaded):
 * :func:`sweep_top_k` / :func:`exact_top_k` = the first k probes of one state with the batched
   or the reference entropies. Only the few probes that can be among them get their exact
   entropy: a cheap pass (``np.log2``, any summation order: within ~1e-14 of either exact
-  order) drops every probe more than ``2·1e-9 + 2·APPROX_MARGIN`` below the k-th best, which
-  puts at least k probes a whole grid step above it, so it cannot be in the first k.
+  order on Termo, ~1e-11 at worst on the largest games) drops every probe more than
+  ``2·1e-9 + 2·APPROX_MARGIN`` below the k-th best, which puts at least k probes a whole grid
+  step above it, so it cannot be in the first k.
 
 Why the floats agree exactly: bucket masses come from ``np.bincount``, which adds its weights
 sequentially in input order, and the input is laid out member by member, so every bucket is
@@ -37,9 +38,9 @@ import numpy as np
 
 ROUND_STEP = 1e-9  # the §5.2 rounding grid (kernels_entropy.ROUND_STEP)
 REFERENCE_SMALL = 12  # up to this size the reference sums w·log2(mass) (kernels_entropy)
-APPROX_MARGIN = 1e-10  # bound on |approximate − exact| entropy, ~10^4 times the real error
-_CELLS = 1 << 22  # (member, probe) cells per block of probes: bounds the temporary arrays
-_APPROX_PROBES = 512  # probes per block of the approximate pass (its histograms stay in cache)
+APPROX_MARGIN = 1e-9  # bound on |approximate − exact| entropy: worst cases are ~1e-11
+_CELLS = 1 << 22  # (member or bin, probe) cells per block of probes: bounds the temporary arrays
+_APPROX_BINS = 1 << 17  # histogram bins per block of the approximate pass (they stay in cache)
 
 
 def log2(values) -> np.ndarray:
@@ -93,8 +94,8 @@ def state_weights(prior, members) -> np.ndarray:
     return np.full(m, 1.0 / m) if m else buf
 
 
-def _blocks(m: int, n_probes: int):
-    width = max(1, min(n_probes, _CELLS // max(1, m)))
+def _blocks(m: int, n_probes: int, n_bins: int):
+    width = max(1, min(n_probes, _CELLS // max(1, m), _CELLS // max(1, n_bins)))
     for start in range(0, n_probes, width):
         yield start, min(n_probes, start + width)
 
@@ -136,7 +137,7 @@ def fast_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.nda
     rows = _state_rows(matrix_t, members, probes)
     n_probes = rows.shape[1]
     out = np.zeros(n_probes, dtype=np.float64)
-    for start, stop in _blocks(m, n_probes):
+    for start, stop in _blocks(m, n_probes, n_bins):
         codes = rows[:, start:stop]
         bins, mass, size = _bucket_tables(codes, w, n_bins)
         term = _p_log_p(mass, (size > 0) & (size < m) & (mass > 0.0))
@@ -162,7 +163,7 @@ def exact_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.nd
         return out
     w = state_weights(prior, members)
     rows = _state_rows(matrix_t, members, probes)
-    for start, stop in _blocks(m, n_probes):
+    for start, stop in _blocks(m, n_probes, n_bins):
         codes = rows[:, start:stop]
         b = stop - start
         if m <= REFERENCE_SMALL:
@@ -209,8 +210,9 @@ def approx_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
     out = np.zeros(n_probes, dtype=np.float64)
     if members.shape[0] <= 1:
         return out
-    for start in range(0, n_probes, _APPROX_PROBES):
-        codes = rows[:, start:start + _APPROX_PROBES]
+    width = max(8, _APPROX_BINS // n_bins)
+    for start in range(0, n_probes, width):
+        codes = rows[:, start:start + width]
         b = codes.shape[1]
         bins = np.add(codes, np.arange(0, b * n_bins, n_bins, dtype=np.intp), dtype=np.intp)
         mass = np.bincount(bins.ravel(), weights=np.repeat(w, b), minlength=n_bins * b)

@@ -187,6 +187,30 @@ def test_numpy_fast_order_matches_the_sweep_on_every_probe(game, matrices):
         assert _same_bits(fast[want_i[0]], want_h[0]), m
 
 
+def test_numpy_sweeps_on_a_game_with_more_patterns():
+    """uint16 codes and 729 patterns (Nerdle Mini): the same equality with the kernels."""
+    from termo.games import get_game
+    from termo.matrix import answers_major_matrix, pattern_matrix
+
+    try:
+        game = get_game("nerdle-mini")
+    except Exception as err:  # noqa: BLE001 - the plugin may be absent in a trimmed checkout
+        pytest.skip(f"no nerdle-mini game: {err}")
+    matrix, matrix_t = np.asarray(pattern_matrix(game)), answers_major_matrix(game)
+    prior = prior_weights(game.icf, 1.0)
+    probe_prior = np.concatenate([prior, np.zeros(game.n_probes - game.n_answers)])
+    rng = np.random.default_rng(4)
+    for m in (2, 5, 13, 40, min(150, game.n_answers)):
+        cands = np.sort(rng.choice(game.n_answers, m, replace=False)).astype(np.int64)
+        want_i, want_h = kern.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior, probe_prior, 5,
+                                          game.n_patterns)
+        got_i, got_h = ns.sweep_top_k(matrix_t, cands, prior, probe_prior, 5, game.n_patterns)
+        keep = want_i[0] >= 0
+        assert got_i.tolist() == want_i[0][keep].tolist() and _same_bits(got_h, want_h[0][keep]), m
+        exact = kern.entropies_single(matrix, cands, prior, game.n_patterns)
+        assert _same_bits(ns.exact_entropies(matrix_t, cands, prior, game.n_patterns), exact), m
+
+
 def test_pruned_top_k_keeps_every_tie(game, matrices):
     """Uniform priors make many exact ties on the 1e-9 grid; the pruned top-k must still give
     the kernels' order over long lists (k up to 200)."""
