@@ -1,9 +1,17 @@
-"""Atomic writes and defensive reads for derived data (caches are rebuilt, never trusted blindly)."""
+"""Atomic writes, defensive reads and checksummed payloads for derived data (caches are rebuilt,
+never trusted blindly).
+
+A *sealed* payload is a JSON object with one more field, ``sha256``: the hash of the payload's
+canonical JSON (keys sorted, no spaces, floats by ``repr``). Reading it back and re-hashing detects
+any edit of a value that still parses; a file that does not parse is simply unreadable.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -40,3 +48,42 @@ def read_json(path: Path | str) -> Any | None:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+SEAL_FIELD = "sha256"
+
+
+def canonical_json(obj: Any) -> str:
+    """The one text a payload is hashed over: keys sorted, no spaces, UTF-8 kept, floats by repr."""
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+
+
+def payload_digest(obj: Any) -> str:
+    """sha256 (hex) of the canonical JSON of ``obj``."""
+    return hashlib.sha256(canonical_json(obj).encode("utf-8")).hexdigest()
+
+
+def seal(payload: dict) -> dict:
+    """``payload`` (as JSON would give it back) plus its ``sha256`` field."""
+    plain = json.loads(canonical_json(payload))  # tuples -> lists etc.: hash what a reader will see
+    if SEAL_FIELD in plain:
+        raise ValueError(f"a payload to seal must not hold a {SEAL_FIELD!r} field")
+    plain[SEAL_FIELD] = payload_digest(plain)
+    return plain
+
+
+def unseal(data: Any) -> dict | None:
+    """The payload of a sealed object (without its ``sha256``), or None when it is not a sealed
+    object or its checksum does not match its content."""
+    if not isinstance(data, dict) or not isinstance(data.get(SEAL_FIELD), str):
+        return None
+    payload = {k: v for k, v in data.items() if k != SEAL_FIELD}
+    return payload if payload_digest(payload) == data[SEAL_FIELD] else None
+
+
+def warn(message: str) -> None:
+    """One line on stderr (damaged caches are reported, then rebuilt)."""
+    try:
+        print(f"termo: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass

@@ -7,20 +7,24 @@ every answer; a probe's row is then the sum of the table rows of its distinct le
 ``word_length`` gathered rows). Everything is whole-array work on the chosen backend.
 
 The result is cached on disk, keyed by :func:`matrix_signature` and :data:`RULES_VERSION`, written
-atomically (array first, metadata last), and checked when loaded; a stale, truncated or corrupt
-cache is rebuilt, never used.
+atomically (array first, metadata last, the metadata holding a crc32 of the ``.npy`` file's
+bytes), and checked when loaded: the checksum over the whole file (header and every cell), then
+a spot check of cells against the plain rule. A stale, truncated or corrupt cache is rebuilt and
+rewritten (a damaged one is reported on stderr), never used.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import mmap
 import random
 import time
+import zlib
 from pathlib import Path
 
 from backends import get_backend, host
-from termo.cache import atomic_write_bytes, atomic_write_json, read_json
+from termo.cache import atomic_write_bytes, atomic_write_json, read_json, warn
 from termo.feedback import colours, encode
 from termo.games import EXACT, Game
 from termo.paths import cache_dir
@@ -198,15 +202,49 @@ def _spot_check(game: Game, matrix, layout: str = PROBES_MAJOR) -> bool:
     return True
 
 
+def checksum(buffer) -> str:
+    """``"crc32:xxxxxxxx"`` of a bytes-like object: ``bytes``, an ``mmap`` of the file, or the
+    buffer of a C-contiguous (memory-mapped) array. crc32 runs at 2-3 GB/s: measured on a load,
+    Nerdle Classic's 628 MB in 0.2-0.3 s (its build: 6.5 s), Termo's 36 MB in 18 ms (0.35 s)."""
+    return f"crc32:{zlib.crc32(buffer) & 0xFFFFFFFF:08x}"
+
+
+def file_checksum(path: Path) -> str | None:
+    """:func:`checksum` of a file's bytes, read through a memory map (no copy); None if unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            try:
+                with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+                    return checksum(mapped)
+            except ValueError:  # an empty file cannot be mapped
+                return checksum(handle.read())
+    except OSError:
+        return None
+
+
 def _load_cached(game: Game, layout: str = PROBES_MAJOR):
-    """The cached host matrix, or None when it is missing, stale, truncated or corrupt."""
+    """The cached host matrix, or None when it is missing, stale, truncated or corrupt.
+
+    Missing or stale metadata (another signature, an older format without a checksum) is a plain
+    miss; a file that fails its checksum, its shape or the spot check is reported on stderr."""
     npy_path, meta_path = cache_paths(game, layout)
-    if read_json(meta_path) != _expected_meta(game, layout):
+    meta = read_json(meta_path)
+    if not isinstance(meta, dict) or not isinstance(meta.get("checksum"), str):
         return None
-    matrix = host().load_array(npy_path)
-    if matrix is None or tuple(matrix.shape) != _shape(game, layout):
+    if {k: v for k, v in meta.items() if k != "checksum"} != _expected_meta(game, layout):
         return None
-    if str(matrix.dtype) != game.code_dtype or not _spot_check(game, matrix, layout):
+    problem = None
+    matrix = None
+    if file_checksum(npy_path) != meta["checksum"]:  # before parsing: a damaged header is never read
+        problem = "its checksum does not match"
+    else:
+        matrix = host().load_array(npy_path)
+        if matrix is None or tuple(matrix.shape) != _shape(game, layout) or str(matrix.dtype) != game.code_dtype:
+            problem = "unreadable or of the wrong shape"
+        elif not _spot_check(game, matrix, layout):
+            problem = "its cells disagree with the rule"
+    if problem is not None:
+        warn(f"cached pattern matrix {npy_path.name} ignored ({problem}); rebuilding it")
         return None
     return matrix
 
@@ -215,8 +253,9 @@ def _store(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> bool:
     npy_path, meta_path = cache_paths(game, layout)
     try:
         meta_path.unlink(missing_ok=True)  # the metadata goes last: no metadata, no cache
-        atomic_write_bytes(npy_path, host().array_bytes(host_matrix))
-        atomic_write_json(meta_path, _expected_meta(game, layout))
+        data = host().array_bytes(host_matrix)
+        atomic_write_bytes(npy_path, data)
+        atomic_write_json(meta_path, dict(_expected_meta(game, layout), checksum=checksum(data)))
         return True
     except OSError:
         return False  # a read-only or full disk: keep the matrix in memory only
