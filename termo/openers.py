@@ -10,8 +10,10 @@ the level-3 opener cache. The solver never imports this module.
   when there is one) and the optimum as the first alternative. A game without a default opener,
   or whose default cannot be typed, gets the optimum.
 
-Cache: ``openers.json`` in ``termo.paths.cache_dir()`` (written atomically), backed by the
-shipped ``data/openers.json`` (the default configuration). The key holds everything the value
+Cache: the folder ``openers/`` in ``termo.paths.cache_dir()``, one checksummed file per key
+(:mod:`termo.entry_store`, written atomically), backed by the shipped bundle
+``data/openers.json`` (the default configuration). Entries are validated when read (known
+words, finite values in range, shapes); a damaged one is reported and recomputed. The key holds everything the value
 depends on: level, T (``repr``) or a hash of a custom prior, K, P, loss cost, round limit,
 probe/answer counts, the matrix signature and ``search_signature()`` (a hash of the search
 code's tokens, comments and docstrings excluded). ``recompute=True`` ignores both files.
@@ -19,18 +21,20 @@ code's tokens, comments and docstrings excluded). ``recompute=True`` ignores bot
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
+import math
 import time
 import tokenize
 from pathlib import Path
 
-from termo.cache import atomic_write_json, read_json
 from termo.decision import Choice, Decision
+from termo.entry_store import EntryStore, bundle_get, number_in, write_bundle
 from termo.paths import cache_dir, data_dir
 
-CACHE_NAME = "openers.json"
-FORMAT_VERSION = 1
+CACHE_NAME = "openers.json"  # the shipped bundle (data/)
+STORE_NAME = "openers"  # the user cache folder (cache_dir())
 # The modules whose code decides the level-3 search result.
 # The entropy sweeps (termo/entropy.py, backends/kernels_entropy.py) are left out on purpose, as
 # in the reference: they only have to agree with their plain-Python oracle on the §5.2 order.
@@ -89,42 +93,95 @@ def cache_key(solver) -> str:
             f"B={search_signature()}")
 
 
-def _entries(path: Path) -> dict:
-    data = read_json(path)
-    if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
-        return {}
-    entries = data.get("entries")
-    return entries if isinstance(entries, dict) else {}
-
-
 def shipped_path() -> Path:
+    """The shipped bundle of opener entries (the default configuration)."""
     return data_dir() / CACHE_NAME
 
 
 def user_path() -> Path:
-    return cache_dir() / CACHE_NAME
+    """The folder of the user's opener cache: one checksummed file per configuration."""
+    return cache_dir() / STORE_NAME
 
 
-def lookup(solver) -> dict | None:
-    """The cached level-3 opener entry of this configuration (user cache, then shipped data)."""
-    key = cache_key(solver)
-    for path in (user_path(), shipped_path()):
-        entry = _entries(path).get(key)
-        if isinstance(entry, dict) and entry.get("n") == solver.game.n_answers:
-            return entry
+def entry_path(solver) -> Path:
+    """The user cache file of this configuration's level-3 opener."""
+    return EntryStore(user_path()).path(cache_key(solver))
+
+
+def entry_problem(solver, entry) -> str | None:
+    """Why ``entry`` cannot be this configuration's opener entry (None: it is sound).
+
+    Words must be probes of the game (display form); bits lie in [0, log2(answers)]; expected
+    values in [1, turn limit + loss cost] (a loss costs the loss on top of every turn played,
+    rules §6.1), or null for a game that level 2 decides (no costs); shapes as written by
+    :func:`_entry_from_decision`."""
+    game = solver.game
+    n = game.n_answers
+    top_bits = math.log2(n) + 1e-9 if n > 0 else 0.0
+    top_cost = game.max_turns + float(solver.loss)
+
+    def known(word) -> bool:
+        if not isinstance(word, str):
+            return False
+        index = game.index_of(word)
+        return index is not None and game.probes[index] == word
+
+    def expected_ok(value) -> bool:
+        return (value is None and not costs) or number_in(value, 1.0, top_cost)
+
+    if not isinstance(entry, dict):
+        return "not an object"
+    if entry.get("n") != n or isinstance(entry.get("n"), bool):
+        return f"answer count {entry.get('n')!r}, expected {n}"
+    costs = entry.get("costs", [])
+    if not isinstance(costs, list):
+        return "costs is not a list"
+    for row in costs:
+        if not (isinstance(row, list) and len(row) == 2 and known(row[0]) and number_in(row[1], 1.0, top_cost)):
+            return f"bad cost row {row!r}"
+    if not known(entry.get("word")):
+        return f"unknown word {entry.get('word')!r}"
+    if not number_in(entry.get("bits"), 0.0, top_bits):
+        return f"bits {entry.get('bits')!r} outside [0, {top_bits:.4f}]"
+    if not expected_ok(entry.get("expected")):
+        return f"expected {entry.get('expected')!r} outside [1, {top_cost:g}]"
+    if not isinstance(entry.get("is_candidate", True), bool):
+        return "is_candidate is not a boolean"
+    if not isinstance(entry.get("reason", ""), str):
+        return "reason is not a string"
+    alternatives = entry.get("alternatives", [])
+    if not isinstance(alternatives, list):
+        return "alternatives is not a list"
+    for row in alternatives:
+        if not (isinstance(row, list) and len(row) == 4 and known(row[0]) and number_in(row[1], 0.0, top_bits)
+                and expected_ok(row[2]) and isinstance(row[3], bool)):
+            return f"bad alternative {row!r}"
+    seconds = entry.get("seconds", 0.0)
+    if not number_in(seconds, 0.0, math.inf):
+        return f"seconds {seconds!r}"
     return None
 
 
+def lookup(solver) -> dict | None:
+    """The cached level-3 opener entry of this configuration (user cache, then shipped data).
+    Entries are checksummed and validated (:func:`entry_problem`); a damaged one is reported on
+    stderr and read as missing, so the caller recomputes it."""
+    key = cache_key(solver)
+    check = functools.partial(entry_problem, solver)
+    entry = EntryStore(user_path(), "opener cache").get(key, check)
+    if entry is None:
+        entry = bundle_get(shipped_path(), key, check, "shipped openers")
+    return entry
+
+
 def store(solver, entry: dict, path: Path | None = None) -> bool:
-    """Add the entry to the cache file (the user cache by default); False if it cannot be written."""
-    path = user_path() if path is None else Path(path)
-    entries = _entries(path)
-    entries[cache_key(solver)] = entry
-    try:
-        atomic_write_json(path, {"version": FORMAT_VERSION, "entries": entries})
-        return True
-    except OSError:
+    """Add the entry to the cache (the user cache folder by default, else the folder ``path``);
+    False if it is not a sound entry (:func:`entry_problem`) or cannot be written. One file per
+    configuration, written atomically: concurrent writers lose nothing."""
+    if entry_problem(solver, entry) is not None:
         return False
+    folder = user_path() if path is None else Path(path)
+    return EntryStore(folder, "opener cache").put(cache_key(solver), entry)
 
 
 def _entry_from_decision(decision: Decision, costs, n: int, seconds: float) -> dict:
@@ -274,8 +331,7 @@ def write_shipped(progress=None) -> dict:
     solver = Solver(get_game("termo"), level=3)
     decision, costs, seconds = search_level3(solver, progress)
     entry = _entry_from_decision(decision, costs, solver.game.n_answers, seconds)
-    path = shipped_path()
-    atomic_write_json(path, {"version": FORMAT_VERSION, "entries": {cache_key(solver): entry}})
+    write_bundle(shipped_path(), {cache_key(solver): entry})
     return entry
 
 

@@ -133,20 +133,20 @@ def test_level3_battery_runs_and_beats_level2():
 
 @needs_engine
 def test_level2_opener_cache(tmp_path, monkeypatch):
-    from termo.analysis.opener_cache import CACHE_NAME, level2_opener
+    from termo.analysis.opener_cache import entry_path, level2_opener
     from termo.analysis.strategies import make_solver
     from termo.analysis.worlds import full_world
 
     monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
     solver = make_solver(full_world(t=1.0))
-    path = tmp_path / CACHE_NAME
+    path = entry_path(solver)  # one file per key
+    path.parent.mkdir(parents=True)
     path.write_text("{not json")  # a corrupt cache counts as empty
     index = level2_opener(solver)
     assert solver.game.probes[index] == "tarso"
     data = json.loads(path.read_text())
-    (key,) = data["entries"]
-    assert key.startswith("game=termo;level=2;T=1.0;")
-    data["entries"][key]["word"] = "muito"  # a stale entry is ignored and rewritten
+    assert data["key"].startswith("game=termo;level=2;T=1.0;")
+    data["value"]["word"] = "muito"  # a stale entry is ignored and rewritten
     path.write_text(json.dumps(data))
     assert level2_opener(solver) == index
-    assert json.loads(path.read_text())["entries"][key]["word"] == "tarso"
+    assert json.loads(path.read_text())["value"]["word"] == "tarso"

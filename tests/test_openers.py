@@ -78,13 +78,16 @@ def test_cache_key_holds_the_configuration(game):
 
 def test_user_cache_first_and_corrupt_files_ignored(game, fresh_cache):
     solver = Solver(game, level=3)
-    (fresh_cache / openers.CACHE_NAME).write_text("{not json", encoding="utf-8")
+    path = openers.entry_path(solver)  # one file per configuration in the user cache folder
+    assert path.parent == openers.user_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{not json", encoding="utf-8")
     assert openers.lookup(solver) is not None  # falls back to the shipped file
     entry = dict(openers.lookup(solver), word="tarso", expected=1.0)
     assert openers.store(solver, entry)
     assert openers.lookup(solver)["word"] == "tarso"
-    data = json.loads((fresh_cache / openers.CACHE_NAME).read_text(encoding="utf-8"))
-    assert data["version"] == openers.FORMAT_VERSION
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["key"] == openers.cache_key(solver) and data["value"] == entry and "sha256" in data
 
 
 def test_signature_ignores_comments_and_docstrings(tmp_path):
