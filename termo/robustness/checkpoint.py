@@ -3,9 +3,12 @@
 A chunk's file is named by its *key*, a hash of everything its values depend on (world, column
 prior, rounds, loss, method version and the openers themselves), so a stale file can never be
 mistaken for a fresh one: a changed input gives another key. Files are written atomically
-(temporary file + rename) and checked when read (key, openers and number of values must match);
-a damaged file is ignored and its chunk recomputed. Floats are stored as JSON numbers (``repr``,
-exact round trip), so a resumed run gives a bit-identical result.
+(temporary file + rename) and sealed: the payload's sha256 (:func:`termo.cache.seal`) is stored
+beside it. When read, a file must parse, match its checksum, key and openers, and hold one
+possible value per opener: a JSON number in ``[1, high]`` (``high`` = turn limit + loss cost,
+the most a game can cost, rules §6.1) or ``"inf"`` (an opener that splits nothing); anything
+else is *rejected* (:meth:`CheckpointStore.load` says why) and its chunk recomputed. Floats are
+stored as JSON numbers (``repr``, exact round trip), so a resumed run gives a bit-identical result.
 """
 
 from __future__ import annotations
@@ -15,9 +18,9 @@ import json
 import math
 from pathlib import Path
 
-from termo.cache import atomic_write_json, read_json
+from termo.cache import atomic_write_json, read_json, seal, unseal
 
-FORMAT = "termo-robustness-chunk/1"
+FORMAT = "termo-robustness-chunk/2"  # /2: sealed (sha256 of the payload)
 
 
 def digest(obj) -> str:
@@ -36,8 +39,19 @@ def _encode(values):
     return [v if math.isfinite(v) else ("inf" if v > 0 else "nan") for v in values]
 
 
-def _decode(values):
-    return [float(v) for v in values]
+def _decode(values, high: float | None) -> list[float]:
+    """The stored values as floats; ValueError for anything the writer cannot have written."""
+    out = []
+    for v in values:
+        if v == "inf":
+            out.append(math.inf)
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ValueError(f"value {v!r} is not a finite number")
+        if v < 1.0 or (high is not None and v > high):
+            raise ValueError(f"value {v!r} is outside [1, {high}]")
+        out.append(float(v))
+    return out
 
 
 class CheckpointStore:
@@ -48,25 +62,45 @@ class CheckpointStore:
         self.directory = Path(directory) if directory is not None else None
         self.reuse = reuse
 
+    def path(self, key: str) -> Path:
+        """The file of chunk ``key``."""
+        return self._path(key)
+
     def _path(self, key: str) -> Path:
         return self.directory / f"{key}.json"
 
-    def get(self, key: str, openers: list[int]) -> list[float] | None:
-        """The stored values of chunk ``key`` if present and consistent, else None."""
+    def load(self, key: str, openers: list[int], high: float | None = None) -> tuple[list[float] | None, str | None]:
+        """``(values, None)`` for a sound stored chunk; ``(None, None)`` when there is none (or
+        ``reuse`` is off); ``(None, problem)`` when the file is there but rejected. ``high``: the
+        largest possible value (turn limit + loss cost)."""
         if self.directory is None or not self.reuse:
-            return None
-        data = read_json(self._path(key))
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
-            return None
-        if data.get("openers") != list(openers):
-            return None
-        values = data.get("values")
+            return None, None
+        path = self._path(key)
+        if not path.exists():
+            return None, None
+        data = read_json(path)
+        if data is None:
+            return None, "unreadable or not JSON"
+        payload = unseal(data)
+        if payload is None:
+            return None, "checksum missing or wrong"
+        if payload.get("format") != FORMAT:
+            return None, f"unknown format {payload.get('format')!r}"
+        if payload.get("key") != key:
+            return None, "it belongs to another chunk"
+        if payload.get("openers") != list(openers):
+            return None, "its openers differ"
+        values = payload.get("values")
         if not isinstance(values, list) or len(values) != len(openers):
-            return None
+            return None, "wrong number of values"
         try:
-            return _decode(values)
-        except (TypeError, ValueError):
-            return None
+            return _decode(values, high), None
+        except ValueError as err:
+            return None, str(err)
+
+    def get(self, key: str, openers: list[int], high: float | None = None) -> list[float] | None:
+        """The stored values of chunk ``key`` if present and sound, else None."""
+        return self.load(key, openers, high)[0]
 
     def put(self, key: str, openers: list[int], values: list[float], meta: dict | None = None) -> None:
         if self.directory is None:
@@ -74,7 +108,7 @@ class CheckpointStore:
         payload = {"format": FORMAT, "key": key, "openers": list(openers), "values": _encode(values)}
         if meta:
             payload["meta"] = meta
-        atomic_write_json(self._path(key), payload)
+        atomic_write_json(self._path(key), seal(payload))
 
     def count(self) -> int:
         if self.directory is None or not self.directory.is_dir():

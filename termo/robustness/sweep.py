@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from termo.cache import warn as cache_warn
 from termo.errors import TermoError
 from termo.robustness.checkpoint import CheckpointStore
 from termo.robustness.distributed import LocalExecutor, Task
@@ -47,7 +48,7 @@ class _Runner:
     """Runs chunks through an executor, reusing and writing checkpoints, reporting progress."""
 
     def __init__(self, config: SweepConfig, data: WorldData, store: CheckpointStore, executor,
-                 progress: Callable | None):
+                 progress: Callable | None, warn: Callable | None = None):
         self.config = config
         self.data = data
         self.store = store
@@ -57,6 +58,9 @@ class _Runner:
         self.total_openers = 0
         self.resumed_chunks = 0
         self.computed_chunks = 0
+        self.rejected_chunks = 0  # checkpoints present but rejected (damaged, impossible values)
+        self.warn = warn or cache_warn
+        self.high = float(config.world.rounds) + float(config.world.loss)  # the most a game costs (§6.1)
 
     def evaluate(self, jobs: list[tuple[Column, list[int]]]) -> dict:
         """``{(column label, opener): E}`` for every (column, openers) job."""
@@ -67,7 +71,10 @@ class _Runner:
                 chunk = list(openers[start : start + self.config.chunk_size])
                 key = chunk_key(self.config.world, self.data, column, chunk)
                 self.total_openers += len(chunk)
-                cached = self.store.get(key, chunk)
+                cached, problem = self.store.load(key, chunk, self.high)
+                if problem is not None:
+                    self.rejected_chunks += 1
+                    self.warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
                 if cached is not None:
                     self.resumed_chunks += 1
                     self.done_openers += len(chunk)
@@ -95,9 +102,10 @@ def _fixed_indices(data: WorldData, words) -> list[int]:
 
 
 def run_sweep(config: SweepConfig, store: CheckpointStore | None = None, executor=None,
-              progress: Callable | None = None, info: dict | None = None) -> dict:
+              progress: Callable | None = None, info: dict | None = None, warn: Callable | None = None) -> dict:
     """Compute the grid; returns plain data that depends only on the inputs. ``info``, when
-    given, is filled with how the run went (seconds, chunks resumed/computed, executor)."""
+    given, is filled with how the run went (seconds, chunks resumed/computed, checkpoints
+    rejected, executor). ``warn(line)`` reports a rejected checkpoint (default: one stderr line)."""
     if config.mode not in ("beam", "all"):
         raise TermoError(f"openers must be 'beam' or 'all', got {config.mode!r}")
     started = time.time()
@@ -111,7 +119,7 @@ def run_sweep(config: SweepConfig, store: CheckpointStore | None = None, executo
         raise TermoError("no column to evaluate")
     store = store or CheckpointStore(None)
     executor = executor or LocalExecutor()
-    runner = _Runner(config, data, store, executor, progress)
+    runner = _Runner(config, data, store, executor, progress, warn)
     n_probes = data.matrix.shape[0]
 
     # root ordering per column: ref_bits and the beam
@@ -215,6 +223,7 @@ def run_info(runner, seconds: float) -> dict:
         "seconds": seconds,
         "chunks_resumed": runner.resumed_chunks,
         "chunks_computed": runner.computed_chunks,
+        "rejected_checkpoints": runner.rejected_chunks,
         "openers_evaluated": runner.total_openers,
         "executor": getattr(runner.executor, "name", "local"),
     }
