@@ -54,6 +54,7 @@ WARM_UP_VERSION = "1"  # bump when the warm-up workload changes what it covers
 _lock = threading.RLock()
 _state = {"numba": None, "failed": False, "noticed": False}
 _pending: list["LazyKernel"] = []
+_kernel_modules: set = set()  # modules whose kernels come from here: only their compiles are noticed
 _warm_ups: list = []  # (callback, kernel source files it covers)
 
 
@@ -86,6 +87,7 @@ def njit(*args, **options):
 def _decorate(fn, options):
     if not HAVE_NUMBA or _state["failed"]:
         return _interpreted(fn)
+    _kernel_modules.add(fn.__module__)
     numba = _state["numba"]
     if numba is not None:
         return numba.njit(**options)(fn)
@@ -180,12 +182,16 @@ def _bind(replacement: dict, real_prange) -> None:
 
 
 def _install_notice(numba) -> None:
-    """One stderr line when numba starts a real compilation (not a cache load) in this process."""
+    """One stderr line when numba starts compiling one of our kernels (a cache miss, not a cache
+    load) in this process; numba's own uncached helpers (typed containers) do not count."""
     from numba.core import event
 
     class _Notice(event.Listener):
         def on_start(self, ev):
-            notice_compiling()
+            dispatcher = (ev.data or {}).get("dispatcher")
+            module = getattr(getattr(dispatcher, "py_func", None), "__module__", None)
+            if module in _kernel_modules:  # not numba's own helpers (typed containers ...)
+                notice_compiling()
 
         def on_end(self, ev):
             pass

@@ -194,10 +194,18 @@ def top_k(entropies, members, probe_prior, k: int, probes=None):
     n = h.shape[0]
     index = np.arange(n, dtype=np.int64) if probes is None else np.asarray(probes, dtype=np.int64)
     key = np.rint(h / ROUND_STEP)
-    member = np.isin(index, np.asarray(members, dtype=np.int64))
+    member = _is_member(np.asarray(members, dtype=np.int64), index)
     prior = np.asarray(probe_prior, dtype=np.float64)[index]
     order = np.lexsort((index, -prior, ~member, -key))[: min(k, n)]
     return index[order], h[order]
+
+
+def _is_member(members, index) -> np.ndarray:
+    """``index[i] in members`` for ascending ``members`` (a binary search, like the kernels')."""
+    if members.shape[0] == 0:
+        return np.zeros(index.shape[0], dtype=np.bool_)
+    pos = np.minimum(np.searchsorted(members, index), members.shape[0] - 1)
+    return members[pos] == index
 
 
 def approx_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
