@@ -71,6 +71,7 @@ def _scale_section(data, world, backend: str) -> dict:
 
 @user_errors
 def robustness_command(
+    ctx: typer.Context,
     openers: Annotated[
         str, typer.Option("--openers", help="beam: the reference's candidate openers; all: every probe in every column.")
     ] = "beam",
@@ -88,6 +89,20 @@ def robustness_command(
     scheduler: Annotated[
         Optional[str], typer.Option("--scheduler", help="Dask scheduler address (tcp://host:8786); default: run here.")
     ] = None,
+    worker_timeout: Annotated[
+        float,
+        typer.Option("--worker-timeout", envvar="TERMO_DASK_WORKER_TIMEOUT", min=0, metavar="SECONDS",
+                     help="With --scheduler: give up when no Dask worker is there (at the start, or after every "
+                     "worker was lost) for this long."),
+    ] = 60.0,
+    connect_timeout: Annotated[
+        float,
+        typer.Option("--connect-timeout", envvar="TERMO_DASK_CONNECT_TIMEOUT", min=0.1, metavar="SECONDS",
+                     help="With --scheduler: seconds to reach the scheduler."),
+    ] = 5.0,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="Show the Dask cluster's own log messages on stderr (also TERMO_DEBUG=1).")
+    ] = False,
     past: Annotated[
         Optional[Path], typer.Option("--past", help="File of past secrets, one a line: adds the empirical floor.")
     ] = None,
@@ -104,7 +119,7 @@ def robustness_command(
     """Expected guesses of openers under seven priors, regrets and the robust opener (rules §8)."""
     from backends import get_backend
     from termo.robustness.checkpoint import CheckpointStore
-    from termo.robustness.distributed import make_executor
+    from termo.robustness.distributed import ClusterStopped, check_address, make_executor
     from termo.robustness.report import document, write_all
     from termo.robustness.scale import empirical_floor
     from termo.robustness.sweep import SweepConfig, run_sweep
@@ -113,6 +128,8 @@ def robustness_command(
 
     if openers not in ("beam", "all"):
         raise TermoError(f"--openers must be beam or all, got {openers!r}")
+    if scheduler:
+        check_address(scheduler)  # a bad address fails before the world is loaded
     backend_name = get_backend(backend).name
     world = World(extended=extended, size=world_size, game=resolve_name(game_name))
     data = load_world(world)
@@ -125,8 +142,9 @@ def robustness_command(
             raise TermoError(f"cannot read {past}: {err.strerror or err}") from None
     # chunks are keyed by a hash of their inputs, so reusing one is always sound; without --resume
     # the run still starts from scratch (and overwrites), it never deletes anything
-    store = CheckpointStore(out / "checkpoints", reuse=resume)
-    executor = make_executor(scheduler)
+    store = _CountingStore(CheckpointStore(out / "checkpoints", reuse=resume))
+    executor = make_executor(scheduler, worker_timeout=worker_timeout, connect_timeout=connect_timeout,
+                             verbose=verbose, notify=lambda line: typer.echo(line, err=True))
     info: dict = {}
     try:
         with progress_bar(f"robustness ({openers})", enabled=True) as update:
@@ -137,6 +155,11 @@ def robustness_command(
                 progress=lambda done, total, note="": update(done, total),
                 info=info,
             )
+    except ClusterStopped as err:  # every chunk that finished is checkpointed already
+        if not store.finished:
+            raise TermoError(err.reason) from None
+        raise TermoError(f"{err.reason}; {store.finished} chunks finished and checkpointed in {out / 'checkpoints'}; "
+                         f"resume with: {_resume_command(ctx)}") from None
     finally:
         executor.close()
     doc = document(result, _scale_section(data, world, backend_name))
@@ -152,6 +175,57 @@ def robustness_command(
         print_json(doc)
         return
     _print_summary(doc)
+
+
+class _CountingStore:
+    """A checkpoint store that counts the chunks of this run it found or wrote."""
+
+    def __init__(self, store):
+        self.store = store
+        self.finished = 0
+
+    def get(self, key, openers):
+        values = self.store.get(key, openers)
+        self.finished += values is not None
+        return values
+
+    def put(self, *args, **kwargs):
+        self.store.put(*args, **kwargs)
+        self.finished += 1
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
+def _resume_command(ctx) -> str:
+    """This command line again, with every option given (on the command line or from the
+    environment) and ``--resume``."""
+    import shlex
+
+    if ctx is None or not hasattr(ctx, "get_parameter_source"):
+        return "the same command with --resume"
+
+    def text(value) -> str:
+        if isinstance(value, float):
+            return str(int(value)) if value.is_integer() else repr(value)
+        return str(getattr(value, "value", value))
+
+    words = ["termo", ctx.info_name or "robustness"]
+    for param in ctx.command.params:
+        if getattr(param, "param_type_name", None) != "option" or param.name == "resume":
+            continue
+        source = ctx.get_parameter_source(param.name)
+        if source is None or source.name == "DEFAULT":
+            continue
+        value = ctx.params.get(param.name)
+        if getattr(param, "is_flag", False):
+            flag = param.opts[0] if value else (param.secondary_opts or [None])[0]
+            if flag:
+                words.append(flag)
+        elif value is not None:
+            for item in value if getattr(param, "multiple", False) else [value]:
+                words += [param.opts[0], text(item)]
+    return shlex.join(words + ["--resume"])
 
 
 def _print_summary(doc: dict) -> None:
