@@ -10,7 +10,8 @@ from disk, the answer printed), in the order a new user meets them:
 * **second run**: the same command with the same two caches, and whether it compiled again
   (kernel signatures numba wrote); then a few other common commands once each, likewise;
 * **warm runs**: ``termo suggest tarso:BBBBB --level 2``, ``--level 3`` and ``python -c pass``,
-  taken in turn (A B C A B C ...), median of ``--repeat`` runs each, wall and CPU seconds.
+  taken in turn (A B C A B C ...), median of ``--repeat`` runs each, wall and CPU seconds; the
+  caches are the benchmark's own (warmed first), so no other process can rewrite them.
 
 The children run with bytecode caching on (as an installed package has it), even when the
 calling shell sets ``PYTHONDONTWRITEBYTECODE``. ``--compare PATH`` also measures another
@@ -109,22 +110,25 @@ def first_and_second(repo: Path, termo: list[str]) -> dict:
             "later": rows[2:]}
 
 
-def warm_runs(checkouts: dict, repeat: int) -> dict:
+def warm_runs(checkouts: dict, repeat: int, scratch: Path) -> dict:
     """Whole processes with every cache warm, every command of every checkout taken in turn
-    (so that a drift of the machine's speed touches them all alike)."""
-    cases = {"python -c pass": (ROOT, [sys.executable, "-c", "pass"])}
+    (so that a drift of the machine's speed touches them all alike). Each checkout gets its own
+    cache folders under ``scratch`` (the matrix and numba's kernels), warmed first: other
+    processes on the machine cannot rewrite them between two runs."""
+    cases = {"python -c pass": (ROOT, [sys.executable, "-c", "pass"], child_env())}
     for label, repo in checkouts.items():
         termo = termo_command(repo)
         prefix = "" if label == "this" else f"[{label}] "
-        cases[prefix + "termo suggest tarso:BBBBB --level 2"] = (repo, termo + ["suggest", *HISTORY, "--level", "2"])
-        cases[prefix + "termo suggest tarso:BBBBB --level 3"] = (repo, termo + ["suggest", *HISTORY, "--level", "3"])
-    env = child_env()
-    for repo, cmd in cases.values():  # warm-up: caches, compiled kernels, bytecode, page cache
+        env = child_env(TERMO_CACHE_DIR=str(scratch / label / "termo-cache"),
+                        NUMBA_CACHE_DIR=str(scratch / label / "numba-cache"))
+        cases[prefix + "termo suggest tarso:BBBBB --level 2"] = (repo, termo + ["suggest", *HISTORY, "--level", "2"], env)
+        cases[prefix + "termo suggest tarso:BBBBB --level 3"] = (repo, termo + ["suggest", *HISTORY, "--level", "3"], env)
+    for repo, cmd, env in cases.values():  # warm-up: caches, compiled kernels, bytecode, page cache
         for _ in range(2):
             run_once(cmd, repo, env)
     samples = {name: [] for name in cases}
     for _ in range(repeat):
-        for name, (repo, cmd) in cases.items():
+        for name, (repo, cmd, env) in cases.items():
             samples[name].append(run_once(cmd, repo, env))
     out = {}
     for name, runs in samples.items():
@@ -179,7 +183,11 @@ def main() -> int:
                 print("    first run's stderr: " + cold["first"]["stderr"].replace("\n", "\n" + " " * 24))
             for row in cold["later"]:
                 print(f"    later: {row['command']:<40} {row['wall_s']:7.2f} s  {row['compiled_signatures']:3d} kernels compiled")
-    warm = warm_runs(checkouts, args.repeat)
+    scratch = Path(tempfile.mkdtemp(prefix="termo-bench-warm-"))
+    try:
+        warm = warm_runs(checkouts, args.repeat, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     payload["warm"] = warm
     print(f"{'warm, whole process (median of ' + str(args.repeat) + ')':<48} {'wall s':>8} {'cpu s':>8} "
           f"{'min':>8} {'max':>8} {'- python':>9}")
