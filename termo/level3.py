@@ -26,11 +26,12 @@ The exact minimum over the beam is taken, so the reference's pruning does not ch
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 from backends import host
-from backends import kernels_entropy as kern
 from backends import kernels_tree as tk
+from termo.entropy import BIG_SET
 
 LOSS_COST = 7.0
 SWEEP_CHUNKS = 16  # a big level's sweeps run in this many batches when progress is reported
@@ -45,6 +46,12 @@ def _np():
     if _xp is None:
         _xp = host().xp
     return _xp
+
+
+def _numpy_sweeper(sweeper) -> bool:
+    """Is ``sweeper`` the bound ``sweep`` of a `termo.entropy.Sweeper` on the NumPy backend?"""
+    owner = getattr(sweeper, "__self__", None)
+    return getattr(getattr(owner, "backend", None), "name", None) == "numpy"
 
 
 @dataclass
@@ -77,7 +84,7 @@ class TreeSearch:
     """
 
     def __init__(self, matrix_t, prior, probe_prior, win_code, beam=10, loss=LOSS_COST,
-                 sweeper=None, max_states=1_000_000):
+                 sweeper=None, max_states=1_000_000, host_sweeps=None):
         xp = _np()
         self.matrix_t = matrix_t
         self.prior = xp.asarray(prior, dtype=xp.float64)
@@ -87,13 +94,15 @@ class TreeSearch:
         self.loss = float(loss)
         self.sweeper = sweeper
         self.max_states = int(max_states)
+        self.host_sweeps = _numpy_sweeper(sweeper) if host_sweeps is None else bool(host_sweeps)
+        self.progress = None  # the default progress(done, total) of `run` (see `reporting`)
         self.sweeps = 0
         self._reset_states()
 
     # -- states ---------------------------------------------------------------------------
     def _reset_states(self):
         xp = _np()
-        self.table = kern.int_dict()
+        self.table = tk.IdTable()
         self.members = xp.zeros(0, dtype=xp.int64)
         self.offsets = xp.zeros(1, dtype=xp.int64)
         self.n_states = 0
@@ -150,7 +159,7 @@ class TreeSearch:
         bounds = [n * c // n_chunks for c in range(n_chunks + 1)]
         for c in range(n_chunks):
             part = todo[bounds[c]:bounds[c + 1]]
-            idx, ent = self.sweeper(self.members, self.offsets, part, k)
+            idx, ent = self._sweep(part, k)
             self.top_idx[part] = -1
             self.top_idx[part, :k] = idx[:, :k]
             self.top_h[part, :k] = ent[:, :k]
@@ -159,6 +168,17 @@ class TreeSearch:
         self.swept[todo] = k
         self.best[todo] = tk.most_probable_many(self.members, self.offsets, todo, self.prior)
         self.sweeps += int(todo.shape[0])
+
+    def _sweep(self, state_ids, k):
+        """The first k probes of each state: the tree's pruned host kernel, whose lists equal
+        the NumPy sweeper's bit for bit, where the sweeper is the NumPy one (and not on its
+        exact-order path for one big set); else the sweeper itself."""
+        if self.host_sweeps:
+            single = state_ids.shape[0] == 1
+            if not (single and int(self.offsets[state_ids[0] + 1] - self.offsets[state_ids[0]]) > BIG_SET):
+                return tk.sweep_top_k(self.matrix_t, self.members, self.offsets, state_ids, self.prior,
+                                      self.probe_prior, k, self.win_code + 1)
+        return self.sweeper(self.members, self.offsets, state_ids, k)
 
     def beam_of(self, sid, rest):
         """Guesses tried at a node: top-K + most probable candidate (rest > 0), else the top 1."""
@@ -175,13 +195,28 @@ class TreeSearch:
         return top
 
     # -- evaluation -----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def reporting(self, progress):
+        """Within the block, `run` calls without a progress callback of their own report to
+        ``progress(done, total)`` (None: no report); the previous default is restored after."""
+        before = self.progress
+        self.progress = progress
+        try:
+            yield self
+        finally:
+            self.progress = before
+
     def run(self, jobs, progress=None):
-        """Evaluate a batch of ``PairJob``/``NodeJob`` together (shared expansion); fills them in."""
+        """Evaluate a batch of ``PairJob``/``NodeJob`` together (shared expansion); fills them in.
+        ``progress(done, total)`` (default: the one set by `reporting`) is called as the round
+        levels and the chunks of their sweeps finish."""
         xp = _np()
         if not jobs:
             return jobs
+        if progress is None:
+            progress = self.progress
         r_top = max(j.rounds for j in jobs)
-        node_table = kern.int_dict()
+        node_table = tk.IdTable()
         # growing per-call arrays (lists of chunks)
         node_state, node_rest, node_rmax = [], [], []
         n_nodes = 0

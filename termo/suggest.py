@@ -1,10 +1,10 @@
 """What to play next: the library behind `termo suggest`, `termo opener` and `termo play`.
 
 `Advisor` holds the solvers of one configuration (level, temperature, beam, depth, backend) and
-answers "what now?" for a candidate set, applying the interactive level-3 ceiling: level 3 with
-more than `LEVEL3_CEILING` candidates answers with level 2 and says so in the reason (a full
-level-3 search on a large set takes minutes). With no round played yet the answer is the opener:
-the default one (`tarso`, like the reference interface) or the optimum of the configuration.
+answers "what now?" for a candidate set with the configured level at every candidate count
+(level 3 searches even the largest sets; ``progress(done, total)`` follows the search). With no
+round played yet the answer is the opener: the default one (`tarso`, like the reference
+interface) or the optimum of the configuration.
 In hard mode (``Config(hard=True)``, `termo.hard_mode`) the session rejects illegal guesses and
 the suggestion is a legal guess; the opener is unchanged (every first guess is legal).
 
@@ -15,6 +15,7 @@ has the same keys without ``candidates``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 from dataclasses import dataclass
@@ -22,7 +23,6 @@ from typing import Callable, Sequence
 
 from termo.errors import TermoError
 
-LEVEL3_CEILING = 250  # level 3 answers with level 2 above this many candidates (interactive)
 LEVELS = (1, 2, 3)
 OPENERS = ("default", "optimal")
 
@@ -39,7 +39,6 @@ class Config:
     depth: int = 1
     opener: str = "default"  # "default" (the game's interface opener) or "optimal"
     backend: str | None = None
-    ceiling: int = LEVEL3_CEILING
     hard: bool = False  # hard mode: greens stay in place, revealed letters are reused
 
     def __post_init__(self):
@@ -78,6 +77,15 @@ def _make_solver(game, level, config: Config):
     ))
 
 
+def _search_progress(solver, progress: Progress | None):
+    """A context in which ``solver``'s level-3 searches report to ``progress(done, total)``
+    (`termo.level3.TreeSearch.reporting`); a no-op for other levels and for solvers without a
+    search tree (test fakes)."""
+    if progress is None or getattr(solver, "level", None) != 3 or getattr(solver, "tree", None) is None:
+        return contextlib.nullcontext()
+    return solver.tree.reporting(progress)
+
+
 class Advisor:
     """The solvers of one configuration, created lazily and reused between questions.
 
@@ -97,25 +105,18 @@ class Advisor:
             self._solvers[level] = self._factory(self.game, level, self.config)
         return self._solvers[level]
 
-    def uses_ceiling(self, n_candidates: int) -> bool:
-        """Would level 3 hand this many candidates to level 2?"""
-        return self.config.level == 3 and n_candidates > self.config.ceiling
-
-    def decide(self, candidates, turn: int, allowed=None):
+    def decide(self, candidates, turn: int, allowed=None, progress: Progress | None = None):
         """The `Decision` for a candidate set (ascending answer indices) at a 1-based turn;
-        ``allowed`` is the hard-mode mask over the probes (None: every probe)."""
+        ``allowed`` is the hard-mode mask over the probes (None: every probe). The configured
+        level answers whatever the number of candidates; ``progress(done, total)`` is called as
+        a level-3 search advances."""
         hard = {} if allowed is None else {"allowed": allowed}
         n = int(len(candidates)) if not hasattr(candidates, "shape") else int(candidates.shape[0])
         if n == 0:
             raise TermoError("no candidate left")
-        if self.uses_ceiling(n):
-            decision = self.solver(2).decide(candidates, turn, **hard)
-            note = (
-                f"level 2 answers: {n} candidates is more than the level-3 ceiling "
-                f"of {self.config.ceiling}"
-            )
-            return dataclasses.replace(decision, reason=f"{decision.reason} ({note})")
-        return self.solver().decide(candidates, turn, **hard)
+        solver = self.solver()
+        with _search_progress(solver, progress):
+            return solver.decide(candidates, turn, **hard)
 
     def opener(self, optimal: bool | None = None, progress: Progress | None = None, hard: bool | None = None):
         """The first guess: the default opener, or the configuration's optimum. In hard mode
@@ -134,7 +135,7 @@ class Advisor:
         if not session.rounds:
             return self.opener(progress=progress, hard=hard)
         allowed = session.allowed_probes() if getattr(session, "hard", False) else None
-        return self.decide(session.candidates, session.turn, allowed=allowed)
+        return self.decide(session.candidates, session.turn, allowed=allowed, progress=progress)
 
 
 def suggest(

@@ -169,12 +169,13 @@ def test_state_registry_verifies_members_on_hash_collisions():
     store_off = np.asarray([0, 3], dtype=np.int64)
     cand = np.asarray([4, 5, 1, 2, 3, 4, 5, 7], dtype=np.int64)
     cand_off = np.asarray([0, 2, 5, 7, 8], dtype=np.int64)
-    for register, table in ((tk.register_states, tk.int_dict()), (tk.register_states.py_func, {})):
-        table[int(tk._hash_members(store, 0, 3))] = 0  # state 0 = [1, 2, 3], properly registered
+    for kernel in (tk._register_states, tk._register_states.py_func):  # compiled and interpreted
+        table = tk.IdTable()
+        table.put(int(tk._hash_members(store, 0, 3)), 0)  # state 0 = [1, 2, 3], properly registered
         # a forged entry: the hash of [4, 5] also points at state 0
-        table[int(tk._hash_members(cand, 0, 2))] = 0
+        table.put(int(tk._hash_members(cand, 0, 2)), 0)
         ids = np.empty(4, dtype=np.int64)
-        firsts = register(table, store, store_off, 1, cand, cand_off, ids, 2)
+        firsts = kernel(table.keys, table.ids, store, store_off, 1, cand, cand_off, ids, 2)
         assert ids.tolist() == [1, 0, 1, -1]  # [4,5] new despite the collision; [1,2,3] found; [7] too small
         assert firsts.tolist() == [0]
 
