@@ -213,8 +213,9 @@ class Sweeper:
 # --------------------------------------------------------------------------------------------
 def warm_up_kernels(game=None) -> None:
     """Run the common commands' kernel paths once on ``game`` (default: Termo), so that numba
-    compiles them all in one sitting: the level-3 search of a suggestion (serial and parallel
-    sweeps, partitions, registry, values), batched level-2 decisions (large and small batches)
+    compiles them all in one sitting: the level-3 search of a suggestion and of big sets
+    (serial and parallel sweeps and partitions, registry, values), batched level-2 decisions
+    (large and small batches)
     and the one-set paths of a process that has loaded numba (big-set entropies, top-k, the
     reported bits). ``backends.numba_shim`` runs it the first time numba loads with a cold
     cache; it takes ~2 s once everything is compiled. (The batched ``Sweeper.sweep`` is left
@@ -235,7 +236,7 @@ def warm_up_kernels(game=None) -> None:
                      key=lambda s: -s.shape[0])
     mid = next((s for s in buckets if s.shape[0] <= 250), buckets[-1])  # an interactive level-3 set
     level3.decide(mid, 2)
-    level3.decide_many(buckets[-3:], [2] * len(buckets[-3:]))
+    level3.decide_many(buckets[:10], [2] * len(buckets[:10]))  # big searches: parallel partitions
     level2 = Solver(game, level=2)
     level2.decide_many(buckets, [2] * len(buckets))  # one large batch
     level2.decide_many(buckets[-2:], [2, 2])  # one small batch
