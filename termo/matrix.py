@@ -46,7 +46,7 @@ def matrix_signature(game: Game) -> str:
 def expected_code(game: Game, probe: int, answer: int) -> int:
     """The plain-Python rule for one cell: two-pass colours, or the win code under the game's
     win rule (a commutative rearrangement of the answer wins)."""
-    if game.win_keys is not None and game.wins(probe, answer):
+    if game.win_rule != EXACT and game.wins(probe, answer):
         return game.win_code
     return encode(colours(game.probes_norm[probe], game.answers_norm[answer]))
 
@@ -222,6 +222,38 @@ def file_checksum(path: Path) -> str | None:
         return None
 
 
+def _file_identity(path: Path) -> list | None:
+    """What changes whenever a file's bytes are written: size, inode and the modification and
+    status-change times in nanoseconds (the kernel sets ``st_ctime`` on every write and on every
+    ``utime``, so even a byte edit that restores the modification time changes it)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _stamp_path(npy_path: Path) -> Path:
+    return npy_path.with_suffix(".verified.json")
+
+
+def _checksum_ok(npy_path: Path, expected: str) -> bool:
+    """Does the file's crc32 equal ``expected``? A file already verified and not written since
+    (same size, inode, mtime and ctime as recorded in its ``.verified.json`` stamp) is not read
+    again: a whole-file crc costs 0.25 s per Nerdle Classic layout, more than a decision."""
+    identity = _file_identity(npy_path)
+    stamp = read_json(_stamp_path(npy_path))
+    if identity is not None and stamp == {"checksum": expected, "file": identity}:
+        return True
+    if file_checksum(npy_path) != expected:
+        return False
+    try:
+        atomic_write_json(_stamp_path(npy_path), {"checksum": expected, "file": identity})
+    except OSError:
+        pass  # a read-only cache folder: verify again next time
+    return True
+
+
 def _load_cached(game: Game, layout: str = PROBES_MAJOR):
     """The cached host matrix, or None when it is missing, stale, truncated or corrupt.
 
@@ -235,7 +267,7 @@ def _load_cached(game: Game, layout: str = PROBES_MAJOR):
         return None
     problem = None
     matrix = None
-    if file_checksum(npy_path) != meta["checksum"]:  # before parsing: a damaged header is never read
+    if not _checksum_ok(npy_path, meta["checksum"]):  # before parsing: a damaged header is never read
         problem = "its checksum does not match"
     else:
         matrix = host().load_array(npy_path)
@@ -253,6 +285,7 @@ def _store(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> bool:
     npy_path, meta_path = cache_paths(game, layout)
     try:
         meta_path.unlink(missing_ok=True)  # the metadata goes last: no metadata, no cache
+        _stamp_path(npy_path).unlink(missing_ok=True)
         data = host().array_bytes(host_matrix)
         atomic_write_bytes(npy_path, data)
         atomic_write_json(meta_path, dict(_expected_meta(game, layout), checksum=checksum(data)))

@@ -165,6 +165,24 @@ def test_checksum_is_over_the_file_and_the_load_stays_memory_mapped(game, termo_
     assert matrix.checksum(memoryview(loaded).cast("B")) == matrix.checksum(npy.read_bytes()[faults.npy_data_start(npy):])
 
 
+def test_a_verified_file_is_not_read_again_until_it_is_written(game, termo_clean, cache, monkeypatch):
+    """The stamp: a verified, unwritten file skips the crc; a byte edit that even restores the
+    modification time is still caught (the kernel moves st_ctime on every write and utime)."""
+    m = termo_clean[matrix.PROBES_MAJOR]
+    matrix._store(game, m)
+    npy, _ = matrix.cache_paths(game)
+    assert matrix._load_cached(game) is not None
+    assert matrix._stamp_path(npy).exists()
+    reads = []
+    real = matrix.file_checksum
+    monkeypatch.setattr(matrix, "file_checksum", lambda path: reads.append(path) or real(path))
+    assert matrix._load_cached(game) is not None and reads == []  # the stamp vouches for it
+    before = os.stat(npy)
+    faults.set_cell(npy, (7, 11), (int(m[7, 11]) + 1) % 243)
+    os.utime(npy, ns=(before.st_atime_ns, before.st_mtime_ns))  # hide the edit from mtime
+    assert matrix._load_cached(game) is None and reads == [npy]
+
+
 def test_racing_matrix_writers_leave_a_valid_cache(mini, mini_clean, cache):
     """Two processes store the same matrix (both layouts) 40 times at once while we keep loading:
     every load is either a miss or the right matrix, and the cache ends valid."""

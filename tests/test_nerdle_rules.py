@@ -471,7 +471,7 @@ def test_nerdle_game():
 
 def test_strict_mode_has_no_win_classes():
     g = get_game("nerdle", strict=True)
-    assert g.win_rule == "exact" and g.win_keys is None and g.win_classes == ()
+    assert g.win_rule == "exact" and g.probe_win_keys is None and g.win_classes == ()
     assert not g.wins(g.index_of("12+34=46"), g.index_of("34+12=46"))
     assert get_game("nerdle").win_classes
 

@@ -33,6 +33,8 @@ class Game:
     ``softmax(-icf / T)``; a game with a uniform prior gives every answer the score 0, so every
     T gives exactly ``1/n``. ``win_keys`` (one key per probe, answers first) implements a win
     rule other than the exact one: a guess wins against an answer whose key is equal to its own.
+    A plugin gives either the keys or ``win_key`` (normalised probe -> key); the keys are then
+    computed on first use (a matrix build), not every time the game is loaded.
     """
 
     name: str
@@ -50,6 +52,7 @@ class Game:
     default_opener: Optional[str] = None  # the interface's first guess (None: the level's optimum)
     win_rule: str = EXACT
     win_keys: Optional[tuple] = None  # one key per probe when win_rule != EXACT
+    win_key: Optional[Callable[[str], object]] = None  # or: the key of one normalised probe
     uniform_prior: bool = False  # the prior does not depend on T
     extended: bool = False  # probes beyond the default probe space are included
     fold_cedilla: bool = True  # Termo's variant flag; other games ignore it
@@ -62,7 +65,8 @@ class Game:
             raise TermoError(f"{self.name}: the probe list must start with the answer list")
         if len(self.icf) != len(self.answers):
             raise TermoError(f"{self.name}: {len(self.icf)} prior scores for {len(self.answers)} answers")
-        if self.win_rule != EXACT and (self.win_keys is None or len(self.win_keys) != len(self.probes)):
+        if self.win_rule != EXACT and self.win_key is None and (
+                self.win_keys is None or len(self.win_keys) != len(self.probes)):
             raise TermoError(f"{self.name}: the win rule {self.win_rule!r} needs one key per probe")
         index: dict[str, int] = {}
         for i, word in enumerate(self.probes_norm):
@@ -142,19 +146,32 @@ class Game:
         return " ".join(self.symbols)
 
     # --- win rule ---------------------------------------------------------------------------
+    @cached_property
+    def probe_win_keys(self) -> tuple | None:
+        """One win key per probe (None under the exact rule)."""
+        if self.win_rule == EXACT:
+            return None
+        if self.win_keys is not None:
+            return self.win_keys
+        return tuple(self.win_key(w) for w in self.probes_norm)
+
     def wins(self, probe_index: int, answer_index: int) -> bool:
         """Does guessing probe ``probe_index`` win when the answer is ``answer_index``?"""
-        if self.win_keys is None:
+        if self.win_rule == EXACT or probe_index == answer_index:
             return probe_index == answer_index
-        return self.win_keys[probe_index] == self.win_keys[answer_index]
+        if self.win_keys is None and "probe_win_keys" not in self.__dict__:  # two keys, not all
+            return self.win_key(self.probes_norm[probe_index]) == self.win_key(self.probes_norm[answer_index])
+        keys = self.probe_win_keys
+        return keys[probe_index] == keys[answer_index]
 
     @cached_property
     def win_classes(self) -> tuple[tuple[int, ...], ...]:
         """Groups of probe indices that win against each other, each of size > 1 (exact rule: none)."""
-        if self.win_keys is None:
+        keys = self.probe_win_keys
+        if keys is None:
             return ()
         groups: dict = {}
-        for i, key in enumerate(self.win_keys):
+        for i, key in enumerate(keys):
             groups.setdefault(key, []).append(i)
         return tuple(tuple(g) for g in groups.values() if len(g) > 1)
 

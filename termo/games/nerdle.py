@@ -77,7 +77,7 @@ def make(extended: bool = False, strict: bool = False, mini: bool = False) -> Ga
         unit="symbols",
         default_opener=opener if opener in answers else None,
         win_rule=EXACT if strict else COMMUTATIVE,
-        win_keys=None if strict else tuple(equations.commutative_key(e) for e in answers),
+        win_key=None if strict else equations.commutative_key,
         uniform_prior=True,
         extended=extended,
         key=key,
