@@ -31,7 +31,9 @@ from termo.paths import cache_dir
 
 RULES_VERSION = "two-pass-1"
 _SPOT_CHECKS = 256
-_ROW_BLOCK = 2048
+_ROW_BLOCK = 512  # probes per block of the build
+_ANSWER_BLOCK = 2048  # answers per tile: a tile of the letter table stays in cache (measured
+# on Nerdle Classic: 1.1 s for the row sums against 2.9 s untiled)
 
 
 def matrix_signature(game: Game) -> str:
@@ -56,41 +58,68 @@ def _alphabet(game: Game) -> dict[str, int]:
     return {s: i for i, s in enumerate(symbols)}
 
 
-def _letter_table(xp, answer_symbols, symbols, in_mask, n_symbols: int, length: int):
-    """Row ``u`` = contribution of the positions in ``in_mask[u]`` holding symbol ``symbols[u]``.
+@functools.lru_cache(maxsize=None)
+def mask_table(length: int):
+    """``T[M << L | A]``: the base-3 contribution of a symbol the guess holds at the positions of
+    mask ``M`` when the answer holds it at the positions of mask ``A`` (bit ``L-1-p`` is position
+    ``p``): greens on ``M & A``; then, left to right over ``M & ~A``, yellows while the answer has
+    unused copies (``|A| - |M & A|``). Host int32, ``4**L`` entries (65,536 for 8 tiles)."""
+    np = host().xp
+    n = 1 << length
+    m = np.arange(n, dtype=np.int64)[:, None]
+    a = np.arange(n, dtype=np.int64)[None, :]
+    bits = [(1 << (length - 1 - p)) for p in range(length)]
+    popcount = np.zeros((n, n), dtype=np.int64)
+    for b in bits:
+        popcount = popcount + ((m & a & b) != 0)
+    copies = sum(((a & b) != 0).astype(np.int64) for b in bits)
+    stock = np.broadcast_to(copies, (n, n)) - popcount
+    out = np.zeros((n, n), dtype=np.int64)
+    for p, b in enumerate(bits):
+        green = (m & a & b) != 0
+        yellow = ((m & b) != 0) & ~green & (stock > 0)
+        stock = stock - yellow
+        out = out + (2 * green + yellow) * 3 ** (length - 1 - p)
+    return out.reshape(-1).astype(np.int32)
 
-    Only the (symbol, mask) pairs some probe uses are tabulated. One extra all-zero row at the end
-    pads probes with fewer distinct letters than positions. Returns int16.
-    """
+
+def _letter_table(xp, answer_symbols, symbols, masks, table, n_symbols: int, length: int):
+    """Row ``u`` = contribution of the positions in ``masks[u]`` holding symbol ``symbols[u]``,
+    for every answer: one gather from :func:`mask_table` by (mask, the answer's positions of the
+    symbol). Only the (symbol, mask) pairs some probe uses are tabulated; one extra all-zero row
+    at the end pads probes with fewer distinct symbols than positions. Returns int32."""
+    device = _device(answer_symbols)
+    weights = xp.asarray([1 << (length - 1 - p) for p in range(length)], dtype=xp.int32, device=device)
     onehot = answer_symbols[None, :, :] == xp.reshape(
-        xp.arange(n_symbols, dtype=answer_symbols.dtype, device=_device(answer_symbols)), (n_symbols, 1, 1)
+        xp.arange(n_symbols, dtype=answer_symbols.dtype, device=device), (n_symbols, 1, 1)
     )  # (symbols, answers, L)
-    counts = xp.sum(xp.astype(onehot, xp.int16), axis=2)  # copies of each symbol in each answer
-    is_s = xp.take(onehot, symbols, axis=0)  # (pairs, answers, L)
-    green = is_s & in_mask[:, None, :]
-    stock = xp.take(counts, symbols, axis=0) - xp.sum(xp.astype(green, xp.int16), axis=2)
-    contrib = xp.zeros(stock.shape, dtype=xp.int16, device=_device(answer_symbols))
-    for p in range(length):
-        g_p = green[:, :, p]
-        yellow = (in_mask[:, p][:, None] & ~g_p) & (stock > 0)
-        y_p = xp.astype(yellow, xp.int16)
-        stock = stock - y_p
-        contrib = contrib + (2 * xp.astype(g_p, xp.int16) + y_p) * (3 ** (length - 1 - p))
-    pad = xp.zeros((1, answer_symbols.shape[0]), dtype=xp.int16, device=_device(answer_symbols))
+    where = xp.sum(xp.astype(onehot, xp.int32) * weights, axis=2)  # (symbols, answers) position masks
+    answer_masks = xp.take(where, symbols, axis=0)  # (pairs, answers)
+    keys = xp.reshape(masks, (-1, 1)) * (1 << length) + answer_masks
+    contrib = xp.reshape(xp.take(table, xp.reshape(keys, (-1,))), keys.shape)
+    pad = xp.zeros((1, answer_symbols.shape[0]), dtype=contrib.dtype, device=device)
     return xp.concat([contrib, pad], axis=0)
 
 
-def _matrix_kernel(xp, answer_symbols, symbols, in_mask, index, n_symbols: int, length: int, dtype_name: str):
-    """The whole build as array code: the letter table, then each probe row as a sum of table rows."""
-    table = xp.astype(_letter_table(xp, answer_symbols, symbols, in_mask, n_symbols, length), getattr(xp, dtype_name))
-    blocks = []
-    for start in range(0, index.shape[0], _ROW_BLOCK):
-        rows = index[start : min(start + _ROW_BLOCK, index.shape[0]), :]
-        block = xp.take(table, rows[:, 0], axis=0)
-        for k in range(1, length):
-            block = block + xp.take(table, rows[:, k], axis=0)
-        blocks.append(block)
-    return xp.concat(blocks, axis=0) if len(blocks) > 1 else blocks[0]
+def _matrix_kernel(xp, answer_symbols, symbols, masks, table, index, n_symbols: int, length: int,
+                   dtype_name: str):
+    """The whole build as array code: the letter table, then each probe row as a sum of table
+    rows, in tiles of answers so that the table's slice stays in the processor's cache."""
+    dtype = getattr(xp, dtype_name)
+    letters = xp.astype(_letter_table(xp, answer_symbols, symbols, masks, table, n_symbols, length), dtype)
+    n_probes, n_answers = index.shape[0], letters.shape[1]
+    strips = []
+    for a0 in range(0, n_answers, _ANSWER_BLOCK):
+        tile = letters[:, a0 : min(a0 + _ANSWER_BLOCK, n_answers)]
+        blocks = []
+        for start in range(0, n_probes, _ROW_BLOCK):
+            rows = index[start : min(start + _ROW_BLOCK, n_probes), :]
+            block = xp.take(tile, rows[:, 0], axis=0)
+            for k in range(1, length):
+                block = block + xp.take(tile, rows[:, k], axis=0)
+            blocks.append(block)
+        strips.append(xp.concat(blocks, axis=0) if len(blocks) > 1 else blocks[0])
+    return xp.concat(strips, axis=1) if len(strips) > 1 else strips[0]
 
 
 def _device(arr):
@@ -123,9 +152,8 @@ def build_matrix(game: Game, backend=None):
     pairs, rows = _probe_rows(game.probes_norm, alphabet, length)
     answer_symbols = backend.asarray([[alphabet[c] for c in w] for w in game.answers_norm], dtype=xp.int32)
     symbols = backend.asarray([sym for sym, _ in pairs], dtype=xp.int64)
-    in_mask = backend.asarray(
-        [[bool(m >> (length - 1 - p) & 1) for p in range(length)] for _, m in pairs], dtype=xp.bool
-    )  # bit L-1-p of a mask is position p
+    masks = backend.asarray([m for _, m in pairs], dtype=xp.int32)  # bit L-1-p is position p
+    table = backend.asarray(mask_table(length), dtype=xp.int32)
     index = backend.asarray(rows, dtype=xp.int64)
     kernel = _compiled.get(backend.name)
     if kernel is None:
@@ -134,7 +162,8 @@ def build_matrix(game: Game, backend=None):
         )
         _compiled[backend.name] = kernel
     matrix = kernel(
-        answer_symbols, symbols, in_mask, index, n_symbols=len(alphabet), length=length, dtype_name=game.code_dtype
+        answer_symbols, symbols, masks, table, index, n_symbols=len(alphabet), length=length,
+        dtype_name=game.code_dtype
     )
     return _apply_win_rule(game, backend, matrix)
 
