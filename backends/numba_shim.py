@@ -44,7 +44,7 @@ ENV_VAR = "TERMO_NO_NUMBA"
 DISABLED = os.environ.get(ENV_VAR, "").strip() not in ("", "0")
 HAVE_NUMBA = not DISABLED and importlib.util.find_spec("numba") is not None
 
-COMPILE_SECONDS = 30  # a first compilation of the common kernels on the 2-core development machine
+COMPILE_SECONDS = 45  # the first compilation of the common kernels on the 2-core development machine
 COMPILE_NOTICE = (
     "termo: compiling the search kernels once (about {seconds} s; later runs reuse them)\u2026"
 )
