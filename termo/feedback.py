@@ -26,6 +26,8 @@ _SQUARE = {"G": "\U0001f7e9", "Y": "\U0001f7e8", "B": "\u2b1b"}
 
 def normalize(word: str, fold_cedilla: bool = True) -> str:
     """Lower-case, strip accents (NFD, drop combining marks); ``ç`` folds to ``c`` unless told not to."""
+    if word.isascii():  # nothing to decompose (the same result, ~10 ms less per word list)
+        return word.lower()
     decomposed = unicodedata.normalize("NFD", word.lower())
     kept = "".join(
         ch

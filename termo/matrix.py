@@ -39,10 +39,15 @@ _ANSWER_BLOCK = 2048  # answers per tile: a tile of the letter table stays in ca
 def matrix_signature(game: Game) -> str:
     """``"{probes}x{answers}:" + sha256(probes + "\\n--\\n" + answers)[:16]`` over normalised forms;
     a game whose win rule is not the exact one gets ``"+" + rule`` appended (its matrix differs)."""
+    memo = game.__dict__.get("_matrix_signature")  # computed once per game object, like a
+    if memo is not None:  # cached_property (the lists are hashed: ~6 calls per process)
+        return memo
     text = "\n".join(game.probes_norm) + "\n--\n" + "\n".join(game.answers_norm)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     rule = "" if game.win_rule == EXACT else f"+{game.win_rule}"
-    return f"{game.n_probes}x{game.n_answers}:{digest}{rule}"
+    signature = f"{game.n_probes}x{game.n_answers}:{digest}{rule}"
+    game.__dict__["_matrix_signature"] = signature
+    return signature
 
 
 def expected_code(game: Game, probe: int, answer: int) -> int:
@@ -340,6 +345,8 @@ def build_info(game: Game, backend=None, rebuild: bool = False) -> dict:
             matrix = build_matrix(game, backend)
             source = "built"
             host_matrix = backend.to_numpy(matrix)
+            if host_matrix is matrix:  # NumPy: read-only like a cached (memory-mapped) matrix, so
+                matrix.flags.writeable = False  # the kernels see one array type and compile once
             stored = _store(game, host_matrix)
             if not stored:
                 source = "built (not cached: cache folder not writable)"
@@ -378,6 +385,7 @@ def answers_major_matrix(game: Game, rebuild: bool = False):
     if matrix is None:
         probes_major = host().to_numpy(pattern_matrix(game, host(), rebuild=rebuild))
         matrix = host().contiguous(probes_major.T)
+        matrix.flags.writeable = False  # as a memory-mapped cache is (one kernel signature)
         _store(game, matrix, ANSWERS_MAJOR)
     _answers_major[key] = matrix
     return matrix
