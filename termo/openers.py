@@ -14,7 +14,8 @@ Cache: the folder ``openers/`` in ``termo.paths.cache_dir()``, one checksummed f
 (:mod:`termo.entry_store`, written atomically), backed by the shipped bundle
 ``data/openers.json`` (the default configuration). Entries are validated when read (known
 words, finite values in range, shapes); a damaged one is reported and recomputed. The key holds everything the value
-depends on: level, T (``repr``) or a hash of a custom prior, K, P, loss cost, round limit,
+depends on: level, T (``repr``, marked ``/stable`` where the prior is its stable form,
+`termo.prior`) or a hash of a custom prior, K, P, loss cost, round limit,
 probe/answer counts, the matrix signature and ``search_signature()`` (a hash of the search
 code's tokens, comments and docstrings excluded). ``recompute=True`` ignores both files.
 """
@@ -86,8 +87,8 @@ def cache_key(solver) -> str:
     game = solver.game
     if solver.custom_prior:
         prior = "prior=" + hashlib.sha256(solver.sweeper.prior.tobytes()).hexdigest()[:16]
-    else:
-        prior = f"T={solver.t!r}"
+    else:  # the prior's stable form (T below ~1e-306) is marked: entries of its NaN past are not read
+        prior = f"T={solver.t!r}" + ("/stable" if getattr(solver, "stable_prior", False) else "")
     return (f"game={game.label};level=3;{prior};K={solver.beam};P={solver.depth};D={solver.loss!r};R={game.max_turns};"
             f"E={solver.endgame};S={game.n_probes};A={game.n_answers};M={matrix_signature(game)};"
             f"B={search_signature()}")

@@ -16,6 +16,8 @@ None of random/letters/likely has an endgame rule: they always guess a candidate
 
 from __future__ import annotations
 
+import sys
+
 from termo import level1, openers
 from termo.errors import TermoError
 
@@ -65,10 +67,17 @@ class LettersPolicy(Policy):
 
 
 class LikelyPolicy(Policy):
+    """The candidate with the highest prior, first index on ties. ``icf`` (the scores of a
+    prior given by T, which orders them the same way): when the best prior is subnormal or 0 (a
+    small T: the candidates' priors underflowed, and ties may be rounding), the lowest ICF among
+    the tied, first index on ties, which is what the unrounded prior says. Normal priors (every
+    published T) are compared as they are."""
+
     name = "likely"
 
-    def __init__(self, prior):
+    def __init__(self, prior, icf=None):
         self.prior = [float(p) for p in prior]
+        self.icf = None if icf is None else [float(s) for s in icf]
 
     def choose(self, candidates, turn: int) -> int:
         cands = [int(c) for c in candidates]
@@ -76,6 +85,9 @@ class LikelyPolicy(Policy):
         for c in cands[1:]:
             if self.prior[c] > self.prior[best]:
                 best = c
+        if self.icf is not None and self.prior[best] < sys.float_info.min:
+            tied = [c for c in cands if self.prior[c] == self.prior[best]]
+            best = min(tied, key=lambda c: (self.icf[c], c))
         return best
 
 
@@ -138,7 +150,7 @@ def make_policy(name: str, game=None, t: float = 1.0, seed: int = 0, backend=Non
         if prior is None:
             from termo.prior import prior_weights
 
-            prior = prior_weights(game.icf, t)
+            return LikelyPolicy(prior_weights(game.icf, t), icf=game.icf)
         return LikelyPolicy(prior)
     if solver is None:
         from termo.solver import Solver

@@ -1,4 +1,16 @@
-"""The word-frequency prior ``softmax(-ICF/T)`` over the answers (rules §2.5), on the host in float64."""
+"""The word-frequency prior ``softmax(-ICF/T)`` over the answers (rules §2.5), on the host in float64.
+
+Every positive T has its own prior. The formula of §2.5 (``exp(x − max x)`` normalised, ``x =
+−score/T``) is used wherever it is finite, so every published number keeps its bits; when it is
+not (below T ≈ 1e-306 ``−score/T`` overflows to ``−inf`` and the formula gives NaN) the prior
+is its *stable form* ``exp(−(score − min score)/T)`` normalised: the exponent is never positive,
+an infinite one gives exactly 0, so the lowest scores share the mass (the T → 0 limit) and no
+floating-point warning is raised. A T that parses to 0.0 (``1e-400``) cannot be represented and
+is rejected.
+
+A candidate set whose mass under the global prior is tiny (at most :data:`REBASE_MASS`) gets the
+prior re-based on it (:func:`rebased_prior`); `termo.solver.Solver` does that for its decisions.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +20,16 @@ from backends import host
 from termo.errors import TermoError
 
 _INFINITY_WORDS = {"inf", "+inf", "infinity", "infinito", "∞", "uniform"}
+
+# Re-base a set's prior when its global mass is at most this. Weights that lost precision in the
+# global softmax are the subnormal ones (below 2.2e-308, absolute error at most 2^-1075 each) and
+# those that underflowed to 0 (true value below 2^-1075 each): over fewer than 2^20 answers that
+# is under 2^-1054 ≈ 5e-318 of mass in all. Above 1e-290 the error is below 5e-28 of the set's
+# mass, ~10^11 times under float64's resolution of the normalised weights (2^-53 ≈ 1.1e-16), so
+# the set's weights, entropies and costs are already what exact weights give and are left alone
+# (bit for bit as ever); 18 orders of headroom above the subnormal range. On Termo no set reaches
+# it for T ≥ 0.025 (the ICF range is 16.5, and ln 1e-290 ≈ −668): no published T re-bases.
+REBASE_MASS = 1e-290
 
 
 def parse_temperature(text: str | float) -> float:
@@ -21,8 +43,21 @@ def parse_temperature(text: str | float) -> float:
             value = float(text)
         except ValueError:
             raise TermoError(f"temperature {text!r} is not a number (use e.g. 1, 0.5 or inf)") from None
+        if value == 0.0 and _positive_text(text):
+            raise TermoError(f"temperature {text.strip()} is below the smallest positive number a float64 holds "
+                             f"(5e-324), so it would be 0; use a T of at least 5e-324")
     check_temperature(value)
     return value
+
+
+def _positive_text(text: str) -> bool:
+    """Does ``text`` spell a number above 0 (exactly, before rounding to float64)?"""
+    from decimal import Decimal, InvalidOperation  # only for a T that parsed to 0.0
+
+    try:
+        return Decimal(text.strip()) > 0
+    except (InvalidOperation, ValueError):
+        return False
 
 
 def check_temperature(t: float) -> None:
@@ -30,17 +65,78 @@ def check_temperature(t: float) -> None:
         raise TermoError(f"temperature must be positive (or inf for a uniform prior), got {t}")
 
 
-def prior_weights(icf, t: float = 1.0):
-    """``softmax(-icf / t)`` as float64 (host array); ``t = inf`` gives exactly ``1/n``."""
+def _scores(icf):
+    xp = host().xp
+    return xp.asarray(list(icf) if not hasattr(icf, "shape") else icf, dtype=xp.float64)
+
+
+def _stable(scores, t: float):
+    """``exp(−(s − min s)/t)`` normalised (non-positive exponents; ``−inf`` gives 0 exactly)."""
+    import numpy  # errstate only: no array work
+
+    xp = host().xp
+    with numpy.errstate(all="ignore"):
+        weights = xp.exp(-((scores - xp.min(scores)) / t))
+        return weights / xp.sum(weights)
+
+
+def weights_and_form(icf, t: float = 1.0):
+    """``(prior, form)``: the prior of :func:`prior_weights` and how it was computed:
+    ``"uniform"`` (T = ∞), ``"softmax"`` (the formula of §2.5) or ``"stable"`` (its stable form,
+    where the formula is not finite)."""
+    import numpy  # errstate only: no array work
+
     check_temperature(t)
     xp = host().xp
-    scores = xp.asarray(list(icf) if not hasattr(icf, "shape") else icf, dtype=xp.float64)
+    scores = _scores(icf)
     n = scores.shape[0]
     if math.isinf(t):
-        return xp.full((n,), 1.0 / n, dtype=xp.float64)
-    logits = -scores / t
-    weights = xp.exp(logits - xp.max(logits))
-    return weights / xp.sum(weights)
+        return xp.full((n,), 1.0 / n, dtype=xp.float64), "uniform"
+    with numpy.errstate(all="ignore"):
+        logits = -scores / t
+        weights = xp.exp(logits - xp.max(logits))
+        p = weights / xp.sum(weights)
+    if bool(xp.all(xp.isfinite(p))):
+        return p, "softmax"
+    return _stable(scores, t), "stable"
+
+
+def prior_weights(icf, t: float = 1.0):
+    """``softmax(-icf / t)`` as float64 (host array); ``t = inf`` gives exactly ``1/n``; the
+    stable form where the formula overflows (see the module doc), never NaN, never a warning."""
+    return weights_and_form(icf, t)[0]
+
+
+def log_weights(icf, t: float = 1.0):
+    """``−(icf − min icf)/t``: the log of the prior up to a constant (0 at the lowest scores,
+    ``−inf`` where it underflows past float64; all 0 at ``t = inf``)."""
+    import numpy  # errstate only: no array work
+
+    check_temperature(t)
+    xp = host().xp
+    scores = _scores(icf)
+    if math.isinf(t):
+        return xp.zeros(scores.shape, dtype=xp.float64)
+    with numpy.errstate(all="ignore"):
+        return -((scores - xp.min(scores)) / t)
+
+
+def rebased_prior(icf, t: float, members):
+    """The prior re-based on the set ``members``: ``softmax(−icf/t)`` restricted to it and
+    normalised there, in the stable form (so its mass is 1 whatever the global prior gives the
+    set); zeros outside. ``t = inf``: uniform over ``members``."""
+    check_temperature(t)
+    xp = host().xp
+    scores = _scores(icf)
+    idx = xp.asarray(sorted({int(m) for m in members}), dtype=xp.int64)
+    if idx.shape[0] == 0:
+        raise TermoError("no candidate left")
+    out = xp.zeros(scores.shape, dtype=xp.float64)
+    if math.isinf(t):
+        out[idx] = 1.0 / idx.shape[0]
+        return out
+    out[idx] = _stable(xp.take(scores, idx), t)
+    return out
 
 
 def effective_size(p) -> float:

@@ -10,10 +10,16 @@ Openers (the interface opener and the cached level-3 optimum) live one layer up,
 Levels: 1 = letter frequency (§4), 2 = entropy with the §5.3 endgame rule, 3 = expected number of
 guesses over a beam (§6). The heavy entropy sweeps run on the chosen backend; the level-3 value
 recursion is float64 on the host, so every backend gives the same decisions and values.
+
+Small temperatures: a candidate set whose mass under the global prior is at most
+`termo.prior.REBASE_MASS` (1e-290; at a small T a rare set's mass underflows to 0, and §5.1 would
+then weigh it uniformly, the T = ∞ answer) is decided by the same configuration with the prior
+re-based on the set (:meth:`Solver.rebased`), so every positive T gives its own answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 
@@ -22,7 +28,10 @@ from termo import hard_mode, level1, level2, level3
 from termo.decision import Choice, Decision
 from termo.entropy import Sweeper
 from termo.errors import TermoError
-from termo.prior import prior_weights
+from termo.prior import REBASE_MASS, rebased_prior, weights_and_form
+
+REBASED_KEPT = 8  # re-based solvers memoised per solver (least recently used dropped)
+
 
 class Solver:
     """Decisions for one configuration. ``prior`` (float64 over answers, zeros allowed) overrides
@@ -47,9 +56,11 @@ class Solver:
         self.endgame = int(endgame)
         self.loss = float(loss)
         self.backend = get_backend(backend)
+        self.stable_prior = False  # the stable form of the prior (termo.prior), not §2.5's formula
         if prior is None:
             self.custom_prior = False
-            self.prior = prior_weights(game.icf, self.t)
+            self.prior, form = weights_and_form(game.icf, self.t)
+            self.stable_prior = form == "stable"
         else:
             p = xp.asarray(prior, dtype=xp.float64)
             if p.shape != (game.n_answers,) or bool(xp.any(p < 0)) or not bool(xp.all(xp.isfinite(p))):
@@ -60,6 +71,7 @@ class Solver:
         self._tree = None
         self._letters = None
         self._opener = None  # level 1/2 optimum, computed once (a slot kept by termo.openers)
+        self._rebased: dict = {}  # candidate tuple -> re-based solver (see `rebased`)
 
     # -- building blocks ----------------------------------------------------------------------
     @property
@@ -79,16 +91,69 @@ class Solver:
             raise TermoError("candidate index out of range")
         return cands
 
+    # -- small temperatures -------------------------------------------------------------------
+    def _needs_rebase(self, cands) -> bool:
+        """Is the global prior mass of ``cands`` (valid, ascending) at most `REBASE_MASS`?
+        Only a prior given by T is re-based (a custom prior is the caller's; T = ∞ gives every
+        set a mass of at least 1/n)."""
+        if self.custom_prior or math.isinf(self.t):
+            return False
+        xp = host().xp
+        return float(xp.sum(xp.take(self.prior, xp.asarray(cands, dtype=xp.int64)))) <= REBASE_MASS
+
+    def rebased(self, candidates) -> "Solver":
+        """The solver that decides ``candidates``: this one, or, when their global prior mass is
+        at most `termo.prior.REBASE_MASS` (0, or so small that their relative weights lost
+        precision), the same configuration with the prior re-based on the set
+        (`termo.prior.rebased_prior`: ``softmax(−ICF/T)`` restricted to the set, stable form,
+        zeros elsewhere), so the set is weighed as at this T instead of by §5.1's uniform
+        fallback. Above the threshold nothing changes, bit for bit (the reason is at
+        `REBASE_MASS`).
+
+        Inside a level-3 search from the re-based root S, a child bucket whose mass underflows
+        relative to S has ``P(b|S) = sum(prior[S_b]) / sum(prior[S]) = 0`` exactly, so its term
+        ``0·V(S_b)`` adds exactly nothing: whatever weights its own states fall back to cannot
+        change a value or a decision. (A bucket with a subnormal mass adds at most
+        (turns + loss)·2^-1022 before the final ``1 +``.) The last `REBASED_KEPT` re-based solvers
+        are memoised."""
+        cands = self._candidates(candidates)
+        if not self._needs_rebase(cands):
+            return self
+        key = tuple(cands)
+        sub = self._rebased.pop(key, None)
+        if sub is None:
+            sub = Solver(self.game, level=self.level, t=self.t, beam=self.beam, depth=self.depth,
+                         backend=self.backend, prior=rebased_prior(self.game.icf, self.t, cands),
+                         alternatives=self.alternatives, endgame=self.endgame, loss=self.loss)
+        self._rebased[key] = sub  # most recently used last
+        while len(self._rebased) > REBASED_KEPT:
+            self._rebased.pop(next(iter(self._rebased)))
+        return sub
+
+    def _reporting(self, sub):
+        """Within the block, ``sub``'s level-3 searches report to this solver's default progress
+        callback (`termo.level3.TreeSearch.reporting`), if one is set."""
+        progress = None if self._tree is None else self._tree.progress
+        if progress is None or sub.level != 3:
+            return contextlib.nullcontext()
+        return sub.tree.reporting(progress)
+
     def entropies(self, candidates):
         """H (bits) of every probe over ``candidates``: host float64 (n_probes,)."""
-        return self.sweeper.entropies(self._candidates(candidates))
+        cands = self._candidates(candidates)
+        return self.rebased(cands).sweeper.entropies(cands)
 
     def expected_value(self, candidates, rounds: int) -> float:
         """Level-3 ``V(S, r)`` with ``rest = depth + 1`` (the reference's public ``valor``)."""
         if int(rounds) < 0:
             raise TermoError(f"rounds must not be negative, not {rounds!r}")
+        cands = self._candidates(candidates)
+        sub = self.rebased(cands)
+        if sub is not self:
+            with self._reporting(sub):
+                return sub.expected_value(cands, rounds)
         tree = self.tree
-        sid = int(tree.register([self._candidates(candidates)])[0])
+        sid = int(tree.register([cands])[0])
         job = level3.NodeJob(sid, self.depth + 1, int(rounds))
         tree.run([job])
         return job.value
@@ -104,8 +169,13 @@ class Solver:
         bad = [p for p in probes if not 0 <= int(p) < self.game.n_probes]
         if bad:
             raise TermoError(f"probe index out of range: {bad[0]!r}")
+        cands = self._candidates(candidates)
+        sub = self.rebased(cands)
+        if sub is not self:
+            with self._reporting(sub):
+                return sub.greedy_values_with_openers(probes, cands, rounds, progress)
         tree = self.tree
-        sid = int(tree.register([self._candidates(candidates)])[0])
+        sid = int(tree.register([cands])[0])
         job = level3.PairJob(sid, [int(p) for p in probes], int(rounds), 0)
         tree.run([job], progress=progress)
         return job.costs
@@ -120,8 +190,15 @@ class Solver:
         level 3 takes its root beam among the allowed probes, while the turns below the root
         are searched without the restriction, so E is then an estimate. A mask that rules
         nothing out (None, or all True) gives exactly the normal decision.
+
+        A set whose global prior mass is tiny (a small T) is decided with the prior re-based on
+        it (:meth:`rebased`), ``allowed`` passed on.
         """
         cands = self._candidates(candidates)
+        sub = self.rebased(cands)
+        if sub is not self:  # a set of tiny mass: its own prior at this T
+            with self._reporting(sub):
+                return sub.decide(cands, turn, allowed=allowed)
         if not hard_mode.restrictive(allowed):
             allowed = None
         elif len(allowed) != self.game.n_probes:
@@ -154,6 +231,26 @@ class Solver:
             raise TermoError("decide_many needs one turn per state")
         if self.level == 1:
             return [self._letters_index(s) for s in states]
+        # A set of tiny mass is decided by its re-based solver (`rebased`), one at a time; the
+        # endgame rules (§5.3, and level 3's hand-over to them) play by ICF, whatever the prior.
+        max_turns = self.game.max_turns
+        own = [self._needs_rebase(s) and level2.endgame_kind(len(s), t, max_turns, self.endgame) is None
+               for s, t in zip(states, turns)]
+        if not any(own):
+            return self._decide_many_plain(states, turns)
+        out = [None] * len(states)
+        plain = [i for i, o in enumerate(own) if not o]
+        if plain:
+            picks = self._decide_many_plain([states[i] for i in plain], [turns[i] for i in plain])
+            for i, p in zip(plain, picks):
+                out[i] = p
+        for i in (i for i, o in enumerate(own) if o):
+            sub = self.rebased(states[i])
+            with self._reporting(sub):
+                out[i] = sub.decide_many([states[i]], [turns[i]])[0]
+        return out
+
+    def _decide_many_plain(self, states, turns):
         if self.level == 2:
             return self._decide_many_level2(states, turns)
         return self._decide_many_level3(states, turns)
