@@ -42,19 +42,27 @@ def typical_history(game) -> list[str]:
     return [f"{game.probes[opener]}:{decode(int(row[answer]), game.word_length)}"]
 
 
+# A small launcher reports its child's peak memory: a child forked from this (big) process would
+# start its high-water mark at this process's size.
+_LAUNCHER = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+             "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE); "
+             "t = time.perf_counter() - t; "
+             "print(r.returncode, t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+             "sys.stderr.write(r.stderr.decode(errors='replace')[-500:])")
+
+
 def whole_process(args: list[str], repeats: int, env: dict) -> dict:
     """Median wall time and peak RSS of ``termo ARGS`` run ``repeats`` times (one warm-up)."""
     times, peaks = [], []
     for i in range(repeats + 1):
-        start = time.perf_counter()
-        proc = subprocess.Popen(["termo", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - start
-        if status != 0:
-            raise SystemExit(f"termo {' '.join(args)} failed: {proc.stderr.read().decode()[-500:]}")
+        out = subprocess.run([sys.executable, "-c", _LAUNCHER, "termo", *args], capture_output=True,
+                             text=True, env=env)
+        code, elapsed, peak_kb = out.stdout.split()
+        if int(code) != 0:
+            raise SystemExit(f"termo {' '.join(args)} failed: {out.stderr}")
         if i:  # the first run is the warm-up
-            times.append(elapsed)
-            peaks.append(usage.ru_maxrss / 1024)
+            times.append(float(elapsed))
+            peaks.append(int(peak_kb) / 1024)
     return {"median_s": statistics.median(times), "min_s": min(times), "peak_rss_mb": max(peaks)}
 
 
