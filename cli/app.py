@@ -216,44 +216,93 @@ BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1"}
 
 
 def main(argv: typing.Optional[typing.List[str]] = None) -> int:
-    """Entry point: usage errors and library errors become one stderr line and exit code 2."""
+    """Entry point: usage errors, library errors and file-system errors become one stderr line
+    and exit code 2 (`cli.common.one_line`: escaped, echoed input cut); a closed stdout pipe
+    ends quietly with 141 (128 + SIGPIPE, like the tools of a shell pipeline)."""
     for name, value in BLAS_THREADS.items():
         os.environ.setdefault(name, value)
     import typer
 
-    from cli.common import USER_ERRORS
+    from cli.common import USER_ERRORS, check_arguments, discard_stdout, echo_error, os_error_message
 
     # typer vendors click: find its usage-error base class through a public subclass.
     click_error = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == "ClickException")
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        direct = direct_call(sys.argv[1:] if argv is None else list(argv))
+        check_arguments(args)
+        direct = direct_call(args)
         if direct is not None:
             func, kwargs, environ = direct
             os.environ.update(environ)  # what the root callback does for a root --backend
             result = func(**kwargs)
         else:
-            result = get_app()(args=argv, standalone_mode=False)
-        return int(result or 0) if isinstance(result, int) else 0
+            result = get_app()(args=args, standalone_mode=False)
+        code = int(result or 0) if isinstance(result, int) else 0
     except typer.Exit as done:
-        return done.exit_code
+        code = done.exit_code
     except typer.Abort:
-        typer.echo("termo: aborted", err=True)
+        echo_error("termo: aborted")
         return 130
     except click_error as err:  # bad option, missing argument, ...
         if type(err).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
-            typer.echo(f"termo: error: {err.format_message()}", err=True)
+            echo_error(f"termo: error: {err.format_message()}")
         return err.exit_code
     except USER_ERRORS as err:
-        typer.echo(f"termo: error: {err}", err=True)
+        echo_error(f"termo: error: {err}")
         return 2
     except KeyboardInterrupt:
-        typer.echo("termo: interrupted", err=True)
+        echo_error("termo: interrupted")
         return 130
+    except BrokenPipeError:  # the reader went away (`termo ... | head`): nothing to say
+        discard_stdout()
+        return 141
+    except OSError as err:  # a full disk, a folder that cannot be written, ...
+        echo_error(f"termo: error: {os_error_message(err)}")
+        return _flush_stdout(2, report=False)
+    except SystemExit:  # typer's own answer to a closed pipe: sys.exit(1), streams wrapped
+        if _unwrap_pacified_streams():
+            discard_stdout()
+            return 141
+        raise
     except Exception as err:  # noqa: BLE001 - no traceback reaches the user
         if os.environ.get("TERMO_DEBUG"):
             raise
-        typer.echo(f"termo: internal error: {type(err).__name__}: {err} (set TERMO_DEBUG=1 for details)", err=True)
+        echo_error(f"termo: internal error: {type(err).__name__}: {err} (set TERMO_DEBUG=1 for details)")
         return 1
+    return _flush_stdout(code)
+
+
+def _flush_stdout(code: int, report: bool = True) -> int:
+    """Flush what the command printed, so that a failing stdout (a full disk, a closed pipe) is
+    reported here as one line (unless ``report`` is off: already said), never by Python at
+    exit; returns the exit code."""
+    from cli.common import discard_stdout, echo_error, os_error_message
+
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        discard_stdout()
+        return 141 if report else code
+    except OSError as err:
+        if report:
+            echo_error(f"termo: error: {os_error_message(err)}")
+        discard_stdout()
+        return 2
+    except (AttributeError, ValueError):  # a closed or replaced stdout: nothing left to flush
+        pass
+    return code
+
+
+def _unwrap_pacified_streams() -> bool:
+    """Undo click's ``PacifyFlushWrapper`` of sys.stdout/sys.stderr (what typer installs on a
+    broken pipe); True when there was one."""
+    found = False
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if type(stream).__name__ == "PacifyFlushWrapper":
+            setattr(sys, name, getattr(stream, "wrapped", stream))
+            found = True
+    return found
 
 
 def run() -> None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
+import re
 import sys
+import unicodedata
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
@@ -46,10 +51,154 @@ def load_game(name: str | None = None, extended: bool = False, strict: bool = Fa
     return get_game(name, extended=extended, strict=strict)
 
 
+# ----------------------------------------------------------------------------- one-line errors
+
+ECHO_LIMIT = 60  # characters of echoed input kept in a message (then "…")
+TOKEN_LIMIT = 200  # a run without spaces longer than this is echoed input too (paths are shorter)
+LINE_LIMIT = 2000  # a whole message, whatever it holds
+# bidirectional controls reorder what a terminal shows (they are Cf, like the harmless ZWJ)
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_QUOTED = re.compile(r"""(?<!\w)(['"])((?:\\.|(?!\1)[^\\])*)\1(?!\w)""", re.S)
+_UNIT = re.compile(r"\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\.|.", re.S)
+_LONG_TOKEN = re.compile(r"\S{%d,}" % (TOKEN_LIMIT + 1))
+
+
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
+    if ch in "\n\r\t":
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch]
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (Python's surrogate escape)
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def escape_text(text: str) -> str:
+    """``text`` with every control character, line break, surrogate and bidirectional control
+    written as a visible escape (``\\n``, ``\\x1b``, ``\\xff`` for an undecodable byte)."""
+    out = []
+    for ch in text:
+        if ch.isprintable() and ch not in _BIDI or ch == " ":
+            out.append(ch)
+        elif unicodedata.category(ch) == "Cf" and ch not in _BIDI:
+            out.append(ch)  # zero-width joiners of emoji and the like: invisible but harmless
+        else:
+            out.append(_escape_char(ch))
+    return "".join(out)
+
+
+def _cut(text: str, limit: int = ECHO_LIMIT, longer_than: int | None = None) -> str:
+    """``text`` cut to ``limit`` characters plus "…" when it has more than ``longer_than``
+    (default ``limit``); an escape sequence (``\x1b``) counts as one and is never cut in two."""
+    units = _UNIT.findall(text)
+    if len(units) <= (limit if longer_than is None else longer_than):
+        return text
+    return "".join(units[:limit]) + "…"
+
+
+def one_line(message: str) -> str:
+    """A message made safe to print as one line: escaped (see `escape_text`), every quoted
+    piece of echoed input (``'...'``) and every very long run without spaces cut to
+    `ECHO_LIMIT` characters plus "…"."""
+    text = escape_text(str(message))
+    text = _QUOTED.sub(lambda m: f"{m.group(1)}{_cut(m.group(2))}{m.group(1)}", text)
+    text = _LONG_TOKEN.sub(lambda m: _cut(m.group(0), longer_than=TOKEN_LIMIT), text)
+    return _cut(text, LINE_LIMIT)
+
+
+def echo_error(text: str) -> None:
+    """Write one line on stderr; a stderr that cannot be written to is ignored (nowhere to say it)."""
+    try:
+        typer.echo(one_line(text), err=True)
+    except (OSError, ValueError):  # closed or full stderr, or a closed file object
+        pass
+
+
 def fail(message: str, code: int = 2) -> None:
     """Print one line on stderr and exit with ``code``."""
-    typer.echo(f"termo: error: {message}", err=True)
+    echo_error(f"termo: error: {message}")
     raise typer.Exit(code)
+
+
+# ----------------------------------------------------------------------------- files and streams
+
+_OS_REASONS = {
+    errno.ENOSPC: "no space left on device (the disk is full)",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EFBIG: "the file is too large",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.EROFS: "read-only file system",
+    errno.ENOENT: "no such file or folder",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EISDIR: "it is a folder, not a file",
+    errno.EEXIST: "it exists and is not a folder",
+    errno.ENAMETOOLONG: "the name is too long",
+    errno.ELOOP: "too many symbolic links",
+    errno.EIO: "input/output error",
+    errno.EMFILE: "too many open files",
+    errno.ENFILE: "too many open files",
+    errno.ENOMEM: "out of memory",
+    errno.EPIPE: "the reader closed the pipe",
+}
+_WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE)
+
+
+def os_error_message(err: OSError) -> str:
+    """One line for a file-system error: the path (when known) and the reason in words."""
+    reason = _OS_REASONS.get(err.errno) or (err.strerror or str(err) or type(err).__name__).lower()
+    paths = [str(p) for p in (err.filename, getattr(err, "filename2", None)) if p is not None]
+    if paths:
+        return f"{' -> '.join(paths)}: {reason}"
+    if err.errno in _WRITE_ERRNOS:
+        return f"cannot write the output: {reason}"
+    return reason
+
+
+def out_folder(path, option: str = "--out") -> Path:
+    """The output folder of a command, created when missing and checked writable *before* the
+    work starts (TermoError with the reason otherwise)."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))
+        import tempfile
+
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except FileExistsError:
+        raise TermoError(f"{option} {folder}: a file of that name is in the way (give a folder)") from None
+    except OSError as err:
+        reason = _OS_REASONS.get(err.errno) or (err.strerror or str(err)).lower()
+        raise TermoError(f"{option} {folder}: cannot write there: {reason}") from None
+    return folder
+
+
+def check_arguments(args) -> None:
+    """Reject command-line arguments that are not valid text (bytes that are not UTF-8 reach
+    Python as surrogate escapes): TermoError naming the argument and the first bad byte."""
+    for number, arg in enumerate(args, start=1):
+        bad = next((ch for ch in arg if 0xD800 <= ord(ch) <= 0xDFFF), None)
+        if bad is not None:
+            raise TermoError(f"argument {number} ('{escape_text(arg)}') is not valid UTF-8 text: "
+                             f"byte {escape_text(bad)} (use UTF-8)")
+
+
+def discard_stdout() -> None:
+    """After stdout failed (closed pipe, full disk): point file descriptor 1 at the null device,
+    so that Python's last flush at exit neither fails nor prints "Exception ignored"."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # captured or replaced in tests: nothing to do
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except OSError:
+        pass
 
 
 def user_errors(func):
