@@ -12,17 +12,30 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, load_game, print_json, progress_bar, user_errors
+from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
+from cli.limits import BEAM_HELP, DEPTH_HELP, MAX_SEED, check_answers, check_search
 from termo.errors import TermoError
 
 OutOption = Annotated[
     Path, typer.Option("--out", help="Folder for the JSON, markdown and PNG results (created if missing).")
 ]
 TOption = Annotated[str, typer.Option("--t", help="Prior temperature: a positive number or inf (uniform).")]
-SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the random strategy (re-created every game).")]
-BeamOption = Annotated[int, typer.Option("--beam", help="Level 3: probes searched per node (K).", min=1)]
-DepthOption = Annotated[int, typer.Option("--depth", help="Level 3: search depth before the greedy tail (P).", min=0)]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the random strategy (re-created every game; 0 to 2^64-1).",
+                                         min=0, max=MAX_SEED)]
+BeamOption = Annotated[int, typer.Option("--beam", help=f"Level 3: probes searched per node (K; 1 to {BEAM_HELP}).", min=1)]
+DepthOption = Annotated[int, typer.Option("--depth", help=f"Level 3: search depth before the greedy tail (P; 0 to {DEPTH_HELP}).",
+                                          min=0)]
 DEFAULT_OUT = Path("results")
+
+
+def _termo_limits(beam: int, depth: int, n: int | None = None, n3: int | None = None, extended: bool = False) -> None:
+    """The bounds of a Termo study's options (`cli.limits`), checked before it starts."""
+    from termo.games import get_game
+
+    game = get_game("termo", extended=extended)
+    check_search(game, beam, depth)
+    check_answers(game, n, "n")
+    check_answers(game, n3, "n3")
 
 
 def _termo_study(game_name: str | None, command: str) -> None:
@@ -82,7 +95,8 @@ def battery_command(
         typer.Option("--strategies", help="Comma list of random, letters, likely, entropy, level3 "
                      "(default: the first four; entropy,level3 for --set level3).", show_default=False),
     ] = None,
-    n: Annotated[Optional[int], typer.Option("--n", help="Battery size: the n commonest (realistic/level3) or n evenly spaced (full).", min=1)] = None,
+    n: Annotated[Optional[int], typer.Option("--n", help="Battery size: the n commonest (realistic/level3) or n evenly spaced (full); "
+                                             "at most the game's answers.", min=1)] = None,
     t: TOption = "1",
     extended: Annotated[bool, typer.Option("--extended", help="Probe with the 8,629 typeable words (answers + conjugations).")] = False,
     seed: SeedOption = 0,
@@ -106,6 +120,9 @@ def battery_command(
     names = parse_strategies(strategies or default)
     temperature = _parse_t(t)
     game = load_game(game_name, extended=extended)
+    check_search(game, beam, depth)
+    check_answers(game, n)
+    out = out_folder(out)
     games = len(battery_secrets(game, set_name, n))
     with progress_bar(f"battery {set_name}", total=games * len(names)) as update:
         rows, markdown, paths = battery_experiment(
@@ -118,7 +135,7 @@ def battery_command(
 def sweep_t_command(
     temperatures: Annotated[str, typer.Option("--temperatures", help="Comma list of T values (inf = uniform).")] = "0.5,1,2,5,10,inf",
     set_name: Annotated[str, typer.Option("--set", help="Battery: realistic, full or level3.")] = "realistic",
-    n: Annotated[Optional[int], typer.Option("--n", help="Battery size (see bench battery).", min=1)] = None,
+    n: Annotated[Optional[int], typer.Option("--n", help="Battery size (see bench battery; at most 6,046).", min=1)] = None,
     game_name: GameOption = None,
     out: OutOption = DEFAULT_OUT,
     backend: BackendOption = None,
@@ -133,6 +150,8 @@ def sweep_t_command(
     temps = [_parse_t(x) for x in temperatures.split(",") if x.strip()]
     if not temps:
         raise TermoError("--temperatures needs at least one value")
+    check_answers(get_game("termo"), n)
+    out = out_folder(out)
     games = len(battery_secrets(get_game("termo"), set_name, n))
     with progress_bar("temperature sweep", total=games * len(temps)) as update:
         rows, markdown, paths = sweep_t_experiment(temps, set_name, n=n, backend=backend, out=out,
@@ -143,8 +162,8 @@ def sweep_t_command(
 @user_errors
 def extended_command(
     levels: Annotated[str, typer.Option("--levels", help="Comma list of levels to compare: 2 (realistic battery), 3 (300 secrets).")] = "2,3",
-    n: Annotated[Optional[int], typer.Option("--n", help="Level-2 battery size (default 1,500).", min=1)] = None,
-    n3: Annotated[Optional[int], typer.Option("--n3", help="Level-3 battery size (default 300).", min=1)] = None,
+    n: Annotated[Optional[int], typer.Option("--n", help="Level-2 battery size (default 1,500; at most 6,046).", min=1)] = None,
+    n3: Annotated[Optional[int], typer.Option("--n3", help="Level-3 battery size (default 300; at most 6,046).", min=1)] = None,
     t: TOption = "1",
     beam: BeamOption = 10,
     depth: DepthOption = 1,
@@ -165,6 +184,8 @@ def extended_command(
         raise TermoError(f"--levels takes 2 and/or 3, got {levels!r}") from None
     if not wanted or any(x not in (2, 3) for x in wanted):
         raise TermoError(f"--levels takes 2 and/or 3, got {levels!r}")
+    _termo_limits(beam, depth, n, n3)
+    out = out_folder(out)
     game = get_game("termo")
     total = sum(2 * len(battery_secrets(game, "realistic" if lv == 2 else "level3", n if lv == 2 else n3)) for lv in wanted)
     with progress_bar("extended probe space", total=total) as update:
@@ -197,6 +218,8 @@ def worlds_command(
     from termo.analysis.experiments import worlds_experiment
 
     temperature, inside = _parse_t(t), _parse_t(world_t)
+    _termo_limits(beam, depth)
+    out = out_folder(out)
     _study("worlds", 100, lambda progress: worlds_experiment(t=temperature, world_t=inside, word=word, beam=beam,
                                                                 depth=depth, backend=backend, out=out,
                                                                 progress=progress), json_out)
@@ -215,6 +238,8 @@ def areio_command(
     _termo_study(game_name, "areio")
     from termo.analysis.experiments import areio_experiment
 
+    _termo_limits(beam, depth, extended=True)
+    out = out_folder(out)
     _study("areio", 50, lambda progress: areio_experiment(beam=beam, depth=depth, backend=backend, out=out,
                                                           progress=progress), json_out)
 
@@ -233,6 +258,8 @@ def catalog_command(
     _termo_study(game_name, "catalog")
     from termo.analysis.experiments import catalog_experiment
 
+    _termo_limits(beam, depth)
+    out = out_folder(out)
     _study("catalog", 17, lambda progress: catalog_experiment(level3=level3, beam=beam, depth=depth, backend=backend,
                                                               out=out, progress=progress), json_out)
 

@@ -14,8 +14,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, load_game, print_json, progress_bar, user_errors
-from termo.errors import TermoError
+from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
+from cli.limits import MAX_PATTERNS, check_top, parse_int
 
 HistoryArg = Annotated[
     Optional[list[str]],
@@ -23,16 +23,6 @@ HistoryArg = Annotated[
                    show_default=False),
 ]
 TOpt = Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform.")]
-
-
-def _int(name: str, text: str, low: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise TermoError(f"--{name} takes an integer, not {text!r}") from None
-    if value < low:
-        raise TermoError(f"--{name} must be at least {low}, not {value}")
-    return value
 
 
 def _warn(lines) -> None:
@@ -85,7 +75,7 @@ def rank_command(
     history: HistoryArg = None,
     by: Annotated[str, typer.Option("--by", metavar="entropy|minimax|remaining",
                                     help="Order: highest bits, smallest largest group, or lowest expected remaining.")] = "entropy",
-    top: Annotated[str, typer.Option("--top", metavar="N", help="How many probes to show.")] = "10",
+    top: Annotated[str, typer.Option("--top", metavar="N", help="How many probes to show (at most the game's probe count).")] = "10",
     game: GameOption = None,
     t: TOpt = "1",
     json_out: JsonOption = False,
@@ -96,8 +86,9 @@ def rank_command(
     from termo.prior import parse_temperature
 
     check_criterion(by)
-    k = _int("top", top, 1)
+    k = parse_int("top", top, 1)
     g = load_game(game)
+    check_top(g, k)
     state = make_state(g, history or [], parse_temperature(t))
     rows = rank_probes(state, by=by, top=k, backend=backend)
     if json_out:
@@ -117,8 +108,9 @@ def second_guess_command(
     opener: Annotated[Optional[str], typer.Option("--opener", metavar="WORD",
                                                   help="First guess (default: the game's default opener).",
                                                   show_default=False)] = None,
-    patterns: Annotated[str, typer.Option("--patterns", metavar="K", help="How many of the opener's most probable patterns.")] = "5",
-    top: Annotated[str, typer.Option("--top", metavar="N", help="Second guesses shown per pattern.")] = "5",
+    patterns: Annotated[str, typer.Option("--patterns", metavar="K", help="How many of the opener's most probable patterns "
+                                          f"(at most {MAX_PATTERNS}: one plot panel each).")] = "5",
+    top: Annotated[str, typer.Option("--top", metavar="N", help="Second guesses shown per pattern (at most the game's probe count).")] = "5",
     t: Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature (the study: inf, uniform).")] = "inf",
     compare: Annotated[bool, typer.Option("--compare/--no-compare", help="Also rank every opener by the three criteria.")] = True,
     out: Annotated[Optional[Path], typer.Option("--out", help="Folder for the JSON, markdown and PNG (default: "
@@ -130,10 +122,13 @@ def second_guess_command(
     from termo.analysis.second_guess import second_guess_markdown, second_guess_study, write_second_guess
     from termo.prior import parse_temperature
 
-    k = _int("patterns", patterns, 1)
-    n = _int("top", top, 1)
+    k = parse_int("patterns", patterns, 1, MAX_PATTERNS, "one panel of the plot each")
+    n = parse_int("top", top, 1)
     temperature = parse_temperature(t)
     g = load_game(game)
+    check_top(g, n)
+    if out is not None:
+        out = out_folder(out)  # created (or refused) before the study runs
     with progress_bar("second guesses") as update:
         data = second_guess_study(g, opener, patterns=k, top=n, t=temperature, compare=compare, backend=backend,
                                   progress=update)

@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, print_json, progress_bar, user_errors
+from cli.common import BackendOption, GameOption, JsonOption, out_folder, print_json, progress_bar, user_errors
+from cli.limits import MAX_COLUMNS, MAX_TIMEOUT, check_int, check_seconds
 from termo.errors import TermoError
 
 DEFAULT_OUT = "robustness-out"
@@ -48,6 +49,7 @@ def _parse_columns(text: str | None, data):
     if not cols:
         raise TermoError("--columns selected no column")
     unique = list({(c.t, c.n_cut): c for c in cols}.values())
+    check_int("columns", len(unique), 1, MAX_COLUMNS, "each column is a whole sweep")
     return sorted(unique, key=lambda c: size_at(data.icf, c.t, c.n_cut))
 
 
@@ -78,7 +80,7 @@ def robustness_command(
     columns: Annotated[
         Optional[str],
         typer.Option("--columns", help="Comma-separated columns: effective sizes (300,600,1200,2400,4800,6046), "
-                     "T=<temperature>, or project (T=1). Default: the seven columns of the grid."),
+                     f"T=<temperature>, or project (T=1); at most {MAX_COLUMNS}. Default: the seven columns of the grid."),
     ] = None,
     out: Annotated[Path, typer.Option("--out", help="Folder for robustness.json/.md, the heatmap and checkpoints.")] = Path(
         DEFAULT_OUT
@@ -93,12 +95,12 @@ def robustness_command(
         float,
         typer.Option("--worker-timeout", envvar="TERMO_DASK_WORKER_TIMEOUT", min=0, metavar="SECONDS",
                      help="With --scheduler: give up when no Dask worker is there (at the start, or after every "
-                     "worker was lost) for this long."),
+                     f"worker was lost) for this long (at most {MAX_TIMEOUT:g})."),
     ] = 60.0,
     connect_timeout: Annotated[
         float,
         typer.Option("--connect-timeout", envvar="TERMO_DASK_CONNECT_TIMEOUT", min=0.1, metavar="SECONDS",
-                     help="With --scheduler: seconds to reach the scheduler."),
+                     help=f"With --scheduler: seconds to reach the scheduler (at most {MAX_TIMEOUT:g})."),
     ] = 5.0,
     verbose: Annotated[
         bool, typer.Option("--verbose", help="Show the Dask cluster's own log messages on stderr (also TERMO_DEBUG=1).")
@@ -106,10 +108,11 @@ def robustness_command(
     past: Annotated[
         Optional[Path], typer.Option("--past", help="File of past secrets, one a line: adds the empirical floor.")
     ] = None,
-    chunk: Annotated[int, typer.Option("--chunk", min=1, help="Openers per checkpointed chunk.")] = 32,
+    chunk: Annotated[int, typer.Option("--chunk", min=1, help="Openers per checkpointed chunk (at most the world's probes).")] = 32,
     world_size: Annotated[
         Optional[int],
-        typer.Option("--world", help="Closed world of the N most common answers (quick runs); default: the whole game."),
+        typer.Option("--world", help="Closed world of the N most common answers (quick runs; 2 to the game's answers); "
+                     "default: the whole game."),
     ] = None,
     extended: Annotated[bool, typer.Option("--extended", help="Termo: use the 8,629 typeable words as probes.")] = False,
     game_name: GameOption = None,
@@ -128,18 +131,25 @@ def robustness_command(
 
     if openers not in ("beam", "all"):
         raise TermoError(f"--openers must be beam or all, got {openers!r}")
+    check_seconds("worker-timeout", worker_timeout)
+    check_seconds("connect-timeout", connect_timeout, low=0.1)
     if scheduler:
         check_address(scheduler)  # a bad address fails before the world is loaded
     backend_name = get_backend(backend).name
     world = World(extended=extended, size=world_size, game=resolve_name(game_name))
     data = load_world(world)
+    check_int("chunk", chunk, 1, len(data.probes), f"the world has {len(data.probes):,} probes")
     cols = _parse_columns(columns, data)
     past_words = None
     if past is not None:
         try:
-            past_words = past.read_text(encoding="utf-8").splitlines()
+            past_words = past.read_bytes().decode("utf-8").splitlines()
         except OSError as err:
             raise TermoError(f"cannot read {past}: {err.strerror or err}") from None
+        except UnicodeDecodeError as err:
+            raise TermoError(f"cannot read {past}: not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset "
+                             f"{err.start}); give a text file of past secrets, one a line") from None
+    out = out_folder(out)  # created (or refused) before the sweep starts
     # chunks are keyed by a hash of their inputs, so reusing one is always sound; without --resume
     # the run still starts from scratch (and overwrites), it never deletes anything
     store = _CountingStore(CheckpointStore(out / "checkpoints", reuse=resume))

@@ -53,6 +53,19 @@ class Config:
         if self.opener not in OPENERS:
             raise TermoError(f"opener must be 'default' or 'optimal', not {self.opener!r}")
 
+    def check_game(self, game) -> None:
+        """Raise TermoError when the search asks more of ``game`` than it has: a beam of more
+        guesses than its probes (each state of the search holds ``beam`` of them), a depth
+        beyond its last try (the search cannot look past it)."""
+        name = getattr(game, "title", "") or getattr(game, "name", "the game")
+        probes = getattr(game, "n_probes", None)
+        if probes is not None and self.beam > probes:
+            raise TermoError(f"beam must be at most {probes:,} (the probe count of {name}), not {self.beam:,}")
+        turns = getattr(game, "max_turns", None)
+        if turns is not None and self.depth > max(turns - 1, 0):
+            raise TermoError(f"depth must be at most {max(turns - 1, 0)} ({name} has {turns} tries: "
+                             f"the search cannot look past the last one), not {self.depth:,}")
+
     def describe(self) -> str:
         t = "inf" if math.isinf(self.t) else f"{self.t:g}"
         text = f"level {self.level}, T={t}"
@@ -96,6 +109,7 @@ class Advisor:
     def __init__(self, game, config: Config | None = None, solver_factory=None):
         self.game = game
         self.config = config or Config()
+        self.config.check_game(game)
         self._factory = solver_factory or _make_solver
         self._solvers: dict[int, object] = {}
 
@@ -179,6 +193,11 @@ def suggest(
     if session.won:
         last = session.rounds[-1]
         raise TermoError(f"the game is already won: {last.guess} was the answer")
+    if session.out_of_turns:
+        played = len(session.rounds)
+        extra = f" ({played} rounds given)" if played > game.max_turns else ""
+        raise TermoError(f"the game is over: all {game.max_turns} tries were played{extra}, there is no "
+                         f"try {played + 1} to suggest")
     return advisor.next_move(session, progress=progress).as_dict()
 
 

@@ -1,0 +1,78 @@
+"""The bounds of the CLI's count options, checked in one place.
+
+Every option that sizes work (a beam, a depth, a battery, a number of rows, a chunk) has a
+largest value, said in its ``--help`` and checked here before any work starts, so that no
+command line can ask for unbounded memory or time: a value out of range is one line on stderr
+and exit code 2 (a `TermoError`). The bounds of a level-3 search (``--beam`` at most the game's
+probes, ``--depth`` at most its tries minus one) belong to the library's
+`termo.suggest.Config`; :func:`check_search` asks it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from termo.errors import TermoError
+
+# static bounds (the ones that do not depend on the game)
+MAX_PATTERNS = 50  # bench second-guess: one plot panel per pattern
+MAX_SEED = 2**64 - 1  # a 64-bit seed (numpy's default_rng takes non-negative integers)
+MAX_TIMEOUT = 86_400.0  # seconds (a day): waiting for a Dask cluster is never unbounded
+MAX_COLUMNS = 64  # robustness: each column is a whole sweep
+
+BEAM_HELP = "at most the game's probe count"
+DEPTH_HELP = "at most the game's tries minus 1 (5 in a 6-try game): the search cannot look past the last try"
+
+
+def parse_int(name: str, text: str, low: int, high: int | None = None, why: str = "") -> int:
+    """An integer option given as text (``--name``), within ``[low, high]``."""
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise TermoError(f"--{name} takes an integer, not {text!r}") from None
+    return check_int(name, value, low, high, why)
+
+
+def check_int(name: str, value: int, low: int, high: int | None = None, why: str = "") -> int:
+    """``value`` of ``--name`` within ``[low, high]`` (``why``: the reason of the upper bound)."""
+    if value < low:
+        raise TermoError(f"--{name} must be at least {low}, not {value}")
+    if high is not None and value > high:
+        reason = f" ({why})" if why else ""
+        raise TermoError(f"--{name} must be at most {high:,}{reason}, not {value:,}")
+    return value
+
+
+def check_seconds(name: str, value: float, low: float = 0.0, high: float = MAX_TIMEOUT) -> float:
+    """A finite number of seconds for ``--name`` within ``[low, high]``."""
+    if not math.isfinite(value) or value < low or value > high:
+        raise TermoError(f"--{name} takes a number of seconds from {low:g} to {high:g}, not {value!r}")
+    return value
+
+
+def _title(game) -> str:
+    return getattr(game, "title", "") or getattr(game, "name", "the game")
+
+
+def check_top(game, top: int, name: str = "top") -> int:
+    """Rows of a probe ranking: at most the game's probes."""
+    return check_int(name, top, 1, game.n_probes, f"{_title(game)} has {game.n_probes:,} probes")
+
+
+def check_answers(game, n: int | None, name: str = "n") -> int | None:
+    """A battery size: at most the game's answers (None: the default)."""
+    if n is None:
+        return None
+    return check_int(name, n, 1, game.n_answers, f"{_title(game)} has {game.n_answers:,} answers")
+
+
+def check_search(game, beam: int, depth: int) -> None:
+    """The level-3 ``--beam``/``--depth`` of a bench command against ``game`` (the bounds of
+    `termo.suggest.Config`, with the options' names)."""
+    from termo.suggest import Config
+
+    try:
+        Config(level=3, beam=beam, depth=depth).check_game(game)
+    except TermoError as err:
+        text = str(err)
+        raise TermoError(text if text.startswith("--") else f"--{text}") from None
