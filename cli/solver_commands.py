@@ -19,6 +19,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import USER_ERRORS, BackendOption, GameOption, JsonOption, fail, load_game, print_json
+from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
 from termo.errors import TermoError
 
 # ----------------------------------------------------------------------------- helpers
@@ -29,8 +30,8 @@ LevelOpt = Annotated[
 TOpt = Annotated[
     str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform.")
 ]
-BeamOpt = Annotated[str, typer.Option("--beam", metavar="K", help="Level 3: guesses tried per search node.")]
-DepthOpt = Annotated[str, typer.Option("--depth", metavar="P", help="Level 3: search depth below the root.")]
+BeamOpt = Annotated[str, typer.Option("--beam", metavar="K", help=f"Level 3: guesses tried per search node (1 to {BEAM_HELP}).")]
+DepthOpt = Annotated[str, typer.Option("--depth", metavar="P", help=f"Level 3: search depth below the root (0 to {DEPTH_HELP}).")]
 ExtendedOpt = Annotated[
     bool, typer.Option("--extended", help="Termo: also guess the 2,583 conjugated forms (other games: no change).")
 ]
@@ -47,37 +48,35 @@ HardOpt = Annotated[
 ]
 
 
-def _int(name: str, text: str, low: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise TermoError(f"--{name} takes an integer, not {text!r}") from None
-    if value < low:
-        raise TermoError(f"--{name} must be at least {low}, not {value}")
-    return value
-
-
 def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "default", backend=None,
-                 hard: bool = False):
-    """Check the options and build a `termo.suggest.Config` (TermoError on a bad value)."""
+                 hard: bool = False, game=None):
+    """Check the options and build a `termo.suggest.Config` (TermoError on a bad value); with
+    ``game``, also the bounds the game sets (`Config.check_game`: ``--beam`` at most its probes,
+    ``--depth`` at most its tries minus one), before any work starts."""
     from termo.prior import parse_temperature
     from termo.suggest import Config
 
-    lvl = _int("level", level, 1)
+    lvl = parse_int("level", level, 1)
     if lvl not in (1, 2, 3):
         raise TermoError(f"--level must be 1, 2 or 3, not {lvl}")
     if opener not in ("default", "optimal"):
         raise TermoError(f"--opener must be 'default' or 'optimal', not {opener!r}")
     temperature = parse_temperature(t)
-    return Config(
+    config = Config(
         level=lvl,
         t=temperature,
-        beam=_int("beam", beam, 1),
-        depth=_int("depth", depth, 0),
+        beam=parse_int("beam", beam, 1),
+        depth=parse_int("depth", depth, 0),
         opener=opener,
         backend=backend,
         hard=bool(hard),
     )
+    if game is not None:
+        try:
+            config.check_game(game)
+        except TermoError as err:
+            raise TermoError(f"--{err}") from None
+    return config
 
 
 @contextlib.contextmanager
@@ -156,8 +155,8 @@ def suggest_command(
     from termo.suggest import Advisor, format_decision, suggest
 
     try:
-        config = parse_config(level, t, beam, depth, opener, backend, hard=hard)
         game = load_game(game_name, extended=extended, strict=strict)
+        config = parse_config(level, t, beam, depth, opener, backend, hard=hard, game=game)
         advisor = Advisor(game, config)
         with progress_display("searching") as progress:
             data = suggest(
@@ -192,8 +191,8 @@ def opener_command(
     from termo.suggest import Advisor, format_decision, opener_report
 
     try:
-        config = parse_config(level, t, beam, depth, "optimal", backend, hard=hard)
         game = load_game(game_name, extended=extended, strict=strict)
+        config = parse_config(level, t, beam, depth, "optimal", backend, hard=hard, game=game)
         with progress_display("searching the opener") as progress:
             data = opener_report(game, advisor=Advisor(game, config), progress=progress)
     except USER_ERRORS as err:
@@ -228,16 +227,18 @@ def play_command(
     backend: BackendOption = None,
 ) -> None:
     """Solve a game interactively: type each guess and its colours, get the next suggestion."""
-    from termo.play import Play, terminal_reader
+    from termo.play import Play, decoded_lines, terminal_reader
     from termo.suggest import Advisor
 
     try:
-        config = parse_config(level, t, beam, depth, opener, backend, hard=hard)
         game = load_game(game_name, extended=extended, strict=strict)
+        config = parse_config(level, t, beam, depth, opener, backend, hard=hard, game=game)
     except USER_ERRORS as err:
         fail(str(err))
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    reader = terminal_reader() if interactive else (line for line in sys.stdin)
+    # bytes that are not valid text become U+FFFD (and such a word is rejected like any other),
+    # one line at a time: the rounds before a bad line are played, the game goes on
+    reader = terminal_reader(sys.stdin) if interactive else decoded_lines(sys.stdin)
 
     def write(text: str) -> None:
         sys.stdout.write(text)

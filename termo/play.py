@@ -19,7 +19,7 @@ summary; end of input ends the session cleanly.
 from __future__ import annotations
 
 import contextlib
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from termo.errors import TermoError
 from termo.session import EMPTY_RESULT_HINT, Session
@@ -75,12 +75,34 @@ def lines_reader(lines: Iterable[str], write: Callable[[str], None]) -> Callable
     return read
 
 
-def terminal_reader() -> Callable[[str], str | None]:
-    """A `read(prompt)` on the terminal with line editing (`input`); EOF gives None."""
+def decoded_lines(stream, encoding: str | None = None) -> Iterator[str]:
+    """The lines of a text ``stream`` (a pipe, a file), read as bytes and decoded one line at a
+    time, bytes that are not valid in ``encoding`` (default: the stream's, else UTF-8) replaced
+    by U+FFFD: a bad byte spoils its own line only, never the lines before or after it."""
+    raw = getattr(stream, "buffer", None)
+    if raw is None:  # a stream with no bytes below it (io.StringIO, a test): already text
+        yield from stream
+        return
+    encoding = encoding or getattr(stream, "encoding", None) or "utf-8"
+    for line in raw:
+        yield line.decode(encoding, errors="replace")
+
+
+def terminal_reader(stream=None) -> Callable[[str], str | None]:
+    """A `read(prompt)` on the terminal with line editing (`input`); EOF gives None.
+
+    Bytes typed that are not valid text become U+FFFD (``stream``, the terminal's stdin, is
+    told to replace them; a line that still cannot be decoded reads as U+FFFD), so a stray byte
+    is one rejected guess, never the end of the game in progress."""
     try:  # line editing and history when available
         import readline  # noqa: F401
     except ImportError:  # pragma: no cover - platform dependent
         pass
+    if stream is not None and hasattr(stream, "reconfigure"):
+        try:
+            stream.reconfigure(errors="replace")
+        except (ValueError, OSError):  # pragma: no cover - a stream that cannot be changed
+            pass
 
     def read(prompt: str) -> str | None:
         try:
@@ -88,6 +110,8 @@ def terminal_reader() -> Callable[[str], str | None]:
         except EOFError:
             print()  # end the prompt's line before the goodbye
             return None
+        except UnicodeDecodeError:
+            return "\ufffd"
 
     return read
 
