@@ -20,7 +20,7 @@ MAX_SEED = 2**64 - 1  # a 64-bit seed (numpy's default_rng takes non-negative in
 MAX_TIMEOUT = 86_400.0  # seconds (a day): waiting for a Dask cluster is never unbounded
 MAX_COLUMNS = 64  # robustness: each column is a whole sweep
 
-BEAM_HELP = "the game's probe count"
+BEAM_HELP = "100, or the game's probe count if smaller: the search's memory grows with the beam"
 DEPTH_HELP = "the game's tries minus 1, 5 in a 6-try game: the search cannot look past the last try"
 
 

@@ -29,6 +29,9 @@ OPENERS = ("default", "optimal")
 Progress = Callable[[int, int], None]
 
 
+MAX_BEAM = 100  # level 3: guesses per search node; memory grows with it (0.56 GB at 150, 4.9 GB at 600)
+
+
 @dataclass(frozen=True)
 class Config:
     """One solver configuration, as chosen on the command line."""
@@ -59,8 +62,11 @@ class Config:
         beyond its last try (the search cannot look past it)."""
         name = getattr(game, "title", "") or getattr(game, "name", "the game")
         probes = getattr(game, "n_probes", None)
-        if probes is not None and self.beam > probes:
+        if probes is not None and self.beam > probes and probes <= MAX_BEAM:
             raise TermoError(f"beam must be at most {probes:,} (the probe count of {name}), not {self.beam:,}")
+        if self.beam > MAX_BEAM:
+            raise TermoError(f"beam must be at most {MAX_BEAM} (the search's memory grows with the beam: "
+                             f"150 after tarso:BBBBB took 0.56 GB, 600 took 4.9 GB), not {self.beam:,}")
         turns = getattr(game, "max_turns", None)
         if turns is not None and self.depth > max(turns - 1, 0):
             raise TermoError(f"depth must be at most {max(turns - 1, 0)} ({name} has {turns} tries: "

@@ -7,6 +7,8 @@ that need a real process (a memory limit, /dev/full, a closed pipe, a strict std
 
 from __future__ import annotations
 
+import dataclasses
+
 import errno
 import io
 import json
@@ -68,23 +70,23 @@ def test_huge_beam_is_one_line_at_no_memory_cost():
                       timeout=120)
     assert out.returncode == 2, out.stderr
     line = one_error_line(out.stderr.decode())
-    assert "--beam must be at most 6,046" in line and "probe" in line
+    assert "--beam must be at most 100" in line and "memory" in line
     assert out.stdout == b""
 
 
 @pytest.mark.parametrize("args, message", [
-    (["suggest", "tarso:BBBBB", "--beam", "100000"], "--beam must be at most 6,046"),
-    (["suggest", "--beam", "1" + "0" * 30], "--beam must be at most 6,046"),
-    (["suggest", "--game", "nerdle-mini", "--beam", "207"], "--beam must be at most 206"),
+    (["suggest", "tarso:BBBBB", "--beam", "100000"], "--beam must be at most 100"),
+    (["suggest", "--beam", "1" + "0" * 30], "--beam must be at most 100"),
+    (["suggest", "--game", "nerdle-mini", "--beam", "207"], "--beam must be at most 100"),
     (["suggest", "tarso:BBBBB", "--depth", "6"], "--depth must be at most 5"),
     (["suggest", "--depth", "1" + "0" * 30], "--depth must be at most 5"),
-    (["opener", "--beam", "6047"], "--beam must be at most 6,046"),
+    (["opener", "--beam", "6047"], "--beam must be at most 100"),
     (["play", "--depth", "99"], "--depth must be at most 5"),
     (["rank", "--top", "6047"], "--top must be at most 6,046"),
     (["rank", "--top", "9" * 5000], "--top takes an integer"),
     (["bench", "second-guess", "--patterns", "51"], "--patterns must be at most 50"),
     (["bench", "second-guess", "--top", "100000"], "--top must be at most 6,046"),
-    (["bench", "battery", "--beam", "100000"], "--beam must be at most 6,046"),
+    (["bench", "battery", "--beam", "100000"], "--beam must be at most 100"),
     (["bench", "battery", "--depth", "100000"], "--depth must be at most 5"),
     (["bench", "battery", "--n", "100000"], "--n must be at most 6,046"),
     (["bench", "battery", "--game", "nerdle-mini", "--n", "207"], "--n must be at most 206"),
@@ -92,8 +94,8 @@ def test_huge_beam_is_one_line_at_no_memory_cost():
     (["bench", "sweep-t", "--n", "6047"], "--n must be at most 6,046"),
     (["bench", "extended", "--n3", "6047"], "--n3 must be at most 6,046"),
     (["bench", "extended", "--depth", "6"], "--depth must be at most 5"),
-    (["bench", "worlds", "--beam", "100000"], "--beam must be at most 6,046"),
-    (["bench", "areio", "--beam", "100000"], "--beam must be at most 8,629"),
+    (["bench", "worlds", "--beam", "100000"], "--beam must be at most 100"),
+    (["bench", "areio", "--beam", "100000"], "--beam must be at most 100"),
     (["bench", "catalog", "--depth", "7"], "--depth must be at most 5"),
     (["robustness", "--world", "60", "--chunk", "61"], "--chunk must be at most 60"),
     (["robustness", "--world", "60", "--worker-timeout", "inf"], "--worker-timeout"),
@@ -108,15 +110,15 @@ def test_every_count_option_is_bounded(args, message, fake, capsys, tmp_path):
     assert out == ""
 
 
-def test_beam_equal_to_the_probe_count_still_works(fake, capsys):
-    code, out, err = run_cli(["suggest", "tarso:BBBBB", "--beam", "6046", "--depth", "5", "--json"], capsys)
+def test_beam_at_the_cap_still_works(fake, capsys):
+    code, out, err = run_cli(["suggest", "tarso:BBBBB", "--beam", "100", "--depth", "5", "--json"], capsys)
     assert code == 0, err
     assert json.loads(out)["candidates"] == 223
 
 
-def test_beam_equal_to_the_probe_count_runs_the_real_search(capsys):
-    """Nerdle Mini has 206 probes: the whole probe list as the beam, with the real engine."""
-    code, out, err = run_cli(["suggest", "--game", "nerdle-mini", "4*7=28:BBBYBY", "--beam", "206", "--json"], capsys)
+def test_beam_at_the_cap_runs_the_real_search(capsys):
+    """Nerdle Mini has 206 probes: the largest beam allowed (100), with the real engine."""
+    code, out, err = run_cli(["suggest", "--game", "nerdle-mini", "4*7=28:BBBYBY", "--beam", "100", "--json"], capsys)
     assert code == 0, err
     data = json.loads(out)
     assert data["word"] and data["candidates"] >= 1
@@ -138,9 +140,12 @@ def test_the_limits_are_said_in_help(capsys):
 def test_config_checks_the_game(game):
     from termo.suggest import Advisor, Config
 
-    Config(beam=6046, depth=5).check_game(game)
-    with pytest.raises(TermoError, match="beam must be at most 6,046"):
-        Advisor(game, Config(beam=6047))
+    Config(beam=100, depth=5).check_game(game)
+    with pytest.raises(TermoError, match="beam must be at most 100 .*memory"):
+        Advisor(game, Config(beam=101))
+    tiny = dataclasses.replace(game, name="tiny", answers=game.answers[:30], probes=game.answers[:30], icf=game.icf[:30])
+    with pytest.raises(TermoError, match="beam must be at most 30 .*probe count"):
+        Config(beam=31).check_game(tiny)
     with pytest.raises(TermoError, match="depth must be at most 5 .*6 tries"):
         Advisor(game, Config(depth=6))
 
