@@ -31,7 +31,7 @@ import numpy as np
 from backends.numba_shim import HAVE_NUMBA, get_num_threads, int_dict, njit, prange  # noqa: F401
 
 
-ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (spec §5.2)
+ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (rules §5.2)
 
 
 # --------------------------------------------------------------------------------------------
@@ -149,7 +149,7 @@ LOCKSTEP = 4  # probes whose histograms are filled together by entropies_single
 
 @njit(cache=True)
 def _exact_entropy(codes, w, m, n_bins, hist, terms, mass):
-    """H of one probe with the reference's exact float order (spec §5.1).
+    """H of one probe with the reference's exact float order (rules §5.1).
 
     m <= 12: ``mass_j`` = sequential sum of the weights sharing j's code, ``H = −Σ_j w_j·log2
     mass_j`` (NumPy pairwise sum over j). Larger sets: bucket sums in member order, ``H = −Σ_b

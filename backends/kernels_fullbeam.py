@@ -3,7 +3,7 @@
 Two jobs, done for many states at once:
 
 * :func:`best_probes` — for every state (candidate set) of a batch, the first probe of the
-  level-2 ordering (spec §5.2): entropy of the bucket distribution rounded to a 1e-9 grid,
+  level-2 ordering (rules §5.2): entropy of the bucket distribution rounded to a 1e-9 grid,
   descending; members of the state first; probe prior descending; probe index ascending.
 * :func:`partition_states` — split every state by its chosen probe into buckets (ascending
   pattern code, members ascending, the winning bucket dropped) with their probabilities.
@@ -59,7 +59,7 @@ from backends.kernels_entropy import pairwise_sum, probe_ahead
 from backends.numba_shim import HAVE_NUMBA, get_num_threads, njit, prange
 
 
-ROUND_STEP = 1e-9  # entropies on the same 1e-9 grid point are ties (spec §5.2)
+ROUND_STEP = 1e-9  # entropies on the same 1e-9 grid point are ties (rules §5.2)
 FULL_SPLIT_MIN_WEIGHT = 1e-8  # q_min above which the full-split shortcut is exact
 BOUND_MARGIN = 1e-7  # the bucket bound skips a probe only when log2(k) < best H - this
 

@@ -1,4 +1,4 @@
-"""Entropy sweeps: the information of every probe over candidate sets (spec §5.1), batched.
+"""Entropy sweeps: the information of every probe over candidate sets (rules §5.1), batched.
 
 For a candidate set S with weights ``w_c = prior[c] / Σ_S prior`` (uniform when that sum is 0),
 probe g splits S into buckets by feedback code; ``H(g) = −Σ_b P_b log2 P_b`` with ``P_b`` the

@@ -1,4 +1,4 @@
-"""Hard mode, the games' real rule (Selby; ../shared/reference/games-spec.md §2).
+"""Hard mode, the games' real rule (Selby; docs/rules.md §12.2).
 
 In hard mode every later guess must
 

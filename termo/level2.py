@@ -1,4 +1,4 @@
-"""Level 2: the decision rule of spec §5.3 on top of the entropy order.
+"""Level 2: the decision rule of rules §5.3 on top of the entropy order.
 
 1. one candidate: play it;
 2. two candidates: the more common one (lowest ICF, first index on ties), at any turn;

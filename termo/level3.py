@@ -1,4 +1,4 @@
-"""Level 3: the expected number of guesses, searched over a beam (spec §6), level by level.
+"""Level 3: the expected number of guesses, searched over a beam (rules §6), level by level.
 
 The recursion of §6.1 (``V(S, r)``: loss cost 7 when no round is left, 1 for a single candidate,
 the two-candidate formula, else the minimum over the beam of ``1 + Σ_b P(b|S)·V(S_b, r−1)``) is
@@ -76,7 +76,7 @@ class NodeJob:
 
 
 class TreeSearch:
-    """The level-3 value engine for one prior (a new prior needs a new engine, spec §6.3).
+    """The level-3 value engine for one prior (a new prior needs a new engine, rules §6.3).
 
     ``sweeper(members, offsets, state_ids, k) -> (indices (S,k), entropies (S,k))`` computes the
     first k probes of the §5.2 order of each state (on the solver's backend); everything else
@@ -360,7 +360,7 @@ class TreeSearch:
 
 
 # --------------------------------------------------------------------------------------------
-# The level-3 decision (spec §6.4)
+# The level-3 decision (rules §6.4)
 # --------------------------------------------------------------------------------------------
 def rounds_left(turn: int, max_turns: int) -> int:
     """Rounds still available at a 1-based turn, the current one included (at least 1)."""

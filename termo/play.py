@@ -1,4 +1,4 @@
-"""The interactive solving session behind `termo play` (spec §9), as a testable class.
+"""The interactive solving session behind `termo play` (rules §9), as a testable class.
 
 `Play` reads lines from an *input* and writes text through a *writer*; it never touches the
 terminal itself. The input is either an iterable of lines (a pipe, a test script) or a callable

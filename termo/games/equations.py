@@ -3,7 +3,7 @@
 Pure functions over strings; arithmetic is exact (``fractions.Fraction`` and integer ratios),
 and nothing is ever handed to ``eval``.
 
-The rules (games-spec §1.2)
+The rules (rules §12.1)
 --------------------------
 An equation is ``LEFT=RIGHT`` over the symbols ``0-9 + - * / =`` with exactly one ``=``; the
 right side is a single number. The switchable rules, all on by default (:class:`Rules`):
@@ -52,7 +52,7 @@ exactly when it is a member of the generated set for its tile count, which the t
 real game accepts only true equations; holding guesses to the answer rules as well keeps the
 probe list (the answer list) equal to the set of typeable guesses, and every rejection says why.
 
-Commutative equivalence (games-spec §1.3, :func:`commutative_key`)
+Commutative equivalence (rules §12.1, :func:`commutative_key`)
 ----------------------------------------------------------------
 Parse the left side with precedence into a left-associative tree. A *move* swaps the two operands
 of one ``+`` or ``*`` node and writes the result back without parentheses (operands of ``+`` are

@@ -1,6 +1,6 @@
 """Nerdle Classic (8 tiles) and Nerdle Mini (6 tiles): equation Wordle, 6 tries, uniform prior.
 
-The answers are every equation the published rules allow (games-spec §1.2; the generator and the
+The answers are every equation the published rules allow (rules §12.1; the generator and the
 rules are in :mod:`termo.games.equations`): 17,723 for Classic, 206 for Mini. They ship as
 ``data/nerdle_classic.txt`` and ``data/nerdle_mini.txt`` (one equation a line, sorted), which the
 tests prove equal to the generator's output, so loading a game never runs the generator. The
