@@ -9,8 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from termo.games.base import Game
-from termo.games.words import answers_then_probes, dedupe, letters_only, read_words
-from termo.paths import data_dir
+from termo.games.words import letter_game
 
 NAME = "wordle"
 ANSWERS_FILE = "wordle_en_answers.txt"
@@ -25,26 +24,9 @@ def normalize(word: str) -> str:
 
 @lru_cache(maxsize=None)
 def wordle_game() -> Game:
-    answers = dedupe(read_words(data_dir() / ANSWERS_FILE), normalize)
-    allowed = dedupe(read_words(data_dir() / ALLOWED_FILE), normalize)
-    answers, probes = answers_then_probes(answers, allowed, normalize)
-    return Game(
-        name=NAME,
-        key=NAME,
-        word_length=5,
-        answers=answers,
-        probes=probes,
-        icf=(0.0,) * len(answers),
-        max_turns=6,
-        title="Wordle",
-        language="en",
-        symbols=ALPHABET,
-        normalizer=normalize,
-        guess_error=letters_only,
-        default_opener=OPENER,
-        uniform_prior=True,
-        description="English Wordle, original lists, uniform prior",
-    )
+    return letter_game(name=NAME, title="Wordle", language="en", alphabet=ALPHABET,
+                       answers_file=ANSWERS_FILE, allowed_file=ALLOWED_FILE, normalize=normalize,
+                       opener=OPENER, description="English Wordle, original lists, uniform prior")
 
 
 def make(extended: bool = False, strict: bool = False) -> Game:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from termo.games.base import Game
-from termo.games.words import answers_then_probes, dedupe, letters_only, read_words
-from termo.paths import data_dir
+from termo.games.words import letter_game
 
 NAME = "wordle-ru"
 ANSWERS_FILE = "wordle_ru_answers.txt"
@@ -31,26 +30,10 @@ def _prefer_yo(word: str) -> tuple:
 
 @lru_cache(maxsize=None)
 def wordle_ru_game() -> Game:
-    answers = dedupe(read_words(data_dir() / ANSWERS_FILE), normalize, _prefer_yo)
-    allowed = dedupe(read_words(data_dir() / ALLOWED_FILE), normalize, _prefer_yo)
-    answers, probes = answers_then_probes(answers, allowed, normalize)
-    return Game(
-        name=NAME,
-        key=NAME,
-        word_length=5,
-        answers=answers,
-        probes=probes,
-        icf=(0.0,) * len(answers),
-        max_turns=6,
-        title="Вордли",
-        language="ru",
-        symbols=ALPHABET,
-        normalizer=normalize,
-        guess_error=letters_only,
-        default_opener=OPENER,
-        uniform_prior=True,
-        description="Russian Wordle (wordle.belousov.one lists), ё folded into е, uniform prior",
-    )
+    return letter_game(name=NAME, title="Вордли", language="ru", alphabet=ALPHABET,
+                       answers_file=ANSWERS_FILE, allowed_file=ALLOWED_FILE, normalize=normalize,
+                       opener=OPENER, prefer=_prefer_yo,
+                       description="Russian Wordle (wordle.belousov.one lists), ё folded into е, uniform prior")
 
 
 def make(extended: bool = False, strict: bool = False) -> Game:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from termo.errors import TermoError
+from termo.games.base import Game
 
 
 def letters_only(norm: str) -> str | None:
@@ -37,3 +38,19 @@ def answers_then_probes(answers, allowed, normalize: Callable[[str], str]):
     seen = {normalize(w) for w in answers}
     extras = [w for w in allowed if normalize(w) not in seen]
     return tuple(answers), tuple(answers) + tuple(extras)
+
+
+def letter_game(*, name: str, title: str, language: str, alphabet: str, answers_file: str,
+                allowed_file: str, normalize: Callable[[str], str], opener: str, description: str,
+                prefer: Callable[[str], tuple] | None = None) -> Game:
+    """A 5-letter, 6-try game with a uniform prior and the exact win rule from two shipped lists
+    (answers; every accepted guess, answers included)."""
+    from termo.paths import data_dir
+
+    answers = dedupe(read_words(data_dir() / answers_file), normalize, prefer)
+    allowed = dedupe(read_words(data_dir() / allowed_file), normalize, prefer)
+    answers, probes = answers_then_probes(answers, allowed, normalize)
+    return Game(name=name, key=name, word_length=5, answers=answers, probes=probes,
+                icf=(0.0,) * len(answers), max_turns=6, title=title, language=language,
+                symbols=alphabet, normalizer=normalize, guess_error=letters_only,
+                default_opener=opener, uniform_prior=True, description=description)
