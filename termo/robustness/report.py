@@ -90,37 +90,85 @@ def heatmap_rows(doc: dict) -> list[str]:
     return chosen
 
 
-def heatmap_png(doc: dict) -> bytes:
-    """The regret matrix (openers × columns) as a PNG, green (no regret) → gold → slate."""
-    import io
+HEATMAP_CMAP = "cividis"  # perceptually ordered: brightness rises with the regret
+HEATMAP_BAR_LABEL = "regret (expected guesses above the column's best)"
+HEATMAP_FONT = 9  # cell numbers
 
+
+def heatmap_figure(doc: dict):
+    """The regret matrix (openers × columns) as a matplotlib figure: a sequential map from 0
+    (dark, no regret) up, the colour bar labelled, each cell's number in black or white by the
+    cell's brightness."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.colors import LinearSegmentedColormap
+
+    from termo.analysis.plots import text_colour
 
     rows = heatmap_rows(doc)
     cols = doc["columns"]
     values = [[doc["regret"][w][j] for j in range(len(cols))] for w in rows]
-    cmap = LinearSegmentedColormap.from_list("termo", [PALETTE["green"], PALETTE["gold"], PALETTE["slate"]])
-    fig, ax = plt.subplots(figsize=(max(4.5, 1.2 + 1.1 * len(cols)), 1.0 + 0.32 * len(rows)), dpi=110)
-    image = ax.imshow(values, cmap=cmap, aspect="auto", vmin=0.0)
+    fig, ax = plt.subplots(figsize=(max(5.5, 2.2 + 1.15 * len(cols)), 1.3 + 0.34 * len(rows)), dpi=110)
+    image = ax.imshow(values, cmap=HEATMAP_CMAP, aspect="auto", vmin=0.0)
     ax.set_xticks(range(len(cols)))
     ax.set_xticklabels([c["label"] if c["label"].startswith("M=") else f"{c['label']}\nM={c['M']:.0f}" for c in cols],
-                       fontsize=8)
+                       fontsize=9)
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels(rows, fontsize=8)
+    ax.set_yticklabels(rows, fontsize=9)
     for i, row in enumerate(values):
         for j, x in enumerate(row):
-            ax.text(j, i, f"{x:.3f}", ha="center", va="center", fontsize=6.5, color="white" if x > 0 else "black")
-    ax.set_title("Regret: expected guesses\nabove the column's best", fontsize=9)
-    fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
+            ax.text(j, i, f"{x:.3f}", ha="center", va="center", fontsize=HEATMAP_FONT,
+                    color=text_colour(image.cmap(image.norm(x))))
+    ax.set_title("Regret of each opener per column\n(0 = the column's best opener)", fontsize=11)
+    bar = fig.colorbar(image, ax=ax, fraction=0.05, pad=0.02)
+    bar.set_label(HEATMAP_BAR_LABEL, fontsize=9)
     fig.tight_layout()
+    return fig
+
+
+def heatmap_png(doc: dict) -> bytes:
+    """The regret matrix (openers × columns) as a PNG (see :func:`heatmap_figure`)."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    fig = heatmap_figure(doc)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", metadata={"Software": None})
     plt.close(fig)
     return buffer.getvalue()
+
+
+def doc_from_saved(data: dict) -> dict:
+    """A document :func:`heatmap_png` can draw, from saved data without recomputing anything:
+    a ``robustness.json`` as written by :func:`write_all` (returned as is), or a full-beam summary
+    from ``bench/export_fullbeam.py`` / the full-beam grid (``words`` with ``expected`` per word:
+    one E, or one E per column), whose regret is E minus the column's best E."""
+    if "regret" in data:
+        return data
+    words = data["words"]
+    if "columns" in data:
+        cols = data["columns"]
+        rows = [list(e) for e in data["expected"]]
+    else:
+        cols = [{**data["column"], "best_word": data["optimum"]["word"], "best_expected": data["optimum"]["expected"]}]
+        rows = [[e] for e in data["expected"]]
+    best = [min(r[j] for r in rows) for j in range(len(cols))]
+    regret = {w: [r[j] - best[j] for j in range(len(cols))] for w, r in zip(words, rows)}
+    return {"mode": "all", "columns": cols, "regret": regret, "worst_regret": {w: max(r) for w, r in regret.items()}}
+
+
+def render_heatmap(json_path: Path | str, png_path: Path | str | None = None) -> str:
+    """Re-render ``regret_heatmap.png`` from a saved JSON (see :func:`doc_from_saved`); by default
+    beside the JSON. Returns the PNG's path."""
+    import json
+
+    source = Path(json_path)
+    doc = doc_from_saved(json.loads(source.read_text(encoding="utf-8")))
+    target = Path(png_path) if png_path is not None else source.with_name("regret_heatmap.png")
+    atomic_write_bytes(target, heatmap_png(doc))
+    return str(target)
 
 
 def write_all(out_dir: Path | str, doc: dict) -> dict:
@@ -136,4 +184,5 @@ def write_all(out_dir: Path | str, doc: dict) -> dict:
     return {k: str(v) for k, v in paths.items()}
 
 
-__all__ = ["PALETTE", "document", "markdown", "heatmap_png", "write_all", "to_jsonable"]
+__all__ = ["PALETTE", "doc_from_saved", "document", "heatmap_figure", "heatmap_png", "markdown", "render_heatmap",
+           "write_all", "to_jsonable"]
