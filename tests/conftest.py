@@ -20,6 +20,19 @@ os.environ["TERMO_CACHE_DIR"] = tempfile.mkdtemp(prefix="termo-test-cache-")
 os.environ.pop("TERMO_BACKEND", None)
 
 
+def pytest_configure(config):
+    """Compile the kernels once before any test runs (in the controller, before xdist starts its
+    workers): on a fresh clone the first kernel call compiles for ~45 s and says so on stderr,
+    which would land in whichever test came first. Later runs only load the cached kernels."""
+    import subprocess
+    import sys
+
+    if hasattr(config, "workerinput") or os.environ.get("TERMO_NO_NUMBA"):
+        return
+    subprocess.run([sys.executable, "-c", "from cli.app import run; run()", "suggest", "tarso:BBBBB", "--level", "3"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1800, check=False)
+
+
 def load_backend(name: str):
     try:
         return get_backend(name)
