@@ -19,6 +19,8 @@ summary; end of input ends the session cleanly.
 from __future__ import annotations
 
 import contextlib
+import shutil
+import textwrap
 from typing import Callable, Iterable, Iterator
 
 from termo.errors import TermoError
@@ -40,11 +42,15 @@ COMMANDS = {
 HELP = """\
 Type the word you played (accents optional), then the colours the game showed:
   G/Y/B, or v/a/p (verde/amarelo/preto), or 2/1/0, or the squares 🟩🟨⬛.
-  Both on one line works too: tarso BBGBY
-Commands: list [n]  the n most likely candidates (20)
-          undo      take back the last round
-          new       start a new game
-          quit      leave (Ctrl-D works too)"""
+  Both on one line works too: tarso BBGBY  (or tarso:BBGBY)
+  Colours alone (BBGBY) mean you played the suggested word.
+  At the colours prompt you may retype the whole line (word and colours).
+Commands: help, ?, ajuda               this help
+          list [n], listar, ls         the n most likely candidates (20)
+          undo, voltar                 take back the last round
+          new, nova, novo              start a new game
+          quit, exit, sair, q          leave (Ctrl-D works too)
+          an empty line at the colours prompt cancels that guess"""
 
 
 def render_row(word: str, pattern: str, color: bool = False) -> str:
@@ -133,6 +139,9 @@ class Play:
         color: bool = False,
         busy: Callable[[str], contextlib.AbstractContextManager] | None = None,
         session: Session | None = None,
+        error: Callable[[str], None] | None = None,
+        width: int | None = None,
+        piped: bool | None = None,
     ):
         self.game = game
         self.advisor = advisor
@@ -142,8 +151,26 @@ class Play:
         self.busy = busy or (lambda label: contextlib.nullcontext(None))
         self.session = session or Session(game, hard=getattr(advisor.config, "hard", False))
         self.games_won = 0
+        # errors and warnings (stderr in the CLI; the same writer by default)
+        self.error_write = error or write
+        self.width = width  # None: the terminal's width, read when needed
+        self.piped = (not callable(input)) if piped is None else piped
+        self.rejected = 0  # lines rejected this session (a piped session then exits with 2)
+        self.suggested: str | None = None  # the word suggested for the next guess
 
     # ------------------------------------------------------------------ output
+    def error(self, text: str, rejected: bool = True) -> None:
+        """A message about a line that was not taken (or a warning, ``rejected=False``)."""
+        if rejected:
+            self.rejected += 1
+        self.error_write(text + "\n")
+
+    def wrapped(self, text: str, indent: str = "  ") -> str:
+        """``text`` wrapped by whole words to the terminal width."""
+        width = self.width or shutil.get_terminal_size((80, 24)).columns
+        return textwrap.fill(text, width=max(20, width), subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False)
+
     def say(self, text: str = "") -> None:
         self.write(text + "\n")
 
@@ -160,12 +187,14 @@ class Play:
             label = f"thinking about {session.n_candidates} candidates"
         else:
             label = "searching the opener"
+        self.suggested = None
         try:
             with self.busy(label) as progress:
                 decision = self.advisor.next_move(session, progress=progress)
         except TermoError as err:
             self.say(f"no suggestion: {err}")
             return
+        self.suggested = decision.choice.word
         lines = format_decision(decision.as_dict(), max_alternatives=5)
         if session.rounds:
             lines = lines[1:]  # the candidate count was just shown
@@ -179,7 +208,7 @@ class Play:
         text = f"{n} {word} left"
         if n <= limit:
             text += ": " + ", ".join(self.session.most_likely(None))
-        self.say(text)
+        self.say(self.wrapped(text))
 
     # --------------------------------------------------------------- commands
     def command(self, line: str) -> str | None:
@@ -208,12 +237,12 @@ class Play:
                 if n < 1:
                     raise ValueError
             except ValueError:
-                self.say(f"list takes a positive number, not {args[0]!r}")
+                self.error(f"list takes a positive number, not {args[0]!r}")
                 return
         words = self.session.most_likely(n)
         total = self.session.n_candidates
         shown = f"the {len(words)} most likely of " if len(words) < total else ""
-        self.say(f"{shown}{total} candidates: " + ", ".join(words))
+        self.say(self.wrapped(f"{shown}{total} candidates: " + ", ".join(words)))
 
     def undo(self) -> None:
         rnd = self.session.undo()
@@ -228,27 +257,57 @@ class Play:
 
     def new_game(self) -> None:
         self.session.reset()
+        self.suggested = None
         self.say("new game")
         self.show_suggestion()
 
     # ------------------------------------------------------------------ rounds
-    def read_round(self, line: str) -> None:
-        """Handle a line that is not a command: a guess, maybe with its colours."""
-        if self.session.over:
-            self.say("this game is over: type new, undo or quit")
-            return
-        guess_text, colours = line, None
+    @staticmethod
+    def split_line(line: str) -> tuple[str, str | None]:
+        """``word colours`` / ``word:colours`` -> (word, colours); a lone token -> (token, None)."""
         if ":" in line:
             guess_text, _, colours = line.partition(":")
-        elif len(line.split()) > 1:
+            return guess_text.strip(), colours
+        if len(line.split()) > 1:
             guess_text, colours = line.split(None, 1)
+            return guess_text, colours
+        return line.strip(), None
+
+    def as_colours(self, text: str) -> str | None:
+        """The pattern ``text`` spells, or None when it is not a line of colours."""
+        from termo.feedback import parse_pattern
+
+        try:
+            return parse_pattern(text, self.game.word_length)
+        except TermoError:
+            return None
+
+    def read_round(self, line: str) -> None:
+        """Handle a line that is not a command: a guess, maybe with its colours, or colours
+        alone for the suggested word."""
+        if self.session.over:
+            self.error("this game is over: type new, undo or quit")
+            return
+        guess_text, colours = self.split_line(line)
+        if colours is None and self.as_colours(guess_text) is not None:
+            known = self.game.index_of(guess_text.strip().lower()) is not None
+            if self.suggested is not None:
+                # colours alone: the player played the suggested word
+                note = (f" (to play the word {guess_text.strip().lower()!r}, type its colours "
+                        "after it on the same line)") if known else ""
+                self.say(f"taken as colours for {self.suggested}{note}")
+                guess_text, colours = self.suggested, guess_text
+            elif not known:
+                self.error(f"! {guess_text!r} looks like colours, but there is no suggested word "
+                           "to colour: type the word you played first")
+                return
         try:
             guess = self.session.check_guess(guess_text)
         except TermoError as err:
-            self.say(f"! {err}")
+            self.error(f"! {err}")
             return
         for warning in guess.warnings:
-            self.say(f"warning: {warning}")
+            self.error(f"warning: {warning}", rejected=False)
         while True:
             if colours is None:
                 colours = self.read(f"colours for {guess.word}> ")
@@ -261,18 +320,26 @@ class Play:
                     if COMMANDS.get(colours.split()[0].lower()) == "quit":
                         raise EOFError
                     return
+                word_text, more = self.split_line(colours)
+                if more is not None:
+                    # a word and its colours: always a full round (the whole line retyped)
+                    return self.read_round(colours)
+                if self.as_colours(word_text) is None and self.game.index_of(word_text.lower()) is not None:
+                    # a word alone where colours were expected: a new guess in its place
+                    self.say(f"taken as a new guess: {word_text.lower()}")
+                    return self.read_round(word_text)
             try:
                 outcome = self.session.play(guess.word, colours)
             except TermoError as err:
-                self.say(f"! {err}")
+                self.error(f"! {err}")
                 colours = None
                 continue
             if outcome.status == "empty":
-                self.say(
+                self.error(
                     f"! no candidate gives {outcome.round.pattern} for {guess.word} "
-                    f"(of {outcome.round.before}): {EMPTY_RESULT_HINT}."
+                    f"(of {outcome.round.before}): {EMPTY_RESULT_HINT}.\n"
+                    "  retype the colours, or undo an earlier round"
                 )
-                self.say("  retype the colours, or undo an earlier round")
                 colours = None
                 continue
             self.after_round(outcome)
@@ -280,7 +347,8 @@ class Play:
 
     def after_round(self, outcome) -> None:
         rnd = outcome.round
-        self.say("  " + render_row(rnd.guess, rnd.pattern, self.color))
+        if outcome.status != "won":
+            self.show_board()  # the whole board so far, not only the latest row
         if outcome.status == "won":
             self.games_won += 1
             n = len(self.session.rounds)
@@ -300,7 +368,8 @@ class Play:
 
     # -------------------------------------------------------------------- loop
     def run(self) -> int:
-        """Play until quit or end of input; returns the exit code (0)."""
+        """Play until quit or end of input; returns the exit code: 0, or 2 when the session was
+        piped and some line was rejected (so scripts notice); 130 on Ctrl-C."""
         self.say(f"termo play ({self.advisor.config.describe()}); type help for help")
         self.show_suggestion()
         try:
@@ -319,5 +388,8 @@ class Play:
                     self.read_round(line)
         except EOFError:
             pass
+        except KeyboardInterrupt:
+            self.write("\n")  # leave the shell prompt on a line of its own
+            return 130
         self.say("bye")
-        return 0
+        return 2 if self.piped and self.rejected else 0

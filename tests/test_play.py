@@ -23,10 +23,17 @@ def fake(monkeypatch):
     return install(monkeypatch)
 
 
-def run_play(game, lines, **kwargs):
-    out = []
-    play = Play(game, Advisor(game, Config(**kwargs)), lines, out.append)
+def run_play(game, lines, width=None, **kwargs):
+    """Run a scripted session; `text` is stdout and stderr interleaved, `play.err` stderr only."""
+    out, err = [], []
+
+    def error(text):
+        out.append(text)
+        err.append(text)
+
+    play = Play(game, Advisor(game, Config(**kwargs)), lines, out.append, error=error, width=width)
     code = play.run()
+    play.err = "".join(err)
     return code, "".join(out), play
 
 
@@ -46,8 +53,8 @@ def test_scripted_session_undo_impossible_unknown_empty_win(fake, game):
         "ggggg",          # win
     ]
     code, text, play = run_play(game, script)
-    assert code == 0
-    assert "impossible colours GGGGY for filme:" in text
+    assert code == 2  # piped, and some lines were rejected
+    assert "impossible colours GGGGY for filme:" in play.err
     assert "colours for filme> BBBYY" in text  # asked again, echoed on one line
     assert "warning: 'xyzzy' is not in the word list" in text
     assert "11 candidates left" in text  # after xyzzy
@@ -147,10 +154,11 @@ def test_cli_play_piped(fake):
 
     script = "tarso\nBBBBB\nfilme GGGGY\nBBBYY\nxyzzy bbbbb\nundo\nnuvem ggggg\n"
     result = CliRunner().invoke(app, ["play", "--level", "2"], input=script)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output  # a rejected line in a piped session
     out = result.stdout
     assert not ANSI.search(out)
-    assert "impossible colours GGGGY" in out and "warning: 'xyzzy'" in out
+    assert "impossible colours GGGGY" in result.stderr and "warning: 'xyzzy'" in result.stderr
+    assert "impossible colours" not in out and "warning" not in out
     assert "solved in 3/6: nuvem!" in out and out.rstrip().endswith("bye")
 
 
@@ -166,3 +174,119 @@ def test_real_engine_game(game):
     _, text, play = run_play(game, ["tarso BBBBB", "filme BBBYY"], level=3)
     assert "suggestion:      filme" in text  # after tarso BBBBB (223 candidates, level 3)
     assert "suggestion:      nuvem" in text
+
+
+# ---------------------------------------------------------------- "what a player and a reader see"
+def test_full_line_at_the_colours_prompt(fake, game):
+    # item 1: after a rejected colours line, retyping the whole line is one full round
+    code, text, play = run_play(game, ["tarso BBBBB", "filme GGGGY", "filme BBBYY", "nuvem GGGGG"])
+    assert "impossible colours GGGGY for filme" in play.err
+    assert "colours for filme> filme BBBYY" in text
+    assert "is not a colour" not in text
+    assert [r.guess for r in play.session.rounds] == ["tarso", "filme", "nuvem"] and play.session.won
+    assert code == 2
+
+
+def test_bad_line_does_not_shift_later_lines(fake, game):
+    # a word alone at the colours prompt starts that guess; later lines stay in step
+    _, text, play = run_play(game, ["tarso", "XXXXX", "filme", "BBBYY"])
+    assert "taken as a new guess: filme" in text
+    assert [(r.guess, r.pattern) for r in play.session.rounds] == [("filme", "BBBYY")]
+
+
+def test_colours_alone_mean_the_suggested_word(fake, game):
+    # item 2: BBBBB is colours for the suggestion (tarso), not the word "bbbbb"
+    _, text, play = run_play(game, ["BBBBB", "BBBYY"])
+    assert "taken as colours for tarso" in text and "taken as colours for filme" in text
+    assert [r.item for r in play.session.rounds] == ["tarso:BBBBB", "filme:BBBYY"]
+    assert "bbbbb" not in play.err
+
+
+def test_word_that_is_also_colours(fake, game):
+    # "apaga" spells colours (a=Y p=B g=G) and is a word of the list
+    _, text, play = run_play(game, ["apaga"])
+    assert "taken as colours for tarso" in text and "'apaga'" in text  # echoed, with the way out
+    assert not play.session.rounds or play.session.rounds[0].guess == "tarso"
+    _, text, play = run_play(game, ["apaga BBBBB"])  # with colours after it: the word
+    assert play.session.rounds[0].item == "apaga:BBBBB" and "taken as colours" not in text
+
+
+def test_board_redrawn_each_round(fake, game):
+    # item 3: the whole board so far after each round
+    _, text, _ = run_play(game, ["tarso BBBBB", "filme BBBYY"])
+    assert text.count("TARSO  ⬛⬛⬛⬛⬛") == 2 and text.count("FILME  ⬛⬛⬛🟨🟨") == 1
+    after = text.split("guess 2> filme BBBYY")[1]
+    assert after.index("TARSO") < after.index("FILME")
+
+
+def test_errors_on_stderr_and_exit_code(fake, game):
+    # item 4
+    code, text, play = run_play(game, ["casa", "tarso BBBBB"])
+    assert "'casa' has 4 letters" in play.err and code == 2
+    code, _, play = run_play(game, ["tarso BBBBB"])
+    assert code == 0 and play.err == ""
+    out = []
+    answers = iter(["casa", None])
+    code = Play(game, Advisor(game, Config()), lambda prompt: next(answers), out.append).run()
+    assert code == 0  # a terminal session: the exit code stays 0
+
+
+def test_list_wraps_by_whole_words(fake, game):
+    # item 5
+    _, text, _ = run_play(game, ["list 40"], width=40)
+    block = text.split("guess 1> list 40\n")[1].split("guess 1>")[0]
+    lines = block.splitlines()
+    assert len(lines) > 3 and all(len(line) <= 40 for line in lines)
+    words = [w for line in lines for w in line.replace(",", " ").split()]
+    assert "muito" in words  # no word broken across lines
+
+
+def test_help_lists_every_command(fake, game):
+    from termo.play import COMMANDS, HELP
+
+    for name in COMMANDS:
+        assert re.search(rf"(^|[ ,]){re.escape(name)}([ ,\n]|$)", HELP, re.M), name
+    assert "Colours alone" in HELP
+
+
+def test_ctrl_c_ends_the_line(fake, game):
+    out = []
+
+    def read(prompt):
+        raise KeyboardInterrupt
+
+    code = Play(game, Advisor(game, Config()), read, out.append).run()
+    assert code == 130 and "".join(out).endswith("\n")
+
+
+def test_cli_play_transcript_subprocess(tmp_path):
+    """Done when: a piped session with a bad colours line, a colours-only line, a win and an
+    unknown word reads as a person expects, with the errors on stderr (a real subprocess)."""
+    import os
+    import subprocess
+    import sys
+
+    runner = tmp_path / "run.py"
+    runner.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {os.path.dirname(__file__)!r})\n"
+        "import termo.suggest, fake_solver\n"
+        "termo.suggest._make_solver = fake_solver.FakeSolver\n"
+        "from cli.app import run\n"
+        "sys.argv = ['termo', 'play']\n"
+        "run()\n"
+    )
+    script = "xyzzy BBBBB\nundo\nBBBBB\nfilme GGGGY\nfilme BBBYY\nGGGGG\n"
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    result = subprocess.run([sys.executable, str(runner)], input=script, capture_output=True,
+                            text=True, cwd=root, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+    out, err = result.stdout, result.stderr
+    assert result.returncode == 2, (out, err)
+    assert "warning: 'xyzzy' is not in the word list" in err
+    assert "impossible colours GGGGY for filme" in err
+    assert "impossible" not in out and "warning" not in out and "Traceback" not in err
+    assert "guess 1> BBBBB" in out and "taken as colours for tarso" in out
+    assert "colours for filme> filme BBBYY" in out
+    assert "taken as colours for nuvem" in out and "solved in 3/6: nuvem!" in out
+    assert "TARSO  ⬛⬛⬛⬛⬛   6046 -> 223 candidates" in out
+    assert not ANSI.search(out) and out.rstrip().endswith("bye")
