@@ -1,7 +1,8 @@
 """``termo bench ...``: strategy batteries and the experiments of the analysis suite (rules §7).
 
 Every command prints a table (or, with ``--json``, plain JSON on stdout), writes JSON, a markdown
-table and PNG plots into ``--out`` (default ``results/``), and shows a progress bar on stderr
+table and PNG plots into ``--out`` (default ``<cache dir>/results``, outside any checkout;
+``--out results`` regenerates the committed results), and shows a progress bar on stderr
 while it runs. The work is done by :mod:`termo.analysis`; these are thin wrappers.
 """
 
@@ -17,15 +18,18 @@ from cli.limits import BEAM_HELP, DEPTH_HELP, MAX_SEED, check_answers, check_sea
 from termo.errors import TermoError
 
 OutOption = Annotated[
-    Path, typer.Option("--out", help="Folder for the JSON, markdown and PNG results (created if missing).")
+    Optional[Path], typer.Option("--out", metavar="DIR", show_default=False,
+                                 help="Folder for the JSON, markdown and PNG results (created if missing; default: "
+                                 "<cache dir>/results, outside the repository; --out results regenerates the "
+                                 "committed results).")
 ]
-TOption = Annotated[str, typer.Option("--t", help="Prior temperature: a positive number or inf (uniform).")]
-SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the random strategy (re-created every game; 0 to 2^64-1).",
+TOption = Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: a positive number or inf (uniform).")]
+SeedOption = Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the random strategy (re-created every game; 0 to 2^64-1).",
                                          min=0, max=MAX_SEED)]
-BeamOption = Annotated[int, typer.Option("--beam", help=f"Level 3: probes searched per node (K; 1 to {BEAM_HELP}).", min=1)]
-DepthOption = Annotated[int, typer.Option("--depth", help=f"Level 3: search depth before the greedy tail (P; 0 to {DEPTH_HELP}).",
+BeamOption = Annotated[int, typer.Option("--beam", metavar="K", help=f"Level 3: probes searched per node (K; 1 to {BEAM_HELP}).", min=1)]
+DepthOption = Annotated[int, typer.Option("--depth", metavar="P", help=f"Level 3: search depth before the greedy tail (P; 0 to {DEPTH_HELP}).",
                                           min=0)]
-DEFAULT_OUT = Path("results")
+DEFAULT_OUT = "results"  # under the cache dir (cli.common.default_out)
 
 
 def _termo_limits(beam: int, depth: int, n: int | None = None, n3: int | None = None, extended: bool = False) -> None:
@@ -89,13 +93,13 @@ def _finish(json_out: bool, data, markdown: str, paths) -> None:
 
 @user_errors
 def battery_command(
-    set_name: Annotated[str, typer.Option("--set", help="Battery: realistic (1,500 commonest), full (6,046) or level3 (300).")] = "realistic",
+    set_name: Annotated[str, typer.Option("--set", metavar="NAME", help="Battery: realistic (1,500 commonest), full (6,046) or level3 (300).")] = "realistic",
     strategies: Annotated[
         Optional[str],
-        typer.Option("--strategies", help="Comma list of random, letters, likely, entropy, level3 "
+        typer.Option("--strategies", metavar="LIST", help="Comma list of random, letters, likely, entropy, level3 "
                      "(default: the first four; entropy,level3 for --set level3).", show_default=False),
     ] = None,
-    n: Annotated[Optional[int], typer.Option("--n", help="Battery size: the n commonest (realistic/level3) or n evenly spaced (full); "
+    n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Battery size: the n commonest (realistic/level3) or n evenly spaced (full); "
                                              "at most the game's answers.", min=1)] = None,
     t: TOption = "1",
     extended: Annotated[bool, typer.Option("--extended", help="Probe with the 8,629 typeable words (answers + conjugations).")] = False,
@@ -103,7 +107,7 @@ def battery_command(
     beam: BeamOption = 10,
     depth: DepthOption = 1,
     game_name: GameOption = None,
-    out: OutOption = DEFAULT_OUT,
+    out: OutOption = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: greens stay in place and revealed letters are reused "
@@ -122,9 +126,9 @@ def battery_command(
     game = load_game(game_name, extended=extended)
     check_search(game, beam, depth)
     check_answers(game, n)
-    out = out_folder(out)
+    out = out_folder(out, default=DEFAULT_OUT)
     games = len(battery_secrets(game, set_name, n))
-    with progress_bar(f"battery {set_name}", total=games * len(names)) as update:
+    with progress_bar(f"battery {set_name}", total=games * len(names), unit="games") as update:
         rows, markdown, paths = battery_experiment(
             names, set_name, n=n, t=temperature, extended=extended, seed=seed, beam=beam, depth=depth,
             backend=backend, out=out, progress=_Progress(update, games * len(names)), game=game, hard=hard)
@@ -133,11 +137,11 @@ def battery_command(
 
 @user_errors
 def sweep_t_command(
-    temperatures: Annotated[str, typer.Option("--temperatures", help="Comma list of T values (inf = uniform).")] = "0.5,1,2,5,10,inf",
-    set_name: Annotated[str, typer.Option("--set", help="Battery: realistic, full or level3.")] = "realistic",
-    n: Annotated[Optional[int], typer.Option("--n", help="Battery size (see bench battery; at most 6,046).", min=1)] = None,
+    temperatures: Annotated[str, typer.Option("--temperatures", metavar="LIST", help="Comma list of T values (inf = uniform).")] = "0.5,1,2,5,10,inf",
+    set_name: Annotated[str, typer.Option("--set", metavar="NAME", help="Battery: realistic, full or level3.")] = "realistic",
+    n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Battery size (see bench battery; at most 6,046).", min=1)] = None,
     game_name: GameOption = None,
-    out: OutOption = DEFAULT_OUT,
+    out: OutOption = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -151,9 +155,9 @@ def sweep_t_command(
     if not temps:
         raise TermoError("--temperatures needs at least one value")
     check_answers(get_game("termo"), n)
-    out = out_folder(out)
+    out = out_folder(out, default=DEFAULT_OUT)
     games = len(battery_secrets(get_game("termo"), set_name, n))
-    with progress_bar("temperature sweep", total=games * len(temps)) as update:
+    with progress_bar("temperature sweep", total=games * len(temps), unit="games") as update:
         rows, markdown, paths = sweep_t_experiment(temps, set_name, n=n, backend=backend, out=out,
                                                    progress=_Progress(update, games * len(temps)))
     _finish(json_out, rows, markdown, paths)
@@ -161,14 +165,14 @@ def sweep_t_command(
 
 @user_errors
 def extended_command(
-    levels: Annotated[str, typer.Option("--levels", help="Comma list of levels to compare: 2 (realistic battery), 3 (300 secrets).")] = "2,3",
-    n: Annotated[Optional[int], typer.Option("--n", help="Level-2 battery size (default 1,500; at most 6,046).", min=1)] = None,
-    n3: Annotated[Optional[int], typer.Option("--n3", help="Level-3 battery size (default 300; at most 6,046).", min=1)] = None,
+    levels: Annotated[str, typer.Option("--levels", metavar="LIST", help="Comma list of levels to compare: 2 (realistic battery), 3 (300 secrets).")] = "2,3",
+    n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Level-2 battery size (default 1,500; at most 6,046).", min=1)] = None,
+    n3: Annotated[Optional[int], typer.Option("--n3", metavar="N", help="Level-3 battery size (default 300; at most 6,046).", min=1)] = None,
     t: TOption = "1",
     beam: BeamOption = 10,
     depth: DepthOption = 1,
     game_name: GameOption = None,
-    out: OutOption = DEFAULT_OUT,
+    out: OutOption = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -185,10 +189,10 @@ def extended_command(
     if not wanted or any(x not in (2, 3) for x in wanted):
         raise TermoError(f"--levels takes 2 and/or 3, got {levels!r}")
     _termo_limits(beam, depth, n, n3)
-    out = out_folder(out)
+    out = out_folder(out, default=DEFAULT_OUT)
     game = get_game("termo")
     total = sum(2 * len(battery_secrets(game, "realistic" if lv == 2 else "level3", n if lv == 2 else n3)) for lv in wanted)
-    with progress_bar("extended probe space", total=total) as update:
+    with progress_bar("extended probe space", total=total, unit="games") as update:
         rows, markdown, paths = extended_experiment(wanted, n2=n, n3=n3, t=_parse_t(t), beam=beam, depth=depth,
                                                     backend=backend, out=out, progress=_Progress(update, total))
     _finish(json_out, rows, markdown, paths)
@@ -204,12 +208,12 @@ def _study(kind: str, estimate: int, run, json_out: bool) -> None:
 @user_errors
 def worlds_command(
     t: TOption = "1",
-    world_t: Annotated[str, typer.Option("--world-t", help="Temperature inside the closed/open worlds (default inf = uniform).")] = "inf",
-    word: Annotated[str, typer.Option("--word", help="The opener under study.")] = "serão",
+    world_t: Annotated[str, typer.Option("--world-t", metavar="T", help="Temperature inside the closed/open worlds (default inf = uniform).")] = "inf",
+    word: Annotated[str, typer.Option("--word", metavar="WORD", help="The opener under study.")] = "serão",
     beam: BeamOption = 10,
     depth: DepthOption = 1,
     game_name: GameOption = None,
-    out: OutOption = DEFAULT_OUT,
+    out: OutOption = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -219,7 +223,7 @@ def worlds_command(
 
     temperature, inside = _parse_t(t), _parse_t(world_t)
     _termo_limits(beam, depth)
-    out = out_folder(out)
+    out = out_folder(out, default=DEFAULT_OUT)
     _study("worlds", 100, lambda progress: worlds_experiment(t=temperature, world_t=inside, word=word, beam=beam,
                                                                 depth=depth, backend=backend, out=out,
                                                                 progress=progress), json_out)
@@ -230,7 +234,7 @@ def areio_command(
     beam: BeamOption = 10,
     depth: DepthOption = 1,
     game_name: GameOption = None,
-    out: OutOption = DEFAULT_OUT,
+    out: OutOption = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -239,7 +243,7 @@ def areio_command(
     from termo.analysis.experiments import areio_experiment
 
     _termo_limits(beam, depth, extended=True)
-    out = out_folder(out)
+    out = out_folder(out, default=DEFAULT_OUT)
     _study("areio", 50, lambda progress: areio_experiment(beam=beam, depth=depth, backend=backend, out=out,
                                                           progress=progress), json_out)
 
@@ -250,7 +254,7 @@ def catalog_command(
     beam: BeamOption = 10,
     depth: DepthOption = 1,
     game_name: GameOption = None,
-    out: OutOption = DEFAULT_OUT,
+    out: OutOption = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -259,7 +263,7 @@ def catalog_command(
     from termo.analysis.experiments import catalog_experiment
 
     _termo_limits(beam, depth)
-    out = out_folder(out)
+    out = out_folder(out, default=DEFAULT_OUT)
     _study("catalog", 17, lambda progress: catalog_experiment(level3=level3, beam=beam, depth=depth, backend=backend,
                                                               out=out, progress=progress), json_out)
 

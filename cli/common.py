@@ -21,11 +21,53 @@ from termo.plain_data import jsonable
 
 USER_ERRORS = (TermoError, BackendUnavailable)
 
+
+def _plain_help_types() -> None:
+    """Help without type labels that say nothing. typer's rich help prints a parameter's
+    ``display_type_rich`` next to it for every option, flags included (``--json <bool>``,
+    ``--help <bool>``), and ``<list[str]>`` next to an argument already named by its metavar;
+    a flag takes no value and the name is its metavar, so both show nothing here. Options with
+    a value keep their metavar (N, T, DIR, ...) or typer's label. The usage line names a
+    required argument plainly (``GUESS``, not ``{GUESS}``)."""
+    try:
+        from typer.core import TyperArgument, TyperOption
+    except ImportError:  # another typer: nothing to patch
+        return
+    if getattr(TyperOption, "_termo_plain_types", False):
+        return
+    option_type = TyperOption.display_type_rich
+
+    def option_display(self, ctx):
+        if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+            return None
+        return option_type(self, ctx)
+
+    argument_type = TyperArgument.display_type_rich
+
+    def argument_display(self, ctx):
+        return None if self.metavar is not None else argument_type(self, ctx)
+
+    usage_name = getattr(TyperArgument, "_usage_display_name", None)
+    if usage_name is not None:  # typer writes a required argument {GUESS}; the usual style is GUESS
+
+        def plain_usage_name(self):
+            name = usage_name(self)
+            return name[1:].replace("}", "", 1) if name.startswith("{") else name
+
+        TyperArgument._usage_display_name = plain_usage_name
+    TyperOption.display_type_rich = option_display
+    TyperArgument.display_type_rich = argument_display
+    TyperOption._termo_plain_types = True
+
+
+_plain_help_types()
+
 BackendOption = Annotated[
     Optional[str],
     typer.Option(
         "--backend",
         envvar="TERMO_BACKEND",
+        metavar="NAME",
         help="Array backend: numpy (default), jax, cupy, array-api-strict or auto (best installed).",
         show_default=False,
     ),
@@ -156,10 +198,19 @@ def os_error_message(err: OSError) -> str:
     return reason
 
 
-def out_folder(path, option: str = "--out") -> Path:
+def default_out(name: str) -> Path:
+    """The default ``--out`` of a command: ``<cache dir>/<name>`` (`termo.paths.cache_dir`), never
+    a folder of the current directory, so that a run inside a checkout cannot overwrite its files."""
+    from termo.paths import cache_dir
+
+    return cache_dir() / name
+
+
+def out_folder(path, option: str = "--out", default: str | None = None) -> Path:
     """The output folder of a command, created when missing and checked writable *before* the
-    work starts (TermoError with the reason otherwise)."""
-    folder = Path(path)
+    work starts (TermoError with the reason otherwise); ``path`` None with ``default`` given:
+    `default_out` of it."""
+    folder = default_out(default) if path is None and default is not None else Path(path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not folder.is_dir():
@@ -218,16 +269,100 @@ def print_json(value: Any) -> None:
     typer.echo(json.dumps(jsonable(value), ensure_ascii=False, indent=2))
 
 
+PROGRESS_INTERVAL = 5.0  # seconds between two plain progress lines ($TERMO_PROGRESS_INTERVAL overrides)
+FINAL_PHASE = "writing the report…"
+
+
+def _seconds(value: float) -> str:
+    value = max(0, int(round(value)))
+    return f"{value} s" if value < 120 else f"{value // 60} min {value % 60:02d} s"
+
+
+class _Tracker:
+    """What a progress report knows: done/total, the start time, an optional phase text.
+    Called as ``update(done, total=None)``; ``update.phase(text)`` names a last step (the
+    report/plots being written); reaching the total starts `FINAL_PHASE` by itself."""
+
+    def __init__(self, description: str, total: int | None, on_change=None, unit: str = "") -> None:
+        import threading
+        import time
+
+        self.description = description
+        self.unit = f" {unit}" if unit else ""
+        self.total = total
+        self.done = 0
+        self.phase_text: str | None = None
+        self.started = time.monotonic()
+        self.lock = threading.Lock()
+        self.on_change = on_change or (lambda: None)
+
+    def __call__(self, done: int, total: int | None = None) -> None:
+        with self.lock:
+            if total is not None:
+                self.total = total
+            self.done = done
+            if self.total and done >= self.total and self.phase_text is None:
+                self.phase_text = FINAL_PHASE
+        self.on_change()
+
+    def phase(self, text: str = FINAL_PHASE) -> None:
+        with self.lock:
+            self.phase_text = text
+        self.on_change()
+
+    def line(self) -> str:
+        """One plain line: ``termo: battery realistic: 600/1500 (40%), 12 s elapsed, about 18 s left``."""
+        import time
+
+        with self.lock:
+            done, total, phase = self.done, self.total, self.phase_text
+        elapsed = time.monotonic() - self.started
+        head = f"termo: {self.description}: "
+        if phase is not None:
+            return f"{head}{phase} ({_seconds(elapsed)} elapsed)"
+        if not total:
+            return f"{head}{done}{self.unit} done, {_seconds(elapsed)} elapsed"
+        share = min(done / total, 1.0)
+        left = f", about {_seconds(elapsed * (1 - share) / share)} left" if done > 0 else ""
+        return f"{head}{done}/{total}{self.unit} ({share:.0%}), {_seconds(elapsed)} elapsed{left}"
+
+
+def progress_interval() -> float:
+    """Seconds between plain progress lines: ``$TERMO_PROGRESS_INTERVAL``, else `PROGRESS_INTERVAL`."""
+    try:
+        value = float(os.environ.get("TERMO_PROGRESS_INTERVAL", ""))
+    except ValueError:
+        return PROGRESS_INTERVAL
+    return value if value > 0 else PROGRESS_INTERVAL
+
+
 @contextmanager
-def progress_bar(description: str, total: int | None = None, enabled: bool = True):
-    """A rich progress bar on stderr; yields ``update(done, total)``. Silent when disabled or piped."""
-    if not enabled or not sys.stderr.isatty():
-        yield lambda done, total=None: None
+def progress_bar(description: str, total: int | None = None, enabled: bool = True, interval: float | None = None,
+                 unit: str = ""):
+    """Progress of a long command on stderr; yields ``update(done, total=None)`` (with
+    ``update.phase(text)`` for a last step). On a terminal: a rich bar, then a spinner with
+    "writing the report…" once the work is done. Elsewhere (piped, a log file): one plain line
+    every `progress_interval` seconds at most, and nothing for a run shorter than that.
+    Disabled: silent."""
+    if not enabled:
+        tracker = _Tracker(description, total, unit=unit)
+        yield tracker
+        return
+    try:
+        terminal = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        terminal = False
+    if not terminal:
+        with _plain_progress(description, total, interval if interval is not None else progress_interval(),
+                             unit) as tracker:
+            yield tracker
         return
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
 
     columns = (
+        SpinnerColumn(),
         TextColumn("{task.description}"),
         BarColumn(),
         TaskProgressColumn(),
@@ -237,8 +372,41 @@ def progress_bar(description: str, total: int | None = None, enabled: bool = Tru
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(description, total=total)
+        shown = {"phase": None}
 
-        def update(done: int, total: int | None = None) -> None:
-            progress.update(task, completed=done, total=total if total is not None else progress.tasks[0].total)
+        def refresh() -> None:
+            if tracker.phase_text is not None:
+                if shown["phase"] != tracker.phase_text:  # the bar pulses: no more 100% standing still
+                    shown["phase"] = tracker.phase_text
+                    progress.update(task, description=f"{description}: {tracker.phase_text}", total=None)
+                return
+            progress.update(task, completed=tracker.done, total=tracker.total)
 
-        yield update
+        tracker = _Tracker(description, total, on_change=refresh, unit=unit)
+        yield tracker
+
+
+@contextmanager
+def _plain_progress(description: str, total: int | None, interval: float, unit: str = ""):
+    """A daemon thread writes `_Tracker.line` to stderr every ``interval`` seconds until the
+    block ends (also while the library is silent, e.g. writing its plots)."""
+    import threading
+
+    tracker = _Tracker(description, total, unit=unit)
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(interval):
+            try:
+                sys.stderr.write(one_line(tracker.line()) + "\n")
+                sys.stderr.flush()
+            except (OSError, ValueError):  # stderr gone: keep quiet
+                return
+
+    thread = threading.Thread(target=tick, name="termo-progress", daemon=True)
+    thread.start()
+    try:
+        yield tracker
+    finally:
+        stop.set()
+        thread.join(timeout=1.0)

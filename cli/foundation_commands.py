@@ -55,8 +55,8 @@ def _game_word(game, text: str, label: str) -> str:
 
 @user_errors
 def feedback_command(
-    guess: Annotated[str, typer.Argument(help="The word (or equation) played; accents optional in Termo.")],
-    answer: Annotated[str, typer.Argument(help="The secret word (or equation).")],
+    guess: Annotated[str, typer.Argument(metavar="GUESS", help="The word (or equation) played; accents optional in Termo.")],
+    answer: Annotated[str, typer.Argument(metavar="ANSWER", help="The secret word (or equation).")],
     game_name: GameOption = None,
     strict: StrictOption = False,
     json_out: JsonOption = False,

@@ -19,7 +19,7 @@ from cli.limits import MAX_PATTERNS, check_top, parse_int
 
 HistoryArg = Annotated[
     Optional[list[str]],
-    typer.Argument(metavar="[HISTORY]...", help="Rounds played, as guess:colours (e.g. tarso:BBGBY).",
+    typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY).",
                    show_default=False),
 ]
 TOpt = Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform.")]
@@ -113,7 +113,7 @@ def second_guess_command(
     top: Annotated[str, typer.Option("--top", metavar="N", help="Second guesses shown per pattern (at most the game's probe count).")] = "5",
     t: Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature (the study: inf, uniform).")] = "inf",
     compare: Annotated[bool, typer.Option("--compare/--no-compare", help="Also rank every opener by the three criteria.")] = True,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Folder for the JSON, markdown and PNG (default: "
+    out: Annotated[Optional[Path], typer.Option("--out", metavar="DIR", help="Folder for the JSON, markdown and PNG (default: "
                                                 "<cache dir>/results, outside the repository).", show_default=False)] = None,
     json_out: JsonOption = False,
     backend: BackendOption = None,

@@ -13,7 +13,7 @@ from cli.common import BackendOption, GameOption, JsonOption, out_folder, print_
 from cli.limits import MAX_COLUMNS, MAX_TIMEOUT, check_int, check_seconds
 from termo.errors import TermoError
 
-DEFAULT_OUT = "robustness-out"
+DEFAULT_OUT = "robustness"  # under the cache dir (cli.common.default_out)
 
 
 def _parse_columns(text: str | None, data):
@@ -75,21 +75,24 @@ def _scale_section(data, world, backend: str) -> dict:
 def robustness_command(
     ctx: typer.Context,
     openers: Annotated[
-        str, typer.Option("--openers", help="beam: the reference's candidate openers; all: every probe in every column.")
+        str, typer.Option("--openers", metavar="beam|all", help="beam: the reference's candidate openers; all: every probe in every column.")
     ] = "beam",
     columns: Annotated[
         Optional[str],
-        typer.Option("--columns", help="Comma-separated columns: effective sizes (300,600,1200,2400,4800,6046), "
+        typer.Option("--columns", metavar="LIST", help="Comma-separated columns: effective sizes (300,600,1200,2400,4800,6046), "
                      f"T=<temperature>, or project (T=1); at most {MAX_COLUMNS}. Default: the seven columns of the grid."),
     ] = None,
-    out: Annotated[Path, typer.Option("--out", help="Folder for robustness.json/.md, the heatmap and checkpoints.")] = Path(
-        DEFAULT_OUT
-    ),
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", metavar="DIR", show_default=False,
+                     help="Folder for robustness.json/.md, the heatmap and checkpoints (default: "
+                     "<cache dir>/robustness, outside the repository)."),
+    ] = None,
     resume: Annotated[
-        bool, typer.Option("--resume", help="Reuse the finished chunks checkpointed in OUT (same inputs only).")
+        bool, typer.Option("--resume", help="Reuse the finished chunks checkpointed in DIR (same inputs only).")
     ] = False,
     scheduler: Annotated[
-        Optional[str], typer.Option("--scheduler", help="Dask scheduler address (tcp://host:8786); default: run here.")
+        Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); default: run here.")
     ] = None,
     worker_timeout: Annotated[
         float,
@@ -106,12 +109,12 @@ def robustness_command(
         bool, typer.Option("--verbose", help="Show the Dask cluster's own log messages on stderr (also TERMO_DEBUG=1).")
     ] = False,
     past: Annotated[
-        Optional[Path], typer.Option("--past", help="File of past secrets, one a line: adds the empirical floor.")
+        Optional[Path], typer.Option("--past", metavar="FILE", help="File of past secrets, one a line: adds the empirical floor.")
     ] = None,
-    chunk: Annotated[int, typer.Option("--chunk", min=1, help="Openers per checkpointed chunk (at most the world's probes).")] = 32,
+    chunk: Annotated[int, typer.Option("--chunk", min=1, metavar="N", help="Openers per checkpointed chunk (at most the world's probes).")] = 32,
     world_size: Annotated[
         Optional[int],
-        typer.Option("--world", help="Closed world of the N most common answers (quick runs; 2 to the game's answers); "
+        typer.Option("--world", metavar="N", help="Closed world of the N most common answers (quick runs; 2 to the game's answers); "
                      "default: the whole game."),
     ] = None,
     extended: Annotated[bool, typer.Option("--extended", help="Termo: use the 8,629 typeable words as probes.")] = False,
@@ -149,7 +152,7 @@ def robustness_command(
         except UnicodeDecodeError as err:
             raise TermoError(f"cannot read {past}: not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset "
                              f"{err.start}); give a text file of past secrets, one a line") from None
-    out = out_folder(out)  # created (or refused) before the sweep starts
+    out = out_folder(out, default=DEFAULT_OUT)  # created (or refused) before the sweep starts
     # chunks are keyed by a hash of their inputs, so reusing one is always sound; without --resume
     # the run still starts from scratch (and overwrites), it never deletes anything
     store = _CountingStore(CheckpointStore(out / "checkpoints", reuse=resume))
@@ -157,7 +160,7 @@ def robustness_command(
                              verbose=verbose, notify=lambda line: typer.echo(line, err=True))
     info: dict = {}
     try:
-        with progress_bar(f"robustness ({openers})", enabled=True) as update:
+        with progress_bar(f"robustness ({openers})", unit="openers") as update:
             result = run_sweep(
                 SweepConfig(world=world, columns=cols, mode=openers, chunk_size=chunk, backend=backend_name),
                 store=store,
@@ -165,6 +168,11 @@ def robustness_command(
                 progress=lambda done, total, note="": update(done, total),
                 info=info,
             )
+            update.phase("writing the report…")  # the bar covers the report and heatmap too
+            doc = document(result, _scale_section(data, world, backend_name))
+            if past_words is not None:
+                doc["empirical_floor"] = empirical_floor(data.answers, data.icf, past_words)
+            paths = write_all(out, doc)
     except ClusterStopped as err:  # every chunk that finished is checkpointed already
         if not store.finished:
             raise TermoError(err.reason) from None
@@ -172,10 +180,6 @@ def robustness_command(
                          f"resume with: {_resume_command(ctx)}") from None
     finally:
         executor.close()
-    doc = document(result, _scale_section(data, world, backend_name))
-    if past_words is not None:
-        doc["empirical_floor"] = empirical_floor(data.answers, data.icf, past_words)
-    paths = write_all(out, doc)
     typer.echo(
         f"robustness: {info.get('chunks_computed', 0)} chunks computed, {info.get('chunks_resumed', 0)} resumed, "
         f"{info.get('seconds', 0.0):.1f} s; wrote {paths['json']}",

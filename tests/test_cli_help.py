@@ -1,0 +1,165 @@
+"""What a reader of the CLI sees: help texts (no ``<bool>``, no ``[[``, meaningful metavars),
+progress on a stderr that is not a terminal, and the default output folders (under the cache
+dir, never the current directory)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+
+def _run(capsys, *args):
+    from cli.app import main
+
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+HELP_COMMANDS = [
+    ["bench", "battery"], ["bench", "sweep-t"], ["bench", "extended"], ["bench", "worlds"], ["bench", "areio"],
+    ["bench", "catalog"], ["bench", "second-guess"], ["robustness"], ["rank"], ["partition"], ["feedback"],
+    ["matrix"], ["lexicon"], ["games"], ["backends"],
+]
+
+
+@pytest.mark.parametrize("command", HELP_COMMANDS, ids=" ".join)
+def test_help_has_no_bool_and_no_double_brackets(capsys, command):
+    code, out, err = _run(capsys, *command, "--help")
+    assert code == 0, err
+    assert "Usage:" in out
+    assert "<bool>" not in out  # flags take no value
+    assert "[[" not in out and "]]" not in out
+    assert "<list" not in out
+    assert "{" not in out.split("Usage:", 1)[1].splitlines()[0]  # GUESS, not {GUESS}
+
+
+@pytest.mark.parametrize("command, metavars", [
+    (["bench", "battery"], ["--set NAME", "--strategies LIST", "--n N", "--t -t T", "--seed N", "--beam K",
+                            "--depth P", "--out DIR", "--backend NAME", "--game -g NAME"]),
+    (["bench", "sweep-t"], ["--temperatures LIST", "--out DIR"]),
+    (["bench", "extended"], ["--levels LIST", "--n3 N"]),
+    (["bench", "worlds"], ["--world-t T", "--word WORD"]),
+    (["bench", "second-guess"], ["--opener WORD", "--patterns K", "--top N", "--out DIR"]),
+    (["robustness"], ["--openers beam|all", "--columns LIST", "--out DIR", "--scheduler ADDRESS",
+                      "--worker-timeout SECONDS", "--connect-timeout SECONDS", "--past FILE", "--chunk N",
+                      "--world N"]),
+    (["rank"], ["--top N", "--t -t T", "HISTORY"]),
+    (["partition"], ["GUESS", "HISTORY"]),
+    (["feedback"], ["GUESS", "ANSWER"]),
+])
+def test_help_metavars(capsys, command, metavars):
+    code, out, err = _run(capsys, *command, "--help")
+    assert code == 0, err
+    rows = " ".join(re.sub(r"[│╭╰─╮╯*]", " ", out).split())  # the table's cells in one line
+    for metavar in metavars:
+        assert metavar in rows, (metavar, out)
+
+
+def test_usage_lines(capsys):
+    _, out, _ = _run(capsys, "rank", "--help")
+    assert " rank [OPTIONS] [HISTORY]..." in out
+    _, out, _ = _run(capsys, "partition", "--help")
+    assert " partition [OPTIONS] GUESS [HISTORY]..." in out
+
+
+# --- item 11: progress on a stderr that is not a terminal ----------------------------------
+LINE = re.compile(r"^termo: fake task: (\d+)/20 games \((\d+)%\), \d+ s elapsed(, about \d+ s left)?$")
+
+
+def test_plain_progress_lines(capsys):
+    from cli.common import progress_bar
+
+    started = time.monotonic()
+    with progress_bar("fake task", total=20, interval=0.1, unit="games") as update:
+        for done in range(1, 21):  # a small fake long task: 20 games of 25 ms
+            time.sleep(0.025)
+            update(done)
+        time.sleep(0.35)  # its final phase: the library writes the report, reports nothing
+    elapsed = time.monotonic() - started
+    lines = capsys.readouterr().err.splitlines()
+    assert lines, "no progress line on a non-terminal stderr"
+    progress = [line for line in lines if LINE.match(line)]
+    final = [line for line in lines if "writing the report…" in line]
+    assert progress and final, lines
+    assert all(line.startswith("termo: fake task: ") for line in lines)
+    assert final[-1] == lines[-1]  # the last step follows the games, no standing still at 100%
+    assert len(lines) <= elapsed / 0.1 + 1  # never more often than the interval
+
+
+def test_plain_progress_is_quiet_for_a_short_run_and_honours_the_env(capsys, monkeypatch):
+    from cli.common import progress_bar, progress_interval
+
+    with progress_bar("quick", total=3) as update:  # default interval (5 s): nothing for a quick run
+        for done in range(1, 4):
+            update(done)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("TERMO_PROGRESS_INTERVAL", "0.05")
+    assert progress_interval() == 0.05
+    with progress_bar("env", total=None) as update:
+        update(7)
+        time.sleep(0.2)
+    err = capsys.readouterr().err
+    assert "termo: env: 7 done" in err
+    monkeypatch.setenv("TERMO_PROGRESS_INTERVAL", "nonsense")
+    assert progress_interval() == 5.0
+
+
+def test_progress_disabled_is_silent(capsys):
+    from cli.common import progress_bar
+
+    with progress_bar("off", total=5, enabled=False, interval=0.01) as update:
+        update(5)
+        update.phase("writing")
+        time.sleep(0.05)
+    assert capsys.readouterr().err == ""
+
+
+def test_tracker_line_and_final_phase():
+    from cli.common import _Tracker
+
+    tracker = _Tracker("battery realistic", 1500, unit="games")
+    tracker.started -= 12
+    tracker(600)
+    assert tracker.line() == "termo: battery realistic: 600/1500 games (40%), 12 s elapsed, about 18 s left"
+    tracker(1500)
+    assert tracker.phase_text == "writing the report…"
+    assert tracker.line().startswith("termo: battery realistic: writing the report… (12 s elapsed")
+    tracker.phase("writing the plots…")
+    assert "writing the plots…" in tracker.line()
+
+
+# --- item 12: the default --out is under the cache dir ----------------------------------------
+def test_default_out_is_under_the_cache_dir(tmp_path, monkeypatch):
+    from cli.common import default_out
+    from termo.paths import cache_dir
+
+    monkeypatch.chdir(tmp_path)
+    assert default_out("results") == cache_dir() / "results"
+    assert not default_out("results").resolve().is_relative_to(tmp_path.resolve())
+
+
+def test_bench_battery_default_out_leaves_the_current_folder_alone(capsys, tmp_path, monkeypatch):
+    from termo.paths import cache_dir
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "bench", "battery", "--n", "5", "--strategies", "random")
+    assert code == 0, err
+    assert list(tmp_path.iterdir()) == []  # no results/ in the current folder
+    written = re.search(r"written: (\S+\.json)", err)
+    assert written, err
+    path = Path(written.group(1))
+    assert path.exists() and path.parent == cache_dir() / "results"
+
+
+def test_robustness_default_out(capsys, tmp_path, monkeypatch):
+    from termo.paths import cache_dir
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "robustness", "--world", "30", "--chunk", "8", "--columns", "project", "--json")
+    assert code == 0, err
+    assert list(tmp_path.iterdir()) == []
+    assert str(cache_dir() / "robustness") in err
