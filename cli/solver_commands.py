@@ -244,6 +244,11 @@ def play_command(
         sys.stdout.write(text)
         sys.stdout.flush()
 
+    def error(text: str) -> None:  # rejected lines and warnings: stderr, after stdout so far
+        sys.stdout.flush()
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
     play = Play(
         game,
         Advisor(game, config),
@@ -251,6 +256,8 @@ def play_command(
         write,
         color=_use_color() if color is None else color,
         busy=progress_display if interactive else None,
+        error=error,
+        piped=not interactive,  # a piped session with a rejected line exits with 2
     )
     try:
         code = play.run()
