@@ -216,9 +216,9 @@ class Session:
             raise TermoError(str(err).replace(repr(norm), repr(raw), 1)) from None
         noun = "word" if game.unit == "letters" else "guess"
         warning = (
-            f"{raw!r} is not in the word list: accepted, filtered one answer at a time"
+            f"{raw!r} is not in the word list; its colours are still used to filter the candidates"
             if noun == "word" else
-            f"{raw!r} is not in the guess list: accepted, filtered one answer at a time"
+            f"{raw!r} is not in the guess list; its colours are still used to filter the candidates"
         )
         return Guess(raw, norm, None, (warning,))
 

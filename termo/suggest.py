@@ -173,11 +173,17 @@ def suggest(
     progress: Progress | None = None,
     on_warning: Callable[[str], None] | None = None,
     advisor: Advisor | None = None,
+    remaining: int | None = None,
 ) -> dict:
     """The suggestion after the history items ``guess:pattern`` (none: the opener).
 
-    Returns ``Decision.as_dict()``. Raises TermoError for a bad item, an impossible pattern, a
-    round that leaves no candidate, or a history that already holds a win; in hard mode
+    Returns ``Decision.as_dict()``; with ``remaining`` (n >= 1) also the key ``remaining``: the
+    first n candidates (display forms, most probable first, `Session.most_likely`). A history
+    whose last round is a win gives ``{"solved": True, "turn": k, "candidates": 1, "word":
+    <the answer>, "bits": None, "expected": None, "is_candidate": True, "reason": "solved in
+    k/6", "alternatives": []}`` (the key ``solved`` appears only then). With no history the
+    reason says which opener it is and how to ask for the other. Raises TermoError for a bad
+    item, an impossible pattern, a round that leaves no candidate, or a round after a win; in hard mode
     (``hard``, or the advisor's configuration) also for a guess that breaks the rule of the
     rounds before it, and the suggestion is a legal guess. Warnings (a word outside the probe
     list) go to `on_warning`.
@@ -197,14 +203,46 @@ def suggest(
             for warning in outcome.warnings:
                 on_warning(warning)
     if session.won:
-        last = session.rounds[-1]
-        raise TermoError(f"the game is already won: {last.guess} was the answer")
+        turn = len(session.rounds)
+        data = {"solved": True, "turn": turn, "candidates": 1, "word": session.rounds[-1].guess,
+                "bits": None, "expected": None, "is_candidate": True,
+                "reason": f"solved in {turn}/{game.max_turns}", "alternatives": []}
+        if remaining is not None:
+            data["remaining"] = [data["word"]]
+        return data
     if session.out_of_turns:
         played = len(session.rounds)
         extra = f" ({played} rounds given)" if played > game.max_turns else ""
         raise TermoError(f"the game is over: all {game.max_turns} tries were played{extra}, there is no "
                          f"try {played + 1} to suggest")
-    return advisor.next_move(session, progress=progress).as_dict()
+    data = advisor.next_move(session, progress=progress).as_dict()
+    if not session.rounds:
+        data["reason"] = _opener_note(game, data, optimal=advisor.config.opener == "optimal")
+    if remaining is not None:
+        data["remaining"] = session.most_likely(max(int(remaining), 1))
+    return data
+
+
+def _opener_note(game, data: dict, optimal: bool) -> str:
+    """The opener's reason, with which opener it is (the game's interface opener or the
+    configuration's optimum) and how to ask for the other."""
+    reason = data.get("reason", "")
+    interface = getattr(game, "default_opener", None)
+    if not interface or "also the optimum" in reason:
+        return reason
+    if optimal:
+        if data.get("word") == interface:
+            return reason
+        return (f"{reason}; the optimum of this configuration, not the game's interface opener "
+                f"{interface} (--opener default plays {interface})")
+    alternatives = data.get("alternatives") or []
+    if reason.startswith("default opener (the fixed first word)") and alternatives:
+        # `termo.openers.default_opener` lists the optimum first when it is known
+        best = alternatives[0]["word"]
+        return (f"{reason}; the game's interface opener, not the optimum of this configuration "
+                f"({best}: --opener optimal plays it, `termo opener` shows it)")
+    return (f"{reason}; the game's interface opener, not necessarily the optimum of this "
+            f"configuration (`termo opener` shows the optimum, --opener optimal plays it)")
 
 
 def opener_report(
@@ -231,6 +269,10 @@ def opener_report(
     advisor = advisor or Advisor(game, config)
     out = advisor.opener(optimal=True, progress=progress, hard=hard or advisor.config.hard).as_dict()
     out.pop("candidates", None)
+    interface = getattr(game, "default_opener", None)
+    if interface and out.get("word") != interface:
+        out["reason"] = (f"{out.get('reason', '')}; the optimum of this configuration; the game's "
+                         f"interface opener is {interface} (what `termo suggest` plays first)")
     return out
 
 
@@ -241,14 +283,23 @@ def _fmt(value, digits: int) -> str:
 def format_decision(data: dict, max_alternatives: int = 10) -> list[str]:
     """Plain-text lines for a decision dict (``suggest``/``opener_report`` output)."""
     lines = []
+    if data.get("solved"):
+        lines.append(f"{data.get('reason', 'solved')}: {data['word']}")
+        return lines
     if "candidates" in data:
         n = data["candidates"]
         lines.append(f"candidates left: {n}")
+    if data.get("remaining"):
+        shown = data["remaining"]
+        more = f" (the first {len(shown)})" if len(shown) < data.get("candidates", len(shown)) else ""
+        lines.append(f"most likely first{more}:")
+        for start in range(0, len(shown), 10):
+            lines.append("  " + " ".join(shown[start:start + 10]))
     flag = "can be the answer" if data.get("is_candidate") else "cannot be the answer"
     lines.append(f"suggestion:      {data['word']}  ({flag})")
     lines.append(f"bits:            {_fmt(data.get('bits'), 4)}")
     if data.get("expected") is not None:
-        lines.append(f"expected:        {_fmt(data['expected'], 3)} guesses")
+        lines.append(f"expected:        {_fmt(data['expected'], 3)} guesses (including this one)")
     lines.append(f"reason:          {data.get('reason', '')}")
     alternatives = data.get("alternatives") or []
     if alternatives:
@@ -258,6 +309,6 @@ def format_decision(data: dict, max_alternatives: int = 10) -> list[str]:
             word = alt["word"] + ("*" if alt.get("is_candidate") else "")
             text = f"  {word:<{width}}  {_fmt(alt.get('bits'), 4)} bits"
             if alt.get("expected") is not None:
-                text += f"   E {_fmt(alt['expected'], 3)}"
+                text += f"   E {_fmt(alt['expected'], 3)} guesses"
             lines.append(text)
     return lines

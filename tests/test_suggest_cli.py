@@ -82,7 +82,7 @@ def test_suggest_reports_warnings(fake, game):
         (["tarso:GGGGY"], "impossible colours GGGGY for tarso"),
         (["tarso:BBBBB", "filme:GGGGB"], "leaves no candidate"),
         (["tarso:BBBBB", "filme:BBBBX"], "not a colour"),
-        (["tarso:GGGGG"], "already won"),
+        (["tarso:GGGGG", "termo:BBBBB"], "already won"),
         (["casa:BBBB"], "has 4 letters"),
     ],
 )
@@ -155,7 +155,7 @@ def test_cli_unknown_word_warns_on_stderr(fake, runner, app):
         (["suggest", "tarso"], "guess:colours"),
         (["suggest", "tarso:GGGGY"], "impossible colours"),
         (["suggest", "tarso:BBBBB", "filme:GGGGB"], "leaves no candidate"),
-        (["suggest", "tarso:GGGGG"], "already won"),
+        (["suggest", "tarso:GGGGG", "termo:BBBBB"], "already won"),
         (["opener", "--level", "0"], "--level must be"),
         (["play", "--t", "-1"], "temperature"),
     ],
@@ -174,6 +174,69 @@ def test_cli_opener_json(fake, runner, app):
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert list(data) == KEYS[1:] and data["word"] == "tosar"
+
+
+# ------------------------------------------- what a player and a reader see (items 6-10, 13)
+
+
+def test_cli_suggest_list_shows_the_candidates_left(fake, runner, app, game):
+    from termo.session import candidates_after
+
+    likely = candidates_after(game, ["tarso:BBBBB", "filme:BBBYY"]).most_likely(None)
+    args = ["suggest", "tarso:BBBBB", "filme:BBBYY", "--level", "2"]
+    data = json.loads(invoke(runner, app, args + ["--json", "--list", "3"]).stdout)
+    assert list(data) == KEYS + ["remaining"] and data["remaining"] == likely[:3]
+    data = json.loads(invoke(runner, app, args + ["--json", "--list", "500"]).stdout)
+    assert data["remaining"] == likely and len(likely) == 12  # bounded by the candidate count
+    assert "remaining" not in json.loads(invoke(runner, app, args + ["--json"]).stdout)
+    text = invoke(runner, app, args + ["--list", "3"]).stdout.splitlines()
+    assert text[0] == "candidates left: 12" and text[2] == "  " + " ".join(likely[:3])
+    result = invoke(runner, app, args + ["--list", "0"])
+    assert result.exit_code == 2 and "--list must be at least 1" in result.stderr
+
+
+def test_cli_suggest_reports_a_win(fake, runner, app):
+    result = invoke(runner, app, ["suggest", "tarso:BBBBB", "termo:GGGGG", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {
+        "solved": True, "turn": 2, "candidates": 1, "word": "termo", "bits": None, "expected": None,
+        "is_candidate": True, "reason": "solved in 2/6", "alternatives": []}
+    result = invoke(runner, app, ["suggest", "tarso:GGGGG"])
+    assert result.exit_code == 0 and result.stdout == "solved in 1/6: tarso\n"
+    normal = json.loads(invoke(runner, app, ["suggest", "tarso:BBBBB", "--json"]).stdout)
+    assert "solved" not in normal  # the normal contract is unchanged
+
+
+def test_cli_opener_says_which_one_it_is(fake, runner, app):
+    default = json.loads(invoke(runner, app, ["suggest", "--json"]).stdout)
+    assert default["word"] == "tarso" and "interface opener" in default["reason"]
+    assert "--opener optimal" in default["reason"]
+    optimal = json.loads(invoke(runner, app, ["suggest", "--json", "--opener", "optimal"]).stdout)
+    assert optimal["word"] == "tosar" and "--opener default plays tarso" in optimal["reason"]
+    text = invoke(runner, app, ["opener"]).stdout
+    assert text.startswith("optimal opener of Termo") and "interface opener" in text and "tarso" in text
+
+
+def test_cli_unknown_word_warning_says_what_happens(fake, runner, app):
+    result = invoke(runner, app, ["suggest", "xyzzy:BBBBB", "--level", "2"])
+    assert result.exit_code == 0
+    assert ("warning: 'xyzzy' is not in the word list; its colours are still used to filter the "
+            "candidates") in result.stderr
+
+
+def test_expected_is_labelled():
+    lines = format_decision({"candidates": 3, "word": "filme", "bits": 1.0, "expected": 1.886,
+                             "is_candidate": True, "reason": "r", "alternatives": []})
+    assert "expected:        1.886 guesses (including this one)" in lines
+
+
+@pytest.mark.parametrize("command", ["suggest", "opener"])
+def test_cli_help_reads_clean(runner, app, command):
+    text = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"}).stdout
+    assert "<bool>" not in text.replace("--help", "").split("Show this message")[0]
+    assert "this one included" in text
+    if command == "suggest":
+        assert "[HISTORY]..." in text and "[[HISTORY]" not in text and "--list" in text
 
 
 def test_cli_backend_option_reaches_the_solver(fake, runner, app, monkeypatch):
