@@ -33,18 +33,19 @@ TOpt = Annotated[
 BeamOpt = Annotated[str, typer.Option("--beam", metavar="K", help=f"Level 3: guesses tried per search node (1 to {BEAM_HELP}).")]
 DepthOpt = Annotated[str, typer.Option("--depth", metavar="P", help=f"Level 3: search depth below the root (0 to {DEPTH_HELP}).")]
 ExtendedOpt = Annotated[
-    bool, typer.Option("--extended", help="Termo: also guess the 2,583 conjugated forms (other games: no change).")
+    bool, typer.Option("--extended", metavar="", help="Termo: also guess the 2,583 conjugated forms (other games: no change).")
 ]
 StrictOpt = Annotated[
-    bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: commutative answers win).")
+    bool, typer.Option("--strict", metavar="", help="Nerdle: only the written form wins (default: commutative answers win).")
 ]
 OpenerOpt = Annotated[
     str,
     typer.Option("--opener", metavar="default|optimal",
                  help="First guess: the game's interface opener (default; Termo: tarso) or the configuration's optimum."),
 ]
+JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
 HardOpt = Annotated[
-    bool, typer.Option("--hard", help="Hard mode: greens stay in place and revealed letters are reused (the game's real rule).")
+    bool, typer.Option("--hard", metavar="", help="Hard mode: greens stay in place and revealed letters are reused (the game's real rule).")
 ]
 
 
@@ -137,7 +138,7 @@ def progress_display(label: str, delay: float = 0.8):
 def suggest_command(
     history: Annotated[
         Optional[list[str]],
-        typer.Argument(metavar="[HISTORY]...", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBYBBGB).", show_default=False),
+        typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBYBBGB).", show_default=False),
     ] = None,
     level: LevelOpt = "3",
     t: TOpt = "1.0",
@@ -147,16 +148,24 @@ def suggest_command(
     strict: StrictOpt = False,
     opener: OpenerOpt = "default",
     hard: HardOpt = False,
+    list_n: Annotated[
+        Optional[str],
+        typer.Option("--list", metavar="N", show_default=False,
+                     help="Also show the N most likely candidates left (JSON key 'remaining'; at most the candidate count)."),
+    ] = None,
     game_name: GameOption = None,
-    json_out: JsonOption = False,
+    json_out: JsonOpt = False,
     backend: BackendOption = None,
 ) -> None:
-    """Suggest the next guess after the rounds played so far (none: the opener)."""
+    """Suggest the next guess after the rounds played so far (none: the opener).
+
+    'expected' counts the guesses still to play, this one included (level 3)."""
     from termo.suggest import Advisor, format_decision, suggest
 
     try:
         game = load_game(game_name, extended=extended, strict=strict)
         config = parse_config(level, t, beam, depth, opener, backend, hard=hard, game=game)
+        remaining = None if list_n is None else parse_int("list", list_n, 1)
         advisor = Advisor(game, config)
         with progress_display("searching") as progress:
             data = suggest(
@@ -165,6 +174,7 @@ def suggest_command(
                 advisor=advisor,
                 progress=progress,
                 on_warning=lambda w: typer.echo(f"warning: {w}", err=True),
+                remaining=remaining,
             )
     except USER_ERRORS as err:
         fail(str(err))
@@ -184,10 +194,14 @@ def opener_command(
     strict: StrictOpt = False,
     hard: HardOpt = False,
     game_name: GameOption = None,
-    json_out: JsonOption = False,
+    json_out: JsonOpt = False,
     backend: BackendOption = None,
 ) -> None:
-    """The optimal first guess of a configuration and its alternatives (searched and cached when missing)."""
+    """The optimal first guess of a configuration and its alternatives (searched and cached when missing).
+
+    This is the configuration's optimum, not the game's interface opener that `termo suggest`
+    plays first (Termo: tarso; `termo suggest --opener optimal` plays this one). 'expected'
+    counts the guesses to solve the game, this one included (level 3)."""
     from termo.suggest import Advisor, format_decision, opener_report
 
     try:
@@ -200,7 +214,11 @@ def opener_command(
     if json_out:
         print_json(data)
     else:
-        typer.echo(f"opener of {game.title or game.label} ({config.describe()}{', extended' if game.extended else ''}):")
+        typer.echo(f"optimal opener of {game.title or game.label} ({config.describe()}{', extended' if game.extended else ''}):")
+        interface = getattr(game, "default_opener", None)
+        if interface and interface != data.get("word"):
+            typer.echo(f"(the game's interface opener, played first by `termo suggest`, is {interface}; "
+                       f"`termo suggest --opener optimal` plays {data.get('word')})")
         for line in format_decision(data):
             typer.echo(line)
 
@@ -246,7 +264,9 @@ def play_command(
 
     def error(text: str) -> None:  # rejected lines and warnings: stderr, after stdout so far
         sys.stdout.flush()
-        sys.stderr.write(text)
+        from cli.common import one_line  # echoed input escaped: no raw terminal codes
+
+        sys.stderr.write("".join(one_line(line) + "\n" for line in text.splitlines()))
         sys.stderr.flush()
 
     play = Play(

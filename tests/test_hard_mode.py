@@ -349,10 +349,10 @@ def test_suggest_and_opener_hard_first_guess_is_unchanged(game):
 def test_cli_play_hard_rejects_an_illegal_guess():
     script = "tarso GBBBB\nfumei BBBYB\ntumba GBBBB\nquit\n"
     result = CliRunner().invoke(_app(), ["play", "--hard", "--level", "2"], input=script)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output  # a piped session with a rejected line
     out = result.stdout
     assert "hard mode" in out.splitlines()[0]
-    assert "! hard mode: 'fumei' is not allowed: the 1st letter must be 't'" in out
+    assert "! hard mode: 'fumei' is not allowed: the 1st letter must be 't'" in result.stderr
     assert "FUMEI" not in out  # nothing applied
     assert "TUMBA" in out  # the next legal guess is played
 
