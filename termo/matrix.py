@@ -322,7 +322,10 @@ def _store(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> bool:
         _stamp_path(npy_path).unlink(missing_ok=True)
         data = host().array_bytes(host_matrix)
         atomic_write_bytes(npy_path, data)
-        atomic_write_json(meta_path, dict(_expected_meta(game, layout), checksum=checksum(data)))
+        digest = checksum(data)
+        atomic_write_json(meta_path, dict(_expected_meta(game, layout), checksum=digest))
+        # the bytes just written are the ones checksummed: vouch for this file as it is now
+        atomic_write_json(_stamp_path(npy_path), {"checksum": digest, "file": _file_identity(npy_path)})
         return True
     except OSError:
         return False  # a read-only or full disk: keep the matrix in memory only
