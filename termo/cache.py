@@ -81,6 +81,21 @@ def unseal(data: Any) -> dict | None:
     return payload if payload_digest(payload) == data[SEAL_FIELD] else None
 
 
+def open_sealed(data: Any, fmt: str, key: str, owner: str = "key") -> tuple[dict | None, str | None]:
+    """``(payload, None)`` for a sealed record of format ``fmt`` written for ``key``; otherwise
+    ``(None, problem)``: unreadable, checksum, format or key (``owner`` names what a key is)."""
+    if data is None:
+        return None, "unreadable or not JSON"
+    payload = unseal(data)
+    if payload is None:
+        return None, "checksum missing or wrong"
+    if payload.get("format") != fmt:
+        return None, f"unknown format {payload.get('format')!r}"
+    if payload.get("key") != key:
+        return None, f"it belongs to another {owner}"
+    return payload, None
+
+
 def warn(message: str) -> None:
     """One line on stderr (damaged caches are reported, then rebuilt)."""
     try:

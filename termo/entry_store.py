@@ -20,7 +20,7 @@ import math
 from pathlib import Path
 from typing import Any, Callable
 
-from termo.cache import atomic_write_json, read_json, seal, unseal, warn
+from termo.cache import atomic_write_json, read_json, open_sealed, seal, warn
 
 RECORD_FORMAT = "termo-entry/1"
 BUNDLE_FORMAT = "termo-entries/1"
@@ -45,15 +45,9 @@ def make_record(key: str, value: Any) -> dict:
 
 def open_record(record: Any, key: str, validate: Validator | None = None) -> tuple[Any, str | None]:
     """``(value, None)`` for a sound record of ``key``; ``(None, problem)`` otherwise."""
-    if record is None:
-        return None, "unreadable (not JSON)"
-    payload = unseal(record)
-    if payload is None:
-        return None, "checksum missing or wrong"
-    if payload.get("format") != RECORD_FORMAT:
-        return None, f"unknown format {payload.get('format')!r}"
-    if payload.get("key") != key:
-        return None, "it belongs to another key"
+    payload, problem = open_sealed(record, RECORD_FORMAT, key)
+    if problem:
+        return None, problem
     if "value" not in payload:
         return None, "no value"
     value = payload["value"]

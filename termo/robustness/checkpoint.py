@@ -18,7 +18,7 @@ import json
 import math
 from pathlib import Path
 
-from termo.cache import atomic_write_json, read_json, seal, unseal
+from termo.cache import atomic_write_json, open_sealed, read_json, seal
 
 FORMAT = "termo-robustness-chunk/2"  # /2: sealed (sha256 of the payload)
 
@@ -78,16 +78,9 @@ class CheckpointStore:
         path = self._path(key)
         if not path.exists():
             return None, None
-        data = read_json(path)
-        if data is None:
-            return None, "unreadable or not JSON"
-        payload = unseal(data)
-        if payload is None:
-            return None, "checksum missing or wrong"
-        if payload.get("format") != FORMAT:
-            return None, f"unknown format {payload.get('format')!r}"
-        if payload.get("key") != key:
-            return None, "it belongs to another chunk"
+        payload, problem = open_sealed(read_json(path), FORMAT, key, owner="chunk")
+        if problem:
+            return None, problem
         if payload.get("openers") != list(openers):
             return None, "its openers differ"
         values = payload.get("values")
