@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from backends.exact_ops import ExactSearchOps
+
 
 @dataclass
-class Backend:
+class Backend(ExactSearchOps):
     name: str
     xp: Any  # array-API namespace
     device: Any = None

@@ -24,6 +24,11 @@ COMMAND_MODULES = (
     "cli.bench_commands",
     "cli.robustness_commands",
     "cli.partition_commands",
+    "cli.optimal_commands",
+    "cli.tree_commands",
+    "cli.openers_commands",
+    "cli.serve_commands",
+    "cli.nerdle_commands",
 )
 # command name -> (module, function): commands whose parameters are all text, flags or a list of
 # texts, safe to call without typer's parameter conversion

@@ -1,0 +1,1 @@
+"""The exact solver: branch and bound over the whole probe space, with proven bounds."""

@@ -1,0 +1,1 @@
+"""Nerdle puzzles: the dated archive, today's puzzle, difficulty and statistics."""

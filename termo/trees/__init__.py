@@ -1,0 +1,1 @@
+"""Stored strategy trees: a file format, builders, an evaluator and a viewer."""

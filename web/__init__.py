@@ -1,0 +1,1 @@
+"""The web board and HTTP API (``termo serve``): an ASGI app that only calls the library."""
