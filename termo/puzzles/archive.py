@@ -65,11 +65,25 @@ def _key(cycle: int, equation: str) -> str:
 
 
 @lru_cache(maxsize=8)
+def _cycle_order(answers: tuple[str, ...], cycle: int) -> tuple[str, ...]:
+    return tuple(sorted(answers, key=lambda eq: (_key(cycle, eq), eq)))
+
+
+_RECENT: dict = {}  # (id(answers), cycle) -> (answers, order): no re-hashing of the list per date
+
+
 def cycle_order(answers: tuple[str, ...], cycle: int) -> tuple[str, ...]:
     """The permutation of ``answers`` that cycle ``cycle`` walks (module docstring)."""
     if cycle < 0:
         raise ValueError("cycle must be >= 0")
-    return tuple(sorted(answers, key=lambda eq: (_key(cycle, eq), eq)))
+    hit = _RECENT.get((id(answers), cycle))
+    if hit is not None and hit[0] is answers:
+        return hit[1]
+    order = _cycle_order(answers, cycle)
+    if len(_RECENT) >= 8:
+        _RECENT.clear()
+    _RECENT[(id(answers), cycle)] = (answers, order)
+    return order
 
 
 @lru_cache(maxsize=4)
