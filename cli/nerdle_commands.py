@@ -93,14 +93,15 @@ def stats_command(
         return
     typer.echo(f"Nerdle archive: {data['archive_puzzles']} puzzles from 2000-01-01 to {data['today']} "
                f"(cycles of {data['cycle_length']})")
-    for label, key in (("this month", "this_month"), ("last month", "last_month")):
+    labels = ("this month", "last month") if month is None else ("the month", "the month before")
+    for label, key in zip(labels, ("this_month", "last_month")):
         m = data[key]
         if m is None:
             typer.echo(f"  {label}: none (before the archive)")
             continue
         h = m["hardest_day"]
         counts = " ".join(f"{q}:{n}" for q, n in m["quintile_counts"].items())
-        typer.echo(f"  {m['month']} ({label}): {m['puzzles']} puzzles{'' if m['complete'] else ' so far'}, "
+        typer.echo(f"  {m['month']} ({label}): {m['puzzles']} puzzle{'' if m['puzzles'] == 1 else 's'}{'' if m['complete'] else ' so far'}, "
                    f"mean percentile {m['mean_percentile']:.2f} (mean quintile {m['mean_quintile']:.2f}); "
                    f"quintiles {counts}; hardest {h['date']} {h['equation']} ({h['quintile_label']}, "
                    f"percentile {h['percentile']:.2f})")
