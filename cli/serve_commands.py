@@ -1,5 +1,67 @@
-"""Placeholder: the `termo serve` commands are registered here (being built)."""
+"""`termo serve`: the web board and the JSON API (`web.app`), served by uvicorn.
+
+Loopback (127.0.0.1) by default: the board is a personal tool. Any other address is served too,
+with a warning line on stderr first (the API has no accounts; anyone who can reach the port can
+use the machine's CPU).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli.common import fail, one_line
+from cli.limits import parse_int
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def register(app) -> None:
-    """Add this module's commands to the root typer app (none yet)."""
+def serve_command(
+    host: Annotated[str, typer.Option("--host", metavar="ADDRESS",
+                                      help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every "
+                                           "interface, with a warning).")] = "127.0.0.1",
+    port: Annotated[str, typer.Option("--port", metavar="PORT", help="TCP port (1 to 65535).")] = "8000",
+    workers: Annotated[str, typer.Option("--workers", metavar="N",
+                                         help="Threads running searches (1 to 16; a level-3 search uses one).")] = "2",
+) -> None:
+    """Serve the board (http://HOST:PORT/, one page per game) and the JSON API (/api/..., /docs)."""
+    port_number = parse_int("port", port, 1, 65535)
+    threads = parse_int("workers", workers, 1, 16)
+    address = host.strip()
+    if not address:
+        fail("--host must be an address, e.g. 127.0.0.1")
+    if address not in LOOPBACK:
+        typer.echo(one_line(f"warning: listening on {address}, not on loopback: anyone who can reach port "
+                            f"{port_number} of this machine can use the board and the API (no accounts, "
+                            f"no TLS)"), err=True)
+    import socket
+
+    import uvicorn
+
+    from web.app import create_app
+    from web.jobs import Jobs
+
+    shown = f"[{address}]" if ":" in address else address
+    try:  # bound here, so that a taken port is one line and exit code 2
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        infos = socket.getaddrinfo(address, port_number, family, socket.SOCK_STREAM)
+        sock = socket.socket(infos[0][0], socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(infos[0][4])
+    except OSError as err:  # the port is taken, the address is not this machine's, ...
+        from cli.common import os_error_message
+
+        reason = os_error_message(err) if not isinstance(err, socket.gaierror) else "unknown address"
+        fail(f"cannot listen on {shown}:{port_number}: {reason}")
+    app = create_app(Jobs(workers=threads))
+    typer.echo(f"termo: serving the board on http://{shown}:{port_number}/ (API: /api, docs: /docs); "
+               f"Ctrl-C stops", err=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    with sock:
+        server.run(sockets=[sock])
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` to the root app."""
+    app.command("serve")(serve_command)

@@ -1,0 +1,42 @@
+"""The bounds of an HTTP request, checked before any work starts.
+
+The option bounds are the CLI's own (`cli.limits`, `termo.suggest.Config.check_game`: the same
+values give the same messages); these are the ones only a server needs: how large a body may
+be, how many history items and how long each, how long a text field, how many searches may wait
+for a worker, how many solver configurations stay in memory.
+"""
+
+from __future__ import annotations
+
+from termo.errors import TermoError
+
+MAX_BODY = 16 * 1024  # bytes of a request body (a full 6-round Nerdle history is ~120 bytes)
+MAX_HISTORY = 32  # history items (every game has at most 6 tries; more is refused by the library)
+MAX_ITEM = 64  # characters of one history item (guess:colours)
+MAX_TEXT = 64  # characters of a text field (game, guess, answer, opener)
+MAX_ADVISORS = 16  # solver configurations kept in memory (LRU)
+MAX_WAITING = 64  # searches waiting for a worker before the server answers 503
+WORKERS = 2  # worker threads running searches (the machine has 2 cores)
+
+
+def check_text(name: str, value) -> str:
+    """A text field of at most `MAX_TEXT` characters."""
+    if not isinstance(value, str):
+        raise TermoError(f"{name} must be text, not {type(value).__name__}")
+    if len(value) > MAX_TEXT:
+        raise TermoError(f"{name} is too long: {len(value):,} characters, at most {MAX_TEXT}")
+    return value
+
+
+def check_history(history) -> list[str]:
+    """A history of at most `MAX_HISTORY` items of at most `MAX_ITEM` characters each."""
+    items = list(history or [])
+    if len(items) > MAX_HISTORY:
+        raise TermoError(f"history has {len(items):,} items; at most {MAX_HISTORY} are accepted "
+                         f"(no game has more than 6 tries)")
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, str):
+            raise TermoError(f"history item {number} must be text (guess:colours), not {type(item).__name__}")
+        if len(item) > MAX_ITEM:
+            raise TermoError(f"history item {number} is too long: {len(item):,} characters, at most {MAX_ITEM}")
+    return items

@@ -1,0 +1,154 @@
+"""The board page of a game, rendered on the server in the game's language.
+
+One HTML document per game (`render_board`): the labels are written in the game's language
+(`web.i18n`), the colours are the game's, and a JSON block (``#board-config``) tells the board's
+script (``/static/board.js``) the game's name, length, tries, symbols, opener and the interface
+text. Every asset is served by the package (``/static/...``): no CDN, no external font, so the
+board works offline.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from web.i18n import COLOURS, KEYBOARDS, strings
+
+PAGE_GAMES = ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru")
+TEMPERATURES = ("0.5", "1", "2", "5", "inf")
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def board_config(game) -> dict:
+    """What the board's script needs to know about ``game`` (plain data)."""
+    name = game.label
+    text = strings(game.language)
+    return {
+        "game": name,
+        "title": game.title or name,
+        "language": game.language,
+        "length": game.word_length,
+        "tries": game.max_turns,
+        "symbols": game.symbols,
+        "unit": game.unit,
+        "opener": game.default_opener,
+        "uniform_prior": bool(game.uniform_prior),
+        "has_extended": name == "termo",
+        "has_strict": name.startswith("nerdle"),
+        "digit_colours": game.unit == "letters",  # 1/2/3 set colours only where digits are not symbols
+        "keyboard": KEYBOARDS.get(name) or [game.symbols],
+        "list": 200,  # candidates shown in the list
+        "text": text,
+    }
+
+
+def _options(values, selected, labels=None) -> str:
+    out = []
+    for value in values:
+        label = (labels or {}).get(value, value)
+        attr = " selected" if value == selected else ""
+        out.append(f'<option value="{_e(value)}"{attr}>{_e(label)}</option>')
+    return "".join(out)
+
+
+def render_board(game, titles: dict[str, str]) -> str:
+    """The board page of ``game``; ``titles`` maps each page's game name to its title (switcher)."""
+    config = board_config(game)
+    text = config["text"]
+    colours = COLOURS.get(config["game"], COLOURS["wordle"])
+    name = config["game"]
+    title = text["title"].format(game=config["title"])
+    style = "".join(f"--{key}:{value};" for key, value in colours.items())
+    switcher = "".join(
+        f'<option value="{_e(g)}"{" selected" if g == name else ""}>{_e(titles.get(g, g))}</option>'
+        for g in PAGE_GAMES)
+    digits = text["digits_help"] if config["digit_colours"] else ""
+    blob = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
+    rows = []
+    for r in range(config["tries"]):
+        tiles = "".join(
+            f'<button type="button" class="tile" data-row="{r}" data-col="{c}" data-state="empty" '
+            f'tabindex="-1" aria-label=""></button>'
+            for c in range(config["length"]))
+        rows.append(f'<div class="row" data-row="{r}" role="group">{tiles}</div>')
+    levels = _options(("3", "2", "1"), "3", {k: text[f"level_{k}"] for k in ("1", "2", "3")})
+    temps = _options(TEMPERATURES, "1", {"inf": text["uniform"]})
+    extended = (f'<label><input type="checkbox" id="opt-extended"> {_e(text["extended"])}</label>'
+                if config["has_extended"] else "")
+    strict = (f'<label><input type="checkbox" id="opt-strict"> {_e(text["strict"])}</label>'
+              if config["has_strict"] else "")
+    uniform = f'<p class="note">{_e(text["uniform_game"])}</p>' if config["uniform_prior"] else ""
+    keys = "".join(
+        '<div class="keys-row">' + "".join(
+            f'<button type="button" class="key" data-key="{_e(ch)}" tabindex="-1">{_e(ch)}</button>' for ch in row)
+        + "</div>" for row in config["keyboard"])
+    keys += (f'<div class="keys-row"><button type="button" class="key wide" data-key="Enter" tabindex="-1">'
+             f'{_e(text["enter"])}</button><button type="button" class="key wide" data-key="Backspace" '
+             f'tabindex="-1" aria-label="Backspace">{_e(text["backspace"])}</button></div>')
+    return f"""<!doctype html>
+<html lang="{_e(config['language'])}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(title)}</title>
+<link rel="stylesheet" href="/static/board.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+</head>
+<body class="game-{_e(name)}" style="{_e(style)}">
+<header>
+  <h1>{_e(title)}</h1>
+  <nav><label for="game-switcher">{_e(text['switch_game'])}</label>
+  <select id="game-switcher">{switcher}</select>
+  <a href="/docs" id="api-docs">{_e(text['api_docs'])}</a></nav>
+</header>
+<main id="app" data-game="{_e(name)}" data-length="{config['length']}" data-tries="{config['tries']}">
+<section id="play">
+  <p class="subtitle">{_e(text['subtitle'])}</p>
+  <div id="board" data-game="{_e(name)}" tabindex="0" aria-describedby="keyboard-help">{''.join(rows)}</div>
+  <p id="message" role="alert" aria-live="assertive"></p>
+  <p id="status" aria-live="polite"></p>
+  <div class="buttons">
+    <button type="button" id="register">{_e(text['register'])}</button>
+    <button type="button" id="undo">{_e(text['undo'])}</button>
+    <button type="button" id="new-game">{_e(text['new_game'])}</button>
+  </div>
+  <div id="keyboard" aria-label="{_e(text['keyboard'])}">{keys}</div>
+  <p id="keyboard-help" class="note">{_e(text['keyboard_help'].format(digits=digits))}</p>
+</section>
+<aside id="panel">
+  <section>
+    <h2>{_e(text['suggestion'])}</h2>
+    <p><strong id="suggestion" data-word=""></strong> <span id="suggestion-flag"></span></p>
+    <p><span id="suggestion-bits"></span> <span id="suggestion-expected"></span></p>
+    <h3>{_e(text['reason'])}</h3>
+    <p id="reason"></p>
+  </section>
+  <section>
+    <h2>{_e(text['candidates'])}: <span id="candidates-count">…</span></h2>
+    <details id="candidates-details" open><summary>{_e(text['candidates_list'])}</summary>
+    <ol id="candidates-list"></ol></details>
+  </section>
+  <section>
+    <h2>{_e(text['alternatives'])}</h2>
+    <table id="alternatives"><thead><tr><th>{_e(text['word'])}</th><th>{_e(text['bits'])}</th>
+    <th>{_e(text['expected'])}</th></tr></thead><tbody></tbody></table>
+  </section>
+  <section id="options">
+    <h2>{_e(text['options'])}</h2>
+    <label>{_e(text['level'])} <select id="opt-level">{levels}</select></label>
+    <label>{_e(text['temperature'])} <select id="opt-t">{temps}</select></label>
+    {uniform}
+    {extended}
+    <label><input type="checkbox" id="opt-hard"> {_e(text['hard'])}</label>
+    {strict}
+  </section>
+</aside>
+</main>
+<script type="application/json" id="board-config">{blob}</script>
+<script src="/static/board.js"></script>
+</body>
+</html>
+"""

@@ -1,0 +1,191 @@
+"""What each API endpoint computes, as plain functions of plain data (no HTTP here).
+
+Every function takes the request's fields (already shaped by `web.models`), checks them the
+way the CLI checks its options (the same `cli.solver_commands.parse_config`,
+`cli.limits.parse_int`, `cli.common.load_game`, so a bad value gets the same message), calls the
+same library functions as the command, and returns ``(data, warnings)``: ``data`` is exactly what
+the command prints with ``--json`` and ``warnings`` what it prints on stderr as ``warning: ...``.
+A bad value raises `termo.errors.TermoError` (the app answers HTTP 422 with its one line).
+
+The solvers of one configuration (`termo.suggest.Advisor`) are kept in a small LRU cache,
+`ADVISORS`, so that a second request of the same game and options reuses the first one's solver
+and its caches; each cached advisor has a lock, because one solver answers one question at a
+time (requests of different configurations run side by side).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable
+
+from termo.errors import TermoError
+from web.limits import MAX_ADVISORS, check_history, check_text
+
+
+def _text(value: Any) -> str:
+    """An option value as the command line would have typed it (1 -> "1", "inf" -> "inf")."""
+    if isinstance(value, bool):  # a JSON true/false where a number is expected
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def load_game(name: str | None, extended: bool = False, strict: bool = False):
+    """The game of a request (default termo; never ``$TERMO_GAME``: a request names its game)."""
+    from cli.common import load_game as cli_load_game
+
+    check_text("game", name or "termo")
+    return cli_load_game(name or "termo", extended=bool(extended), strict=bool(strict))
+
+
+class AdvisorCache:
+    """A bounded LRU of `termo.suggest.Advisor` per (game, configuration), each with its lock."""
+
+    def __init__(self, size: int = MAX_ADVISORS) -> None:
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(game, config) -> tuple:
+        return (game.label, game.name, bool(game.extended), getattr(game, "win_rule", ""), config)
+
+    def get(self, game, config) -> tuple[object, threading.Lock]:
+        from termo.suggest import Advisor
+
+        key = self.key(game, config)
+        with self._lock:
+            entry = self._items.get(key)
+            if entry is not None:
+                self._items.move_to_end(key)
+                return entry
+            entry = (Advisor(game, config), threading.Lock())
+            self._items[key] = entry
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+            return entry
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+ADVISORS = AdvisorCache()
+
+
+# ----------------------------------------------------------------------------- endpoints
+
+
+def games() -> list[dict]:
+    """``termo games --json``."""
+    from termo.games import GAME_NAMES, get_game
+
+    return [get_game(name).summary() for name in GAME_NAMES]
+
+
+def suggest(game: str | None = None, history=(), level="3", t="1.0", beam="10", depth="1",
+            extended: bool = False, strict: bool = False, opener: str = "default", hard: bool = False,
+            list: Any = None, progress: Callable | None = None) -> tuple[dict, list[str]]:
+    """``termo suggest HISTORY... --json`` with the same options (``list``: ``--list N``)."""
+    from cli.limits import parse_int
+    from cli.solver_commands import parse_config
+    from termo.suggest import suggest as library_suggest
+
+    items = check_history(history)
+    g = load_game(game, extended=extended, strict=strict)
+    config = parse_config(_text(level), _text(t), _text(beam), _text(depth), check_text("opener", opener),
+                          None, hard=bool(hard), game=g)
+    remaining = None if list is None else parse_int("list", _text(list), 1)
+    advisor, lock = ADVISORS.get(g, config)
+    warnings: list[str] = []
+    with lock:
+        data = library_suggest(g, items, advisor=advisor, progress=progress, on_warning=warnings.append,
+                               remaining=remaining)
+    return data, warnings
+
+
+def opener(game: str | None = None, level="3", t="1.0", beam="10", depth="1", extended: bool = False,
+           strict: bool = False, hard: bool = False, progress: Callable | None = None) -> tuple[dict, list[str]]:
+    """``termo opener --json`` with the same options."""
+    from cli.solver_commands import parse_config
+    from termo.suggest import opener_report
+
+    g = load_game(game, extended=extended, strict=strict)
+    config = parse_config(_text(level), _text(t), _text(beam), _text(depth), "optimal", None, hard=bool(hard), game=g)
+    advisor, lock = ADVISORS.get(g, config)
+    with lock:
+        data = opener_report(g, advisor=advisor, progress=progress)
+    return data, []
+
+
+def feedback(guess: str, answer: str, game: str | None = None, strict: bool = False) -> tuple[dict, list[str]]:
+    """``termo feedback GUESS ANSWER --json``: the colours of ``guess`` when the secret is ``answer``."""
+    from termo.feedback import colours, render_squares
+
+    check_text("guess", guess)
+    check_text("answer", answer)
+    g = load_game(game, strict=strict)
+    gn, an = _game_word(g, guess), _game_word(g, answer)
+    gi, ai = g.index_of(gn), g.index_of(an)
+    if gi is not None and ai is not None and g.is_answer_index(ai) and g.wins(gi, ai):
+        pattern = g.win_pattern
+    else:
+        pattern = colours(gn, an)
+    return {"guess": guess, "answer": answer, "pattern": pattern, "squares": render_squares(pattern)}, []
+
+
+def _game_word(game, text: str) -> str:
+    """A normalised word of ``game`` (TermoError when invalid), as `termo feedback` reads it."""
+    norm = game.normalize(text.strip())
+    if game.index_of(norm) is None:
+        game.check_guess_text(norm)
+    return norm
+
+
+def partition(guess: str, history=(), game: str | None = None, t="1") -> tuple[dict, list[str]]:
+    """``termo partition GUESS HISTORY... --json``: how ``guess`` splits the candidates left."""
+    from termo.partition import guess_metrics, make_state
+    from termo.prior import parse_temperature
+
+    items = check_history(history)
+    check_text("guess", guess)
+    g = load_game(game)
+    state = make_state(g, items, parse_temperature(_text(t)))
+    data, warnings = guess_metrics(state, guess)
+    return data, list(warnings)
+
+
+def candidates(game: str | None = None, history=(), extended: bool = False, strict: bool = False,
+               hard: bool = False, list: Any = None) -> tuple[dict, list[str]]:
+    """The candidates ``history`` leaves, replayed strictly as `termo suggest` replays it (the
+    same errors), without a suggestion: ``{"candidates": n, "won": bool, "turn": next try,
+    "remaining": [...]}`` (``remaining`` with ``list``: the n most likely, `Session.most_likely`)."""
+    from cli.limits import parse_int
+    from termo.session import Session
+
+    items = check_history(history)
+    g = load_game(game, extended=extended, strict=strict)
+    remaining = None if list is None else parse_int("list", _text(list), 1)
+    session = Session(g, hard=bool(hard))
+    outcomes = session.replay(items)
+    warnings = [w for outcome in outcomes for w in outcome.warnings]
+    data = {"candidates": 1 if session.won else session.n_candidates, "won": session.won,
+            "turn": len(session.rounds) + 1}
+    if remaining is not None:
+        data["remaining"] = [session.rounds[-1].guess] if session.won else session.most_likely(remaining)
+    return data, warnings
+
+
+def check_game_name(name: str) -> str:
+    """The registry name of a page's game (TermoError when unknown)."""
+    from termo.games import resolve_name
+
+    return resolve_name(check_text("game", name))
+
+
+__all__ = ["ADVISORS", "AdvisorCache", "TermoError", "feedback", "games", "opener", "partition", "suggest"]
