@@ -92,32 +92,83 @@ def test_difficulty_scale(game, scale):
     quintiles = Counter(scale.quintile(eq) for eq in game.answers)
     assert sorted(quintiles) == [1, 2, 3, 4, 5] and max(quintiles.values()) - min(quintiles.values()) <= 1
     assert scale.percentile(scale.order[-1]) == 100.0 and scale.quintile(scale.order[0]) == 1
-    # the order: opener group size, then the text (the stand-in: no tree is stored yet)
-    keys = [(scale.groups[eq], eq) for eq in scale.order]
+    # the order: guesses on a stored tree (when there is one), the opener's group size, the text
+    if scale.lengths is None:
+        assert scale.source == difficulty.SOURCE_STAND_IN
+        keys = [(scale.groups[eq], eq) for eq in scale.order]
+    else:
+        assert scale.source.startswith("stored ")
+        keys = [(scale.lengths[eq], scale.groups[eq], eq) for eq in scale.order]
     assert keys == sorted(keys)
-    assert scale.source == difficulty.SOURCE_STAND_IN
     # group sizes are real: the opener's colours leave exactly that many answers
     from termo.feedback import colours
     eq = scale.order[len(scale.order) // 2]
-    pattern = colours(game.default_opener, eq)
-    assert scale.groups[eq] == sum(colours(game.default_opener, a) == pattern for a in game.answers)
+    opener = scale.opener
+    key = game.win_key(opener)
+    pattern = colours(opener, eq)
+    assert game.win_key(eq) != key
+    assert scale.groups[eq] == sum(colours(opener, a) == pattern and game.win_key(a) != key for a in game.answers)
     assert scale.of("1+1=2") is None
 
 
-def test_tree_lengths_come_first(game, monkeypatch):
-    import termo.trees
+def _naive_tree(game):
+    """A complete tree: the opener, then always the first candidate left (answers only)."""
+    from termo.matrix import expected_code
+    from termo.trees.model import Node, Tree
 
-    fake = {eq: 2 + (i % 4) for i, eq in enumerate(game.answers)}
-    monkeypatch.setattr(termo.trees, "path_lengths", lambda g: fake, raising=False)
-    lengths = difficulty.path_lengths(game)
-    assert lengths == fake
-    s = difficulty.Scale(game, lengths)
-    assert s.source == difficulty.SOURCE_TREE
-    keys = [(fake[eq], s.groups[eq], eq) for eq in s.order]
+    def build(guess, members):
+        node = Node(guess)
+        groups: dict = {}
+        for a in members:
+            code = expected_code(game, guess, a)
+            if code != game.win_code:
+                groups.setdefault(code, []).append(a)
+        for code, rest in groups.items():
+            node.children[code] = build(rest[0], rest)
+        return node
+
+    opener = game.index_of(game.default_opener)
+    root = build(opener, range(game.n_answers))
+    return Tree(game=game.label, key="test", method="practical", opener=game.default_opener, root=root)
+
+
+def _naive_guesses(game, answer):
+    """The same strategy played out directly: guesses until the win."""
+    from termo.feedback import colours
+
+    members, guess, turns = list(game.answers), game.default_opener, 0
+    while True:
+        turns += 1
+        if game.win_key(guess) == game.win_key(answer):
+            return turns
+        pattern = colours(guess, answer)
+        members = [m for m in members if game.win_key(guess) != game.win_key(m) and colours(guess, m) == pattern]
+        guess = members[0]
+
+
+def test_stored_tree_lengths_come_first(monkeypatch):
+    from termo.games import nerdle
+    import termo.trees.store as store
+
+    mini = nerdle.make(mini=True)
+    tree = _naive_tree(mini)
+    lengths = difficulty.path_lengths(mini, tree)
+    assert lengths == {a: _naive_guesses(mini, a) for a in mini.answers}
+    hard = _naive_tree(mini)
+    hard.hard = True
+    monkeypatch.setattr(store, "candidates", lambda g: [hard, tree])
+    found = difficulty.stored_tree_lengths(mini)
+    assert found is not None and found[0] is tree  # hard-mode trees do not serve the difficulty
+    s = difficulty.Scale(mini, *found)
+    assert s.source.startswith("stored practical tree")
+    keys = [(lengths[eq], s.groups[eq], eq) for eq in s.order]
     assert keys == sorted(keys)
-    assert s.of(s.order[0])["guesses_on_tree"] == 2
-    monkeypatch.setattr(termo.trees, "path_lengths", lambda g: {"x": 1}, raising=False)  # incomplete: ignored
-    assert difficulty.path_lengths(game) is None
+    assert s.of(s.order[0])["guesses_on_tree"] == min(lengths.values())
+    del tree.root.children[next(iter(tree.root.children))]  # a missing branch: not complete
+    assert difficulty.path_lengths(mini, tree) is None
+    assert difficulty.stored_tree_lengths(mini) is None
+    monkeypatch.setattr(store, "candidates", lambda g: [])
+    assert difficulty.Scale(mini).source == difficulty.SOURCE_STAND_IN
 
 
 # ----------------------------------------------------------------------------- today, on loopback
@@ -150,6 +201,7 @@ class _Server:
                 pass
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
                                        daemon=True)

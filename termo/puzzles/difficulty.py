@@ -11,11 +11,15 @@ The answer at 1-based position ``r`` of ``N`` has percentile ``100 * r / N`` (th
 and quintile ``1 + 5 * (r - 1) // N``: five equal groups (sizes differ by one at most), 5/5 the
 hardest 20 %, 1/5 the easiest.
 
-Where the path length comes from: :func:`path_lengths` is the one place that knows. It asks
-``termo.trees.path_lengths(game)`` (``{equation: guesses}``, or None when no tree is stored) and
-uses it when it covers every answer. Until a stored Nerdle Classic tree exists, the documented
-stand-in is used: **no path-length key at all**, so the order is the opener's feedback-group size,
-then the text. Every result says which one is in use (``difficulty_source``).
+Where the path length comes from: :func:`stored_tree_lengths` is the one place that knows. It
+takes the stored trees of the game (``termo.trees.store.candidates``: shipped in ``data/trees/``,
+then built ones in the cache; damaged files are skipped there), keeps the normal-mode ones, prefers
+exact, then practical, then level-3 trees, and walks the tree for every answer with the plain
+feedback rule (:func:`termo.matrix.expected_code`, no pattern matrix needed). A tree that does not
+reach every answer's win is not used. With a tree, the opener is the tree's first guess. Until a
+stored Nerdle Classic tree exists, the documented stand-in is used: **no path-length key at all**,
+so the order is the opener's feedback-group size, then the text. Every result says which one is
+in use (``difficulty_source``).
 """
 
 from __future__ import annotations
@@ -23,27 +27,52 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-SOURCE_TREE = "stored tree: guesses on the path, then the opener's feedback-group size, then the text"
 SOURCE_STAND_IN = ("stand-in (no stored Nerdle tree yet): the opener's feedback-group size, "
                    "then the text")
+TREE_PREFERENCE = ("exact", "practical", "level3")
+MAX_PATH = 64
 
 
-def path_lengths(game) -> dict[str, int] | None:
-    """Guesses to each answer on the stored tree, or None (the stand-in is then used)."""
+def tree_source(tree) -> str:
+    return (f"stored {tree.method} tree (opener {tree.opener}): guesses on the path, then the "
+            f"opener's feedback-group size, then the text")
+
+
+def path_lengths(game, tree) -> dict[str, int] | None:
+    """Guesses ``tree`` takes to win against every answer of ``game`` (the win counts), or None
+    when some answer is not reached (a missing branch, or more than :data:`MAX_PATH` guesses)."""
+    from termo.matrix import expected_code
+
+    win = game.win_code
+    lengths: dict[str, int] = {}
+    for a, eq in enumerate(game.answers):
+        node, guesses = tree.root, 0
+        while node is not None and guesses < MAX_PATH:
+            guesses += 1
+            code = expected_code(game, node.guess, a)
+            if code == win:
+                lengths[eq] = guesses
+                break
+            node = node.children.get(code)
+        else:
+            return None
+    return lengths
+
+
+def stored_tree_lengths(game) -> tuple[object, dict[str, int]] | None:
+    """``(tree, lengths)`` for the preferred complete stored tree of ``game``, or None."""
     try:
-        import termo.trees as trees
-    except ImportError:  # pragma: no cover - the package ships with termo
+        from termo.trees.store import candidates
+
+        trees = [t for t in candidates(game) if not t.hard]
+    except Exception:  # noqa: BLE001 - no readable tree means "no tree": the stand-in is used
         return None
-    provider = getattr(trees, "path_lengths", None)
-    if provider is None:
-        return None
-    try:
-        lengths = provider(game)
-    except Exception:  # noqa: BLE001 - a missing or damaged tree means "no tree": use the stand-in
-        return None
-    if not lengths or any(a not in lengths for a in game.answers):
-        return None
-    return {a: int(lengths[a]) for a in game.answers}
+    trees.sort(key=lambda t: TREE_PREFERENCE.index(t.method) if t.method in TREE_PREFERENCE else 99)
+    for tree in trees:
+        lengths = path_lengths(game, tree)
+        if lengths is not None:
+            return tree, lengths
+    return None
 
 
 def opener_groups(game, opener: str | None = None) -> dict[str, int]:
@@ -61,12 +90,12 @@ def opener_groups(game, opener: str | None = None) -> dict[str, int]:
 class Scale:
     """The difficulty of every answer of a game (built once per process per game)."""
 
-    def __init__(self, game, lengths: dict[str, int] | None = None) -> None:
+    def __init__(self, game, tree=None, lengths: dict[str, int] | None = None) -> None:
         self.game = game
-        self.opener = game.default_opener
-        self.groups = opener_groups(game)
-        self.lengths = lengths
-        self.source = SOURCE_TREE if lengths is not None else SOURCE_STAND_IN
+        self.opener = game.probes[tree.root.guess] if tree is not None else game.default_opener
+        self.groups = opener_groups(game, self.opener)
+        self.lengths = lengths if tree is not None else None
+        self.source = tree_source(tree) if tree is not None else SOURCE_STAND_IN
         if lengths is not None:
             order = sorted(game.answers, key=lambda eq: (lengths[eq], self.groups[eq], eq))
         else:
@@ -104,8 +133,9 @@ class Scale:
 
 @lru_cache(maxsize=4)
 def scale_for(game) -> Scale:
-    """The difficulty scale of ``game`` (memoised; the tree is looked for once per process)."""
-    return Scale(game, path_lengths(game))
+    """The difficulty scale of ``game`` (memoised; the trees are looked for once per process)."""
+    found = stored_tree_lengths(game)
+    return Scale(game, *found) if found else Scale(game)
 
 
 def nerdle_scale() -> Scale:
