@@ -1,5 +1,168 @@
-"""Operations of the exact (branch-and-bound) solver, mixed into every :class:`backends.base.Backend`."""
+"""Operations of the exact (branch-and-bound) solver, mixed into every :class:`backends.base.Backend`.
+
+The domain (``termo/exact``) reaches the compiled search only through
+:meth:`ExactSearchOps.exact_engine`, which returns an :class:`ExactEngine`: the memo table, the
+per-level scratch buffers and the kernels of ``backends/kernels_exact.py`` bound to one game's
+matrix and weights.
+
+Every backend runs the *same* host kernels (numba where installed, plain Python otherwise) on a
+host copy of its matrix: the search is a sequential, data-dependent depth-first walk that an
+array-API namespace cannot express, and one implementation makes every backend's values, bounds
+and trees identical by construction (the tests compare them anyway). This is the documented
+host fallback for JAX, array-api-strict and CuPy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+DEFAULT_MEMO_SLOTS = 1 << 21  # ~76 MB of memo table
+
+
+class ExactEngine:
+    """The exact search over one matrix (probes × answers codes), answer weights ``weights`` and
+    class weights ``class_mass`` (see ``backends.kernels_exact``). Host NumPy throughout."""
+
+    def __init__(self, matrix, weights, class_mass, loss: float, win_code: int, n_codes: int,
+                 max_rounds: int, exact_rule: bool = True, symbols=None, symbol_counts=None,
+                 hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS):
+        from backends import kernels_exact as kx
+
+        self.kx = kx
+        self.M = np.asarray(matrix)
+        n_probes, n_answers = self.M.shape
+        self.n_probes = int(n_probes)
+        self.n_answers = int(n_answers)
+        self.w = np.ascontiguousarray(weights, dtype=np.float64)
+        self.cm = np.ascontiguousarray(class_mass, dtype=np.float64)
+        self.loss = float(loss)
+        self.win = int(win_code)
+        self.exact_rule = bool(exact_rule)
+        self.hard = bool(hard)
+        R = int(max_rounds) + 1
+        self.max_rounds = int(max_rounds)
+        if symbols is None:
+            symbols = np.zeros((n_probes, 1), dtype=np.int16)
+            symbol_counts = np.zeros((n_probes, 1), dtype=np.uint8)
+        self.symc = np.ascontiguousarray(symbols, dtype=np.int16)
+        self.symn = np.ascontiguousarray(symbol_counts, dtype=np.uint8)
+        self.length = int(self.symc.shape[1])
+        self.marks = np.zeros(max(1, self.symn.shape[1]), dtype=np.int64)
+        slots = int(memo_slots)
+        self.mk1 = np.full(slots, -1, dtype=np.int64)
+        self.mk2 = np.full(slots, -1, dtype=np.int64)
+        self.mlb = np.zeros(slots, dtype=np.float64)
+        self.mub = np.zeros(slots, dtype=np.float64)
+        self.mg = np.zeros(slots, dtype=np.int32)
+        self.stats = np.zeros(kx.N_STATS, dtype=np.int64)
+        self.cnt = np.zeros(n_codes, dtype=np.int64)
+        self.wsum = np.zeros(n_codes, dtype=np.float64)
+        self.cmx = np.zeros(n_codes, dtype=np.float64)
+        self.seen = np.zeros(n_codes, dtype=np.int64)
+        self.lv_lbs = np.zeros((R, n_probes), dtype=np.float64)
+        self.lv_sq = np.zeros((R, n_probes), dtype=np.float64)
+        self.lv_valid = np.zeros((R, n_probes), dtype=np.bool_)
+        self.lv_order = np.zeros((R, n_probes), dtype=np.int64)
+        self.lv_members = np.zeros((R, n_answers), dtype=np.int64)
+        self.lv_codes = np.zeros((R, n_answers + 1), dtype=np.int64)
+        self.lv_start = np.zeros((R, n_answers + 2), dtype=np.int64)
+        self.lv_vals = np.zeros((R, n_answers + 1), dtype=np.float64)
+        self.lv_allowed = np.zeros((R, n_probes), dtype=np.int64)
+        self.all_probes = np.arange(n_probes, dtype=np.int64)
+
+    # --- statistics -----------------------------------------------------------------------
+    @property
+    def nodes(self) -> int:
+        """States expanded so far (one all-probe bound pass each)."""
+        return int(self.stats[self.kx.NODES])
+
+    def counters(self) -> dict:
+        kx = self.kx
+        return {"nodes": int(self.stats[kx.NODES]), "memo_hits": int(self.stats[kx.HITS]),
+                "memo_stores": int(self.stats[kx.STORES]), "guesses_tried": int(self.stats[kx.GUESSES])}
+
+    # --- allowed sets ---------------------------------------------------------------------
+    def allowed_after(self, parent, guess: int, code: int):
+        """Hard mode: the probes of ``parent`` still legal after ``guess`` scored ``code``."""
+        parent = np.ascontiguousarray(parent, dtype=np.int64)
+        out = np.empty(parent.shape[0], dtype=np.int64)
+        m = self.kx.filter_allowed(self.symc, self.symn, self.marks, int(guess), int(code), self.length,
+                                   parent, parent.shape[0], out)
+        return out[:m].copy()
+
+    def allowed_hash(self, allowed) -> int:
+        """The memo salt of an allowed list (0 for the whole probe space)."""
+        allowed = np.ascontiguousarray(allowed, dtype=np.int64)
+        if not self.hard or allowed.shape[0] == self.n_probes:
+            return 0
+        return int(self.kx.set_hash(allowed, allowed.shape[0], 7)[0] % 1000000007)
+
+    # --- search ---------------------------------------------------------------------------
+    def solve(self, members, rounds: int, allowed=None, limit: float = np.inf, budget: int | None = None):
+        """``(value, exact, guess)`` of a state (see ``kernels_exact.solve``); ``budget`` more
+        expanded states at most (None: unlimited). ``aborted`` tells whether it ran out."""
+        kx = self.kx
+        S = np.ascontiguousarray(members, dtype=np.int64)
+        allowed = self.all_probes if allowed is None else np.ascontiguousarray(allowed, dtype=np.int64)
+        if int(rounds) > self.max_rounds:
+            raise ValueError(f"rounds {rounds} above the engine's {self.max_rounds}")
+        self.stats[kx.ABORTED] = 0
+        self.stats[kx.BUDGET] = np.iinfo(np.int64).max if budget is None else self.stats[kx.NODES] + int(budget)
+        if allowed.shape[0] == self.n_probes:
+            work = allowed
+        else:  # the root's list lives in the top level's buffer (the kernel's layout)
+            work = self.lv_allowed[int(rounds)]
+            work[: allowed.shape[0]] = allowed
+        v, ex, g = kx.solve(self.M, self.w, self.cm, self.symc, self.symn, self.marks, self.length,
+                            self.hard, self.exact_rule, self.loss, self.win,
+                            self.mk1, self.mk2, self.mlb, self.mub, self.mg, self.stats,
+                            self.cnt, self.wsum, self.cmx, self.seen,
+                            self.lv_lbs, self.lv_sq, self.lv_valid, self.lv_order, self.lv_members,
+                            self.lv_codes, self.lv_start, self.lv_vals, self.lv_allowed,
+                            S, int(rounds), work, int(allowed.shape[0]), self.allowed_hash(allowed),
+                            float(limit))
+        return float(v), bool(ex), int(g)
+
+    @property
+    def aborted(self) -> bool:
+        return bool(self.stats[self.kx.ABORTED])
+
+    def greedy_guess(self, members, rounds: int, allowed=None) -> int:
+        """The search's first choice at a state it did not finish (least bound; closed forms)."""
+        S = np.ascontiguousarray(members, dtype=np.int64)
+        allowed = self.all_probes if allowed is None else np.ascontiguousarray(allowed, dtype=np.int64)
+        n_allowed = allowed.shape[0]
+        lbs = np.empty(max(1, n_allowed), dtype=np.float64)
+        sq = np.empty(max(1, n_allowed), dtype=np.float64)
+        valid = np.empty(max(1, n_allowed), dtype=np.bool_)
+        return int(self.kx.greedy_guess(self.M, self.w, self.cm, S, S.shape[0], int(rounds), allowed, n_allowed,
+                                        self.loss, self.win, self.exact_rule, self.cnt, self.wsum, self.cmx,
+                                        self.seen, lbs, sq, valid))
+
+    def bound(self, members, rounds: int, allowed=None) -> float:
+        """The state's one-pass lower bound (least guess bound), without searching."""
+        v, ex, _ = self.solve(members, rounds, allowed, limit=np.inf, budget=1)
+        return v
+
+    def partition(self, members, guess: int):
+        """``[(code, members), ...]`` of ``members`` split by ``guess``, codes ascending."""
+        S = np.ascontiguousarray(members, dtype=np.int64)
+        n = S.shape[0]
+        out = np.empty(n, dtype=np.int64)
+        codes = np.empty(n + 1, dtype=np.int64)
+        start = np.empty(n + 2, dtype=np.int64)
+        nb = self.kx.partition(self.M, int(guess), S, n, self.win, self.cnt, self.seen, out, codes, start)
+        return [(int(codes[i]), out[start[i]:start[i + 1]].copy()) for i in range(nb)]
 
 
 class ExactSearchOps:
-    """The exact solver's compiled operations (being built); methods of every backend."""
+    """The exact solver's operations; methods of every backend (host kernels, see module doc)."""
+
+    def exact_engine(self, matrix, weights, class_mass, *, loss: float, win_code: int, n_codes: int,
+                     max_rounds: int, exact_rule: bool = True, symbols=None, symbol_counts=None,
+                     hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS) -> ExactEngine:
+        """An :class:`ExactEngine` over this backend's ``matrix`` (copied to the host once)."""
+        host = np.asarray(self.to_numpy(matrix))
+        return ExactEngine(host, weights, class_mass, loss=loss, win_code=win_code, n_codes=n_codes,
+                           max_rounds=max_rounds, exact_rule=exact_rule, symbols=symbols,
+                           symbol_counts=symbol_counts, hard=hard, memo_slots=memo_slots)

@@ -1,0 +1,449 @@
+"""Compiled kernels of the exact (branch-and-bound) solver, reached only through
+:class:`backends.exact_ops.ExactSearchOps`.
+
+Written in the Python subset numba compiles (``backends/numba_shim.py``: lazily compiled,
+cached on disk, plain Python under ``TERMO_NO_NUMBA=1``). Everything runs on host NumPy arrays.
+
+The objective (docs/exact.md). For a candidate set ``S`` with ``r`` rounds left and answer
+weights ``w`` (1 for a uniform game, the prior otherwise), ``C(S, r)`` is the least weighted
+total of guesses still to be played: ``C(S, r) = loss·W(S)`` when ``r <= 0`` (``W`` the weight
+of ``S``), and otherwise ``min_g W(S) + Σ_b C(S_b, r−1)`` over the probes ``g`` of the probe
+space, ``S_b`` the non-winning feedback groups of ``g`` (the winning group is solved by this
+guess). ``C/W`` is level 3's ``V(S, r)``; for weights 1 it is the sum of guesses over ``S``
+(integers, exact in float64).
+
+Lower bounds (all admissible). One guess solves at most the weight of one win class (``cm[a]``,
+the weight of ``a``'s class: ``w[a]`` under the exact win rule), every other answer needs a
+second guess, so ``C(T, r) >= 2·W(T) − max_{a∈T} cm[a]`` (``r >= 2``); with one round left
+``C(T, 1) = W(T) + (W(T) − winmass)·loss``, bounded the same way; a singleton costs its weight.
+A guess's bound is ``W(S) + Σ_b lb(S_b)`` from its partition (computed for every probe in one
+pass per state, :func:`sweep_bounds`), and a state's bound is the least guess bound.
+
+Search (:func:`solve`): depth first, guesses in ascending bound order (ties: the finer split by
+``Σ_b W(S_b)²``, then the probe index), each child solved with the budget that is left before the
+guess reaches the best value so far (or the caller's limit); a guess is dropped as soon as its
+running bound reaches it. Results are memoised in an open-addressing table keyed by two
+independent 62-bit polynomial hashes of (sorted members, rounds, allowed-set hash): exact values
+and proven lower bounds (and the best strategy found so far, an upper bound). Hard mode passes the
+allowed probe list down (:func:`filter_allowed`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from backends.numba_shim import njit
+
+P1 = 2147483647  # 2^31 - 1
+P2 = 2147483629
+P3 = 2147483587
+B1 = 1000003
+B2 = 916132837
+B3 = 314159257
+PROBE_WINDOW = 16  # slots tried in the memo table before an entry is overwritten
+
+# stats slots
+NODES, BUDGET, ABORTED, HITS, STORES, GUESSES = 0, 1, 2, 3, 4, 5
+N_STATS = 8
+
+
+@njit(cache=True)
+def set_hash(items, n, salt):
+    """Three 31-bit polynomial hashes of ``items[:n]`` (salted), packed as two int64 keys."""
+    h1 = salt % P1
+    h2 = (salt * 7 + 1) % P2
+    h3 = (salt * 13 + 5) % P3
+    for j in range(n):
+        x = items[j] + 1
+        h1 = (h1 * B1 + x) % P1
+        h2 = (h2 * B2 + x) % P2
+        h3 = (h3 * B3 + x) % P3
+    k1 = h1 * 2147483648 + h2
+    k2 = h3 * 4194304 + (n % 4194304)
+    return k1, k2
+
+
+@njit(cache=True)
+def memo_find(mk1, mk2, k1, k2):
+    """Slot holding key (k1, k2), or -1."""
+    cap = mk1.shape[0]
+    s = k1 % cap
+    for _ in range(PROBE_WINDOW):
+        if mk1[s] == k1 and mk2[s] == k2:
+            return s
+        if mk1[s] == -1:
+            return -1
+        s += 1
+        if s == cap:
+            s = 0
+    return -1
+
+
+@njit(cache=True)
+def memo_store(mk1, mk2, mlb, mub, mg, k1, k2, lb, ub, g, stats):
+    cap = mk1.shape[0]
+    s = k1 % cap
+    target = s
+    for _ in range(PROBE_WINDOW):
+        if (mk1[s] == k1 and mk2[s] == k2) or mk1[s] == -1:
+            target = s
+            break
+        s += 1
+        if s == cap:
+            s = 0
+    mk1[target] = k1
+    mk2[target] = k2
+    mlb[target] = lb
+    mub[target] = ub
+    mg[target] = g
+    stats[STORES] += 1
+
+
+@njit(cache=True)
+def child_bound(m, ws, cmax, rc, loss):
+    """Admissible lower bound of ``C(T, rc)`` for a group of ``m`` answers of weight ``ws`` whose
+    largest class weight is at most ``cmax`` (exact for m = 1, rc <= 0 and, under the exact win
+    rule, rc = 1 and m = 2)."""
+    if rc <= 0:
+        return loss * ws
+    if m == 1:
+        return ws
+    c = cmax if cmax < ws else ws
+    if rc == 1:
+        return ws + (ws - c) * loss
+    return 2.0 * ws - c
+
+
+@njit(cache=True)
+def sweep_bounds(M, w, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid):
+    """For every allowed probe: the bound ``Σ_b lb(S_b)`` over its non-winning groups (``lbs``),
+    ``Σ_b W(S_b)²`` (``sq``) and whether it splits ``S`` at all (``valid``). One pass over the
+    state's rows of the matrix per probe; ``cnt`` must be all zero (it is left so)."""
+    for t in range(n_allowed):
+        p = allowed[t]
+        nseen = 0
+        for j in range(n):
+            a = S[j]
+            c = M[p, a]
+            if cnt[c] == 0:
+                seen[nseen] = c
+                nseen += 1
+                wsum[c] = 0.0
+                cmx[c] = 0.0
+            cnt[c] += 1
+            wsum[c] += w[a]
+            if cm[a] > cmx[c]:
+                cmx[c] = cm[a]
+        total = 0.0
+        s2 = 0.0
+        for k in range(nseen):
+            c = seen[k]
+            if c != win:
+                ws = wsum[c]
+                total += child_bound(cnt[c], ws, cmx[c], rc, loss)
+                s2 += ws * ws
+            cnt[c] = 0
+        lbs[t] = total
+        sq[t] = s2
+        valid[t] = not (nseen == 1 and seen[0] != win)
+
+
+@njit(cache=True)
+def partition(M, g, S, n, win, cnt, seen, out_members, out_codes, out_start):
+    """Split ``S`` by probe ``g``: groups in ascending code, members ascending within a group,
+    written to ``out_members``; ``out_codes[i]``/``out_start[i:i+2]`` describe group i. Returns
+    the number of groups."""
+    nseen = 0
+    for j in range(n):
+        c = M[g, S[j]]
+        if cnt[c] == 0:
+            seen[nseen] = c
+            nseen += 1
+        cnt[c] += 1
+    # insertion sort of the codes seen
+    for i in range(1, nseen):
+        v = seen[i]
+        k = i - 1
+        while k >= 0 and seen[k] > v:
+            seen[k + 1] = seen[k]
+            k -= 1
+        seen[k + 1] = v
+    pos = 0
+    for i in range(nseen):
+        c = seen[i]
+        out_codes[i] = c
+        out_start[i] = pos
+        m = cnt[c]
+        cnt[c] = pos  # reuse as the write cursor
+        pos += m
+    out_start[nseen] = pos
+    for j in range(n):
+        a = S[j]
+        c = M[g, a]
+        out_members[cnt[c]] = a
+        cnt[c] += 1
+    for i in range(nseen):
+        cnt[seen[i]] = 0
+    return nseen
+
+
+@njit(cache=True)
+def filter_allowed(symc, symn, marks, g, code, length, parent, n_parent, out):
+    """Hard mode: the probes of ``parent`` still legal after ``g`` scored ``code`` (greens kept in
+    place, each symbol used at least as often as it got G/Y marks). Returns the count;
+    ``marks`` (one slot per symbol) must be all zero and is left so."""
+    greens = np.zeros(length, np.bool_)
+    x = code
+    for i in range(length - 1, -1, -1):
+        d = x % 3
+        x //= 3
+        if d == 2:
+            greens[i] = True
+        if d >= 1:
+            marks[symc[g, i]] += 1
+    m = 0
+    for t in range(n_parent):
+        h = parent[t]
+        ok = True
+        for i in range(length):
+            if greens[i] and symc[h, i] != symc[g, i]:
+                ok = False
+                break
+        if ok:
+            for i in range(length):
+                s = symc[g, i]
+                if marks[s] > 0 and symn[h, s] < marks[s]:
+                    ok = False
+                    break
+        if ok:
+            out[m] = h
+            m += 1
+    for i in range(length):
+        marks[symc[g, i]] = 0
+    return m
+
+
+@njit(cache=True)
+def closed_form(M, w, S, n, r, loss, win, exact_rule):
+    """(value, guess, True) for the states solved by a formula (r <= 0, one answer, the last
+    round, two answers), else (0, -1, False)."""
+    W = 0.0
+    for j in range(n):
+        W += w[S[j]]
+    if r <= 0:
+        return loss * W, -1, True
+    if n == 1:
+        return W, S[0], True
+    if r == 1:
+        best = -1.0
+        bg = S[0]
+        for i in range(n):
+            a = S[i]
+            if exact_rule:
+                wm = w[a]
+            else:
+                wm = 0.0
+                for j in range(n):
+                    if M[a, S[j]] == win:
+                        wm += w[S[j]]
+            if wm > best:
+                best = wm
+                bg = a
+        return W + (W - best) * loss, bg, True
+    if n == 2:
+        a = S[0]
+        b = S[1]
+        if M[a, b] == win:
+            return W, a, True
+        if M[b, a] == win:
+            return W, b, True
+        if w[b] > w[a]:
+            return W + w[a], b, True
+        return W + w[b], a, True
+    return 0.0, -1, False
+
+
+@njit(cache=True)
+def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, loss, win,
+          mk1, mk2, mlb, mub, mg, stats,
+          cnt, wsum, cmx, seen,
+          lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals, lv_allowed,
+          S, r, allowed, n_allowed, ahash, limit):
+    """``(value, exact, guess)`` for state ``S`` with ``r`` rounds left over the probes
+    ``allowed[:n_allowed]`` (see the module doc): ``exact`` when ``value < limit`` was proved the
+    optimum (``guess`` an optimal first guess); otherwise ``value`` is a proven lower bound (at
+    least ``limit`` unless the node budget ran out: ``stats[ABORTED]``) and ``guess`` the best
+    guess found so far (-1: none)."""
+    n = S.shape[0]
+    cv, cg, done = closed_form(M, w, S, n, r, loss, win, exact_rule)
+    if done:
+        return cv, True, cg
+    W = 0.0
+    cbig = 0.0
+    for j in range(n):
+        W += w[S[j]]
+        if cm[S[j]] > cbig:
+            cbig = cm[S[j]]
+    if cbig > W:
+        cbig = W
+    lb0 = 2.0 * W - cbig
+    k1, k2 = set_hash(S, n, r * 1000003 + ahash)
+    slot = memo_find(mk1, mk2, k1, k2)
+    inc = np.inf
+    inc_g = -1
+    if slot >= 0:
+        stats[HITS] += 1
+        if mlb[slot] == mub[slot]:
+            return mlb[slot], True, mg[slot]
+        if mlb[slot] > lb0:
+            lb0 = mlb[slot]
+        inc = mub[slot]
+        inc_g = mg[slot]
+        if lb0 >= limit:
+            return lb0, False, inc_g
+    if lb0 >= limit:
+        return lb0, False, inc_g
+    if stats[ABORTED] != 0 or stats[NODES] >= stats[BUDGET]:
+        stats[ABORTED] = 1
+        return lb0, False, inc_g
+    stats[NODES] += 1
+    lbs = lv_lbs[r]
+    sq = lv_sq[r]
+    valid = lv_valid[r]
+    order = lv_order[r]
+    sweep_bounds(M, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
+    # the guesses worth trying: bound below the limit, ordered (bound, split, index)
+    m = 0
+    excluded = np.inf
+    for t in range(n_allowed):
+        if not valid[t]:
+            continue
+        v = W + lbs[t]
+        if v < limit:
+            order[m] = t
+            m += 1
+        elif v < excluded:
+            excluded = v
+    if m == 0:
+        if excluded < lb0:
+            excluded = lb0
+        memo_store(mk1, mk2, mlb, mub, mg, k1, k2, excluded, inc, inc_g, stats)
+        return excluded, False, inc_g
+    sub = order[:m]
+    keys2 = np.empty(m, np.float64)
+    for i in range(m):
+        keys2[i] = sq[sub[i]]
+    o2 = np.argsort(keys2, kind="mergesort")
+    sub2 = sub[o2]
+    keys1 = np.empty(m, np.float64)
+    for i in range(m):
+        keys1[i] = lbs[sub2[i]]
+    o1 = np.argsort(keys1, kind="mergesort")
+    ranked = sub2[o1]
+    best = inc
+    best_g = inc_g
+    fail_lb = np.inf
+    rest_lb = excluded
+    members = lv_members[r]
+    codes = lv_codes[r]
+    start = lv_start[r]
+    vals = lv_vals[r]
+    child_allowed = lv_allowed[r - 1]
+    for k in range(m):
+        t = ranked[k]
+        g = allowed[t]
+        glb = W + lbs[t]
+        cutoff = best if best < limit else limit
+        if glb >= cutoff:
+            if glb < rest_lb:
+                rest_lb = glb
+            break
+        stats[GUESSES] += 1
+        nb = partition(M, g, S, n, win, cnt, seen, members, codes, start)
+        acc = glb
+        ok = True
+        for i in range(nb):
+            c = codes[i]
+            if c == win:
+                vals[i] = 0.0
+                continue
+            lo = start[i]
+            hi = start[i + 1]
+            child = members[lo:hi]
+            mm = hi - lo
+            ws = 0.0
+            cmax = 0.0
+            for j in range(lo, hi):
+                ws += w[members[j]]
+                if cm[members[j]] > cmax:
+                    cmax = cm[members[j]]
+            blb = child_bound(mm, ws, cmax, r - 1, loss)
+            if r - 1 <= 0 or mm == 1 or (exact_rule and (r - 1 == 1 or mm == 2)):
+                vals[i] = blb
+                continue
+            climit = cutoff - (acc - blb)
+            if hard:
+                na = filter_allowed(symc, symn, marks, g, c, length, allowed, n_allowed, child_allowed)
+                chash = set_hash(child_allowed, na, 7)[0] % 1000000007
+                v, ex, _ = solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, loss, win,
+                                 mk1, mk2, mlb, mub, mg, stats, cnt, wsum, cmx, seen,
+                                 lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals,
+                                 lv_allowed, child, r - 1, child_allowed, na, chash, climit)
+            else:
+                v, ex, _ = solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, loss, win,
+                                 mk1, mk2, mlb, mub, mg, stats, cnt, wsum, cmx, seen,
+                                 lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals,
+                                 lv_allowed, child, r - 1, allowed, n_allowed, ahash, climit)
+            # the child's buffers are its own level's; ours (level r) are intact
+            vals[i] = v
+            acc += v - blb
+            if (not ex) or acc >= cutoff:
+                ok = False
+                break
+        if ok:
+            val = W
+            for i in range(nb):
+                val += vals[i]
+            if val < best:
+                best = val
+                best_g = g
+        elif acc < fail_lb:
+            fail_lb = acc
+        if stats[ABORTED] != 0:
+            if k + 1 < m:
+                nxt = W + lbs[ranked[k + 1]]
+                if nxt < rest_lb:
+                    rest_lb = nxt
+            break
+    if stats[ABORTED] == 0 and best < limit:
+        memo_store(mk1, mk2, mlb, mub, mg, k1, k2, best, best, best_g, stats)
+        return best, True, best_g
+    lbv = best
+    if fail_lb < lbv:
+        lbv = fail_lb
+    if rest_lb < lbv:
+        lbv = rest_lb
+    if lbv < lb0:
+        lbv = lb0
+    memo_store(mk1, mk2, mlb, mub, mg, k1, k2, lbv, best, best_g, stats)
+    return lbv, False, best_g
+
+
+@njit(cache=True)
+def greedy_guess(M, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
+                 cnt, wsum, cmx, seen, lbs, sq, valid):
+    """A guess by the search's own order (least bound, finer split, lowest index), for the
+    states the search left unfinished; closed forms where they apply."""
+    cv, cg, done = closed_form(M, w, S, n, r, loss, win, exact_rule)
+    if done and cg >= 0:
+        return cg
+    sweep_bounds(M, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
+    best = -1
+    for t in range(n_allowed):
+        if not valid[t]:
+            continue
+        if best < 0 or lbs[t] < lbs[best] or (lbs[t] == lbs[best] and sq[t] < sq[best]):
+            best = t
+    if best < 0:
+        return S[0]
+    return allowed[best]
