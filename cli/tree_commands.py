@@ -1,5 +1,138 @@
-"""Placeholder: the `termo tree` commands are registered here (being built)."""
+"""`termo tree build|eval|show`: thin wrappers over `termo.trees`.
+
+``build`` writes a complete strategy tree (progress with ETA on stderr) to ``--out`` or, by
+default, to the cache of built trees that ``termo suggest``/``play`` walk; ``eval`` replays a
+tree file against every answer (``--json`` keys ``mean``, ``histogram``, ``worst``, ``losses``,
+``answers``); ``show`` prints its top levels or the path of one answer.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json, progress_bar
+from cli.limits import parse_int
+from termo.errors import TermoError
+
+JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
+FileArg = Annotated[str, typer.Argument(metavar="FILE", help="A tree file written by `termo tree build`.", show_default=False)]
+
+
+def build_command(
+    method: Annotated[str, typer.Option("--method", metavar="exact|level3|practical",
+                                        help="exact: the exact solver's strategy; level3: today's level-3 policy "
+                                             "played out; practical: the §1.5 builder (candidates + sampled probes, "
+                                             "64 evaluated exactly).")] = "practical",
+    opener: Annotated[Optional[str], typer.Option("--opener", metavar="WORD", show_default=False,
+                                                  help="The root guess (default: the game's interface opener).")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", metavar="FILE", show_default=False,
+                                               help="Where to write it (.gz: compressed); default: the cache of "
+                                                    "built trees, which suggest and play walk.")] = None,
+    t: Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature (Termo); 'inf' = uniform.")] = "1.0",
+    beam: Annotated[str, typer.Option("--beam", metavar="K", help="level3: guesses per search node.")] = "10",
+    depth: Annotated[str, typer.Option("--depth", metavar="P", help="level3: search depth below the root.")] = "1",
+    hard: Annotated[bool, typer.Option("--hard", metavar="", help="Hard mode: every guess of the tree is legal.")] = False,
+    extended: Annotated[bool, typer.Option("--extended", metavar="", help="Termo: the extended probe list.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", metavar="", help="Nerdle: only the written form wins.")] = False,
+    game_name: GameOption = None,
+    json_out: JsonOpt = False,
+    backend: BackendOption = None,
+) -> None:
+    """Build a complete strategy tree: every branch by feedback until every answer is solved."""
+    from termo.prior import parse_temperature
+    from termo.trees.build import build_tree, check_method
+    from termo.trees.evaluate import evaluate
+    from termo.trees.fileformat import write_tree
+    from termo.trees.store import cache_path
+
+    try:
+        check_method(method)
+        game = load_game(game_name, extended=extended, strict=strict)
+        temperature = parse_temperature(t)
+        k, p = parse_int("beam", beam, 1, 100), parse_int("depth", depth, 0, max(game.max_turns - 1, 0))
+        with progress_bar(f"tree build {game.label} {method}", total=game.n_answers, unit="answers") as update:
+            tree = build_tree(game, method, opener, t=temperature, hard=hard, beam=k, depth=p, backend=backend,
+                              progress=lambda done, total: update(done, total))
+        path = cache_path(tree) if out is None else out
+        try:
+            write_tree(tree, game, path)
+        except OSError as err:
+            from cli.common import os_error_message
+
+            raise TermoError(f"cannot write the tree: {os_error_message(err)}") from None
+        summary = evaluate(tree, game)
+    except USER_ERRORS as err:
+        fail(str(err))
+    data = {"file": str(path), "game": game.label, "method": method, "opener": tree.opener, "nodes": tree.nodes,
+            "seconds": tree.seconds, "mean": summary["mean"], "worst": summary["worst"],
+            "losses": summary["losses"], "answers": summary["answers"], "info": tree.info}
+    if json_out:
+        print_json(data)
+    else:
+        typer.echo(f"wrote {path}")
+        typer.echo(f"{game.title or game.label}, {method} tree from {tree.opener}: {tree.nodes:,} nodes in "
+                   f"{tree.seconds:.1f} s; mean {summary['mean']:.4f} guesses, worst {summary['worst']}, "
+                   f"{summary['losses']} losses over {summary['answers']:,} answers")
+
+
+def _read(file: str):
+    from termo.trees.fileformat import read_tree
+
+    return read_tree(file)
+
+
+def eval_command(file: FileArg, json_out: JsonOpt = False) -> None:
+    """Replay a tree against every answer: mean guesses, histogram, worst case, losses."""
+    from termo.trees.evaluate import evaluate
+
+    try:
+        tree, game = _read(file)
+        data = evaluate(tree, game)
+    except USER_ERRORS as err:
+        fail(str(err))
+    if json_out:
+        print_json(data)
+        return
+    typer.echo(f"{game.title or game.label}, {data['method']} tree from {data['opener']} ({data['nodes']:,} nodes):")
+    if data["missing"]:
+        typer.echo(f"  INCOMPLETE: {data['missing']} answers have no branch (e.g. {', '.join(data['missing_examples'])})")
+    else:
+        typer.echo(f"  mean {data['mean']:.6f} guesses over {data['answers']:,} answers (total {data['total']:,})")
+    if "mean_uniform" in data and data["mean_uniform"] is not None:
+        typer.echo(f"  uniform mean {data['mean_uniform']:.6f} (the mean above weighs the answers by the prior, T={data['t']})")
+    typer.echo(f"  worst {data['worst']}, losses {data['losses']} (more than {data['max_turns']} guesses)")
+    typer.echo("  histogram: " + ", ".join(f"{k + 1}: {n}" for k, n in enumerate(data["histogram"])))
+
+
+def show_command(
+    file: FileArg,
+    depth: Annotated[str, typer.Option("--depth", metavar="N", help="Guesses shown from the root.")] = "2",
+    answer: Annotated[Optional[str], typer.Option("--answer", metavar="A", show_default=False,
+                                                  help="Show the path of this answer instead.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Print a tree's top levels, or the guesses it plays against one answer."""
+    from termo.trees.show import answer_path, format_levels, format_path, top_levels
+
+    try:
+        levels = parse_int("depth", depth, 1, 64)
+        tree, game = _read(file)
+        data = answer_path(tree, game, answer) if answer is not None else top_levels(tree, game, levels)
+    except USER_ERRORS as err:
+        fail(str(err))
+    if json_out:
+        print_json(data)
+        return
+    for line in (format_path(data) if answer is not None else format_levels(data)):
+        typer.echo(line)
 
 
 def register(app) -> None:
-    """Add this module's commands to the root typer app (none yet)."""
+    """Add the ``tree`` sub-app (build, eval, show) to the root app."""
+    tree = typer.Typer(name="tree", help="Stored strategy trees: build, evaluate, show.", no_args_is_help=True)
+    tree.command("build")(build_command)
+    tree.command("eval")(eval_command)
+    tree.command("show")(show_command)
+    app.add_typer(tree, name="tree")

@@ -1,0 +1,105 @@
+"""What a tree is worth, recomputed: the tree is replayed against every answer of the game, the
+feedback of each guess read from the game's pattern matrix (the two-pass colours with the
+game's win rule: a commutative rearrangement of a Nerdle answer wins), never from numbers the
+file holds.
+
+All answers are walked together, node by node: the answers that reach a node are split by the
+code its guess gives them; the win code ends them at that node's depth, every other code goes
+to the child of that code. An answer whose code has no child is *missing* (the tree is not
+complete); a branch deeper than `MAX_GUESSES` is cut (missing too).
+
+``mean`` weighs the answers by the game's prior at the tree's T (`termo.prior.prior_weights`;
+uniform for Nerdle and English Wordle, whose prior does not depend on T), summed with
+``math.fsum``; ``total`` is the plain sum of guesses over all answers (an exact integer).
+``losses`` counts the answers not solved within the game's turn limit (missing ones included):
+their guesses past the limit still count in the mean, which is the tree's own expected number
+of guesses, not a penalised score.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from backends import host
+
+MAX_GUESSES = 64
+
+
+def replay(tree, game):
+    """Guesses the tree takes for every answer (host int64 array, 0 = missing)."""
+    from termo.matrix import pattern_matrix
+
+    hb = host()
+    xp = hb.xp
+    matrix = hb.to_numpy(pattern_matrix(game, backend=hb))
+    n = game.n_answers
+    win = game.win_code
+    turns = xp.zeros(n, dtype=xp.int64)
+    stack = [(tree.root, xp.arange(n, dtype=xp.int64), 1)]
+    while stack:
+        node, answers, depth = stack.pop()
+        if depth > MAX_GUESSES:
+            continue
+        codes = xp.astype(xp.take(xp.asarray(matrix[node.guess]), answers), xp.int64)
+        won = codes == win
+        turns[answers[won]] = depth
+        answers, codes = answers[~won], codes[~won]
+        if answers.shape[0] == 0:
+            continue
+        order = xp.argsort(codes, stable=True)
+        codes, answers = codes[order], answers[order]
+        values, counts = xp.unique_counts(codes)
+        start = 0
+        for code, count in zip(values.tolist(), counts.tolist()):
+            child = node.children.get(int(code))
+            if child is not None:
+                stack.append((child, answers[start:start + count], depth + 1))
+            start += count
+    return turns
+
+
+def weights(game, t: float):
+    """The answers' weights under the game's prior at ``t`` (host float64, summing to 1)."""
+    from termo.prior import prior_weights
+
+    return prior_weights(game.icf, t)
+
+
+def evaluate(tree, game) -> dict:
+    """Plain data: ``mean`` (prior-weighted expected guesses), ``histogram`` (answers solved in
+    1, 2, ... guesses), ``worst``, ``losses``, ``answers``, ``total``, ``missing`` (and the first
+    few of them by name), ``mean_uniform`` where the prior is not uniform, and the tree's
+    ``game``/``method``/``opener``/``nodes``/``depth``; ``seconds`` of the replay."""
+    started = time.perf_counter()
+    turns = [int(x) for x in host().to_numpy(replay(tree, game)).tolist()]
+    w = [float(x) for x in host().to_numpy(weights(game, tree.t)).tolist()]
+    missing = [i for i, k in enumerate(turns) if k == 0]
+    solved = [k for k in turns if k > 0]
+    worst = max(solved) if solved else 0
+    histogram = [0] * worst
+    for k in solved:
+        histogram[k - 1] += 1
+    complete = not missing
+    mean = math.fsum(wi * k for wi, k in zip(w, turns)) if complete else None
+    out = {
+        "game": game.label,
+        "method": tree.method,
+        "opener": game.probes[tree.root.guess],
+        "answers": game.n_answers,
+        "mean": mean,
+        "total": sum(turns) if complete else None,
+        "histogram": histogram,
+        "worst": worst if complete else None,
+        "losses": sum(1 for k in turns if k == 0 or k > game.max_turns),
+        "max_turns": game.max_turns,
+        "missing": len(missing),
+        "missing_examples": [game.answers[i] for i in missing[:5]],
+        "nodes": tree.nodes,
+        "depth": tree.root.depth(),
+    }
+    if not game.uniform_prior:
+        out["mean_uniform"] = (sum(turns) / len(turns)) if complete else None
+        out["t"] = "inf" if math.isinf(tree.t) else tree.t
+    out["seconds"] = time.perf_counter() - started
+    return out

@@ -1,0 +1,101 @@
+"""Where trees live: shipped ones in ``data/trees/`` and built ones under the cache directory.
+
+A built tree is cached as ``<cache dir>/trees/<hash of its key>.tree.gz`` (the hash of
+`cache_key`: the tree's key, which holds the game, the matrix signature over its lists and win
+rule, the turn limit, the prior and hard mode, plus the method, level, beam and depth and the
+opener), written atomically. `find_tree` returns the tree that may serve a live configuration:
+the shipped and cached files are read (validated, `termo.trees.fileformat.read_tree`; a
+damaged file is reported on stderr and skipped, a cached one also deleted) and the first that
+`Tree.serves` the configuration and starts with the opener that configuration plays is used;
+exact before practical before level 3. Parsed trees are kept per process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from termo.cache import warn
+from termo.errors import TermoError
+from termo.paths import cache_dir, data_dir
+
+SHIPPED = "trees"
+CACHED = "trees"
+PREFERENCE = ("exact", "practical", "level3")
+_parsed: dict = {}
+
+
+def shipped_dir() -> Path:
+    return data_dir() / SHIPPED
+
+
+def cache_folder() -> Path:
+    return cache_dir() / CACHED
+
+
+def cache_key(tree) -> str:
+    return (f"{tree.key};method={tree.method};level={tree.level};K={tree.beam};P={tree.depth};"
+            f"opener={tree.opener}")
+
+
+def cache_path(tree) -> Path:
+    """The cache file of ``tree`` (built trees go there unless told otherwise)."""
+    digest = hashlib.sha256(cache_key(tree).encode("utf-8")).hexdigest()[:24]
+    return cache_folder() / f"{tree.game}-{tree.method}-{digest}.tree.gz"
+
+
+def load(path, game):
+    """The tree in ``path`` for ``game`` (memoised by path, size and modification time), or None
+    when it is damaged or for another game (reported on stderr when damaged)."""
+    from termo.trees.fileformat import read_header, read_tree
+
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    memo = (str(path), stat.st_size, stat.st_mtime_ns, game.label, id(game))
+    if memo in _parsed:
+        return _parsed[memo]
+    tree = None
+    try:
+        payload, _ = read_header(path)
+        if payload.get("game") == game.label:
+            tree, _ = read_tree(path, game)
+    except TermoError as err:
+        if "the key differs" not in str(err):
+            warn(f"stored trees: ignoring {err}")
+            if path.parent == cache_folder():
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+        tree = None
+    _parsed[memo] = tree
+    return tree
+
+
+def candidates(game) -> list:
+    """Every readable tree of ``game`` (shipped first, then cached)."""
+    out = []
+    for folder in (shipped_dir(), cache_folder()):
+        try:
+            files = sorted(p for p in folder.iterdir() if p.name.startswith(game.label + "-")
+                           and p.name.endswith((".tree", ".tree.gz")))
+        except OSError:
+            continue
+        for path in files:
+            tree = load(path, game)
+            if tree is not None:
+                out.append(tree)
+    return out
+
+
+def find_tree(game, level: int, t: float, hard: bool, beam: int, depth: int, opener: str | None):
+    """The stored tree that may serve this configuration (see the module docstring), or None.
+    ``opener`` is the first guess the configuration plays (None: any)."""
+    found = [tr for tr in candidates(game) if tr.serves(game, level, t, hard, beam, depth)
+             and (opener is None or game.index_of(opener) == tr.root.guess)]
+    if not found:
+        return None
+    return min(found, key=lambda tr: PREFERENCE.index(tr.method) if tr.method in PREFERENCE else 99)
