@@ -136,13 +136,14 @@ def _naive_guesses(game, answer):
     """The same strategy played out directly: guesses until the win."""
     from termo.feedback import colours
 
+    key = dict(zip(game.answers, game.probe_win_keys))
     members, guess, turns = list(game.answers), game.default_opener, 0
     while True:
         turns += 1
-        if game.win_key(guess) == game.win_key(answer):
+        if key[guess] == key[answer]:
             return turns
         pattern = colours(guess, answer)
-        members = [m for m in members if game.win_key(guess) != game.win_key(m) and colours(guess, m) == pattern]
+        members = [m for m in members if key[guess] != key[m] and colours(guess, m) == pattern]
         guess = members[0]
 
 
@@ -451,3 +452,18 @@ def test_routes_stats(client):
     assert client.get("/api/nerdle/stats", params={"month": "nope"}).status_code == 422
     page = client.get("/nerdle/stats", params={"month": "2024-02"})
     assert page.status_code == 200 and "2024-02" in page.text and "not the official record" in page.text
+
+
+def test_routes_in_the_web_app(client):
+    """The server's own app includes the router (when the web app exists)."""
+    from fastapi.testclient import TestClient
+
+    try:
+        from web.app import create_app
+    except ImportError as err:
+        pytest.skip(f"the web app is not importable here: {err}")
+    app_client = TestClient(create_app())
+    r = app_client.get("/api/nerdle/archive/2026-12-01")
+    assert r.status_code == 200 and r.json()["equation"] == PINNED["2026-12-01"]
+    assert app_client.get("/nerdle/stats").status_code == 200
+    assert app_client.get("/api/nerdle/archive/2000-02-30").json()["detail"].startswith("bad date")

@@ -58,8 +58,15 @@ def _stats(month: Optional[str]) -> dict:
     return archive_stats(month or None)
 
 
+def _line(err: TermoError) -> str:
+    """The one line the CLI prints after ``termo: error:`` (escaped, echoed input cut)."""
+    from cli.common import one_line
+
+    return one_line(str(err))
+
+
 def _error_json(err: TermoError) -> JSONResponse:
-    return JSONResponse({"detail": str(err)}, status_code=422)
+    return JSONResponse({"detail": _line(err)}, status_code=422)
 
 
 # ----------------------------------------------------------------------------- JSON
@@ -96,7 +103,7 @@ def api_stats(month: Optional[str] = None):
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;max-width:42rem;margin:1rem auto;padding:0 1rem;background:#fff;color:#161803}
-h1{font-size:1.4rem} nav a{margin-right:1rem;color:#820458}
+h1{font-size:1.4rem} h2{font-size:1.1rem;margin-top:1.2rem} nav a{margin-right:1rem;color:#820458}
 .eq{font-family:ui-monospace,monospace;font-size:1.8rem;letter-spacing:.2rem;background:#398874;color:#fff;
 padding:.3rem .6rem;border-radius:.3rem;display:inline-block}
 .note{background:#f3eef2;border-left:.3rem solid #820458;padding:.5rem .8rem}
@@ -111,7 +118,7 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     text = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1">'
             f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
-            f'<nav><a href="/nerdle/today">Today</a><a href="/nerdle/archive">Archive</a>'
+            f'<nav><a href="/nerdle">Play</a><a href="/nerdle/today">Today</a><a href="/nerdle/archive">Archive</a>'
             f'<a href="/nerdle/stats">Statistics</a></nav><h1>{html.escape(title)}</h1>{body}</body></html>')
     return HTMLResponse(text, status_code=status)
 
@@ -124,7 +131,7 @@ def _difficulty_rows(d: Optional[dict]) -> str:
     if d is None:
         return "<p>Difficulty and candidate counts: withheld.</p>"
     rows = [("Difficulty", f"{d['quintile_label']} (percentile {d['percentile']:.2f})"),
-            ("Rank", f"{d['rank']} of {d['of']} (1 = easiest)")]
+            ("Rank", f"{d['rank']:,} of {d['of']:,} (1 = easiest)")]
     if d["guesses_on_tree"] is not None:
         rows.append(("Guesses on the tree", d["guesses_on_tree"]))
     rows.append((f"Candidates after {d['opener']}", d["candidates_after_opener"]))
@@ -149,11 +156,11 @@ def page_archive(date: Optional[str] = None):
     try:
         data = _archive(date)
     except TermoError as err:
-        return _page("Nerdle archive", f'{note}{form}<p class="error">{_e(err)}</p>', status=422)
+        return _page("Nerdle archive", f'{note}{form}<p class="error">{_e(_line(err))}</p>', status=422)
     body = (f"{note}{form}<p>{_e(data['date'])}: <span class=\"eq\">{_e(data['equation'])}</span></p>"
             f"{_difficulty_rows(data['difficulty'])}"
             f"<p>Archive #{data['archive_number']}: cycle {data['cycle']}, "
-            f"{data['position_in_cycle']} of {data['cycle_length']}.</p>")
+            f"{data['position_in_cycle']:,} of {data['cycle_length']:,}.</p>")
     return _page(f"Nerdle archive: {data['date']}", body)
 
 
@@ -163,10 +170,10 @@ def page_today(date: Optional[str] = None):
     try:
         data = _today(date)
     except TermoError as err:
-        return _page("Today's Nerdle", f'<p class="error">{_e(err)}</p>', status=422)
+        return _page("Today's Nerdle", f'<p class="error">{_e(_line(err))}</p>', status=422)
     title = f"Nerdle #{data['number']} ({data['date']})"
     if data["status"] != "verified":
-        body = (f'<p class="pending">The answer is being verified. ({_e(data["reason"])})</p>'
+        body = (f'<p class="pending">The answer is being verified: {_e(data["reason"])}.</p>'
                 f"<p>It is read from the configured source and checked (date, puzzle number, 8 symbols, "
                 f"arithmetic) before it is shown; this page asks again shortly.</p>")
         return _page(title, body)
@@ -189,21 +196,25 @@ def page_stats(month: Optional[str] = None):
     try:
         data = _stats(month)
     except TermoError as err:
-        return _page("Nerdle archive statistics", f'{note}{form}<p class="error">{_e(err)}</p>', status=422)
-    head = ("<tr><th>Month</th><th>Puzzles</th><th>Mean percentile</th><th>Mean quintile</th>"
-            "<th>Quintiles 1/5..5/5</th><th>Hardest day</th></tr>")
-    rows = []
-    for key in ("this_month", "last_month"):
+        return _page("Nerdle archive statistics", f'{note}{form}<p class="error">{_e(_line(err))}</p>', status=422)
+    sections = []
+    labels = ("This month", "Last month") if not month else ("The month", "The month before")
+    for label, key in zip(labels, ("this_month", "last_month")):
         m = data[key]
         if m is None:
+            sections.append(f"<h2>{label}</h2><p>None: before the archive.</p>")
             continue
         h = m["hardest_day"]
-        counts = " ".join(str(n) for n in m["quintile_counts"].values())
-        rows.append(f"<tr><td>{_e(m['month'])}</td><td>{m['puzzles']}{'' if m['complete'] else ' so far'}</td>"
-                    f"<td>{m['mean_percentile']:.2f}</td><td>{m['mean_quintile']:.2f}</td><td>{_e(counts)}</td>"
-                    f"<td><a href=\"/nerdle/archive?date={_e(h['date'])}\">{_e(h['date'])}</a> "
-                    f"{_e(h['equation'])} ({_e(h['quintile_label'])})</td></tr>")
-    body = (f"{note}{form}<p>{data['archive_puzzles']} archive puzzles from 2000-01-01 to {_e(data['today'])} "
-            f"(cycles of {data['cycle_length']}).</p><table>{head}{''.join(rows)}</table>"
+        counts = ", ".join(f"{q}: {n}" for q, n in m["quintile_counts"].items())
+        rows = [("Puzzles", f"{m['puzzles']}{'' if m['complete'] else ' so far'}"),
+                ("Mean percentile", f"{m['mean_percentile']:.2f}"),
+                ("Mean quintile", f"{m['mean_quintile']:.2f}"),
+                ("Days per quintile", counts)]
+        cells = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows)
+        cells += (f"<tr><th>Hardest day</th><td><a href=\"/nerdle/archive?date={_e(h['date'])}\">{_e(h['date'])}</a> "
+                  f"{_e(h['equation'])} ({_e(h['quintile_label'])}, percentile {h['percentile']:.2f})</td></tr>")
+        sections.append(f"<h2>{label}: {_e(m['month'])}</h2><table>{cells}</table>")
+    body = (f"{note}{form}<p>{data['archive_puzzles']:,} archive puzzles from 2000-01-01 to {_e(data['today'])} "
+            f"(cycles of {data['cycle_length']:,}).</p>{''.join(sections)}"
             f"<p>Difficulty source: {_e(data['difficulty_source'])}</p>")
     return _page("Nerdle archive statistics", body)
