@@ -1,0 +1,305 @@
+"""The exact solver (termo.exact) against an independent brute-force oracle.
+
+The oracle is plain Python: the plain feedback rule (``termo.matrix.expected_code``, which
+applies the game's win rule), every probe tried at every state (no bound, no pruning, no
+closed form; only a memo of finished states), hard mode by the plain ``termo.hard_mode.is_legal``
+rule over merged constraints. Values are compared exactly for uniform games (integer totals) and
+to 1e-12 for weighted ones; on the NumPy and JAX backends.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from backends import BackendUnavailable, get_backend
+from termo import hard_mode
+from termo.exact import evaluate_tree, solve
+from termo.exact.search import Problem, answer_weights
+from termo.matrix import expected_code
+
+from solver_oracles import tiny_game
+
+LOSS = 7.0
+SALET_TOTAL = 7920  # Selby: opener SALET, 2,315 answers, mean 3.4212 (games-spec §2)
+BEAM_TOSAR = 3.0094161966572304
+
+
+# ------------------------------------------------------------------------------ the oracle
+class Oracle:
+    """Minimum weighted total of guesses, by exhaustive recursion over every probe."""
+
+    def __init__(self, game, weights, hard=False, loss=LOSS):
+        self.game = game
+        self.w = [float(x) for x in weights]
+        self.hard = hard
+        self.loss = loss
+        self.codes = [[expected_code(game, p, a) for a in range(game.n_answers)] for p in range(game.n_probes)]
+        self.memo = {}
+
+    def legal(self, constraint):
+        if not self.hard:
+            return range(self.game.n_probes)
+        return [p for p in range(self.game.n_probes)
+                if hard_mode.is_legal(constraint, self.game.probes_norm[p])[0]]
+
+    def cost(self, members, rounds, constraint=None):
+        members = tuple(members)
+        key = (members, rounds, constraint if self.hard else None)
+        if key in self.memo:
+            return self.memo[key]
+        W = sum(self.w[a] for a in members)
+        if rounds <= 0:
+            value = self.loss * W
+        else:
+            value = math.inf
+            for p in self.legal(constraint):
+                value = min(value, self.guess_cost(members, rounds, p, constraint))
+        self.memo[key] = value
+        return value
+
+    def guess_cost(self, members, rounds, p, constraint=None):
+        members = tuple(members)
+        W = sum(self.w[a] for a in members)
+        groups = {}
+        for a in members:
+            groups.setdefault(self.codes[p][a], []).append(a)
+        if len(groups) == 1 and self.game.win_code not in groups:
+            return math.inf  # no information: never better than splitting (and it would not end)
+        total = W
+        for code in sorted(groups):
+            if code == self.game.win_code:
+                continue
+            child_c = None
+            if self.hard:
+                pattern = "".join("BYG"[int(d)] for d in _digits(code, self.game.word_length))
+                child_c = constraint.merge(hard_mode.from_round(self.game.probes_norm[p], pattern))
+            total += self.cost(groups[code], rounds - 1, child_c)
+        return total
+
+
+def _digits(code, length):
+    out = []
+    for _ in range(length):
+        out.append(code % 3)
+        code //= 3
+    return out[::-1]
+
+
+def oracle_value(game, weights, hard=False, opener=None):
+    oracle = Oracle(game, weights, hard)
+    root = tuple(range(game.n_answers))
+    c0 = hard_mode.free(game.word_length) if hard else None
+    if opener is None:
+        return oracle.cost(root, game.max_turns, c0)
+    return oracle.guess_cost(root, game.max_turns, opener, c0)
+
+
+# ------------------------------------------------------------------------------ small games
+def uniform(game):
+    return dataclasses.replace(game, icf=(0.0,) * game.n_answers, uniform_prior=True)
+
+
+@pytest.fixture(scope="module")
+def small():
+    return tiny_game(24, 8, step=211, offset=5)
+
+
+@pytest.fixture(scope="module")
+def nerdle_small():
+    """A Nerdle Mini subset with commutative pairs (1+9=10 / 9+1=10 ...), commutative wins."""
+    from termo.games import get_game
+
+    mini = get_game("nerdle-mini")
+    pairs = [i for c in mini.win_classes[:6] for i in c]
+    rest = [i for i in range(0, mini.n_answers, 9) if i not in pairs][:14]
+    picks = sorted(set(pairs + rest))
+    answers = tuple(mini.answers[i] for i in picks)
+    return dataclasses.replace(mini, name="nerdle-small", answers=answers, probes=answers,
+                               icf=(0.0,) * len(answers), win_keys=None)
+
+
+def backends_for_test():
+    out = []
+    for name in ("numpy", "jax"):
+        try:
+            get_backend(name)
+            out.append(name)
+        except BackendUnavailable:
+            pass
+    return out
+
+
+def check_against_oracle(game, backend, t=1.0, hard=False, opener=None):
+    result = solve(game, t=t, hard=hard, opener=opener, backend=backend, node_limit=10_000_000)
+    weights, weighted = answer_weights(game, t)
+    expect = oracle_value(game, weights, hard, None if opener is None else game.index_of(opener))
+    scale = float(sum(float(x) for x in weights)) if weighted else float(game.n_answers)
+    assert result.proved
+    if weighted:
+        assert result.mean == pytest.approx(expect / scale, rel=1e-12, abs=0)
+        assert result.lower == pytest.approx(result.upper, rel=1e-12, abs=0)
+    else:
+        assert result.total == expect and result.lower == result.upper == expect / game.n_answers
+        assert result.upper_total == expect
+    total, losses = evaluate_tree(game, result.tree(), weights if weighted else None)
+    assert total == pytest.approx(expect, rel=1e-12, abs=0) if weighted else total == expect
+    assert losses == result.stats["losses"]
+    return result
+
+
+# ------------------------------------------------------------------------------ tests
+@pytest.mark.parametrize("backend", backends_for_test())
+@pytest.mark.parametrize("weighted", [False, True])
+def test_matches_the_oracle(small, backend, weighted):
+    game = small if weighted else uniform(small)
+    check_against_oracle(game, backend)
+
+
+@pytest.mark.parametrize("backend", backends_for_test())
+@pytest.mark.parametrize("turns", [2, 3])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_turn_limit_that_forces_losses(small, backend, turns, weighted):
+    game = dataclasses.replace(small if weighted else uniform(small), max_turns=turns)
+    result = check_against_oracle(game, backend)
+    if turns == 2:
+        assert result.stats["losses"] > 0  # 24 answers cannot all be found in two guesses
+
+
+@pytest.mark.parametrize("backend", backends_for_test())
+@pytest.mark.parametrize("weighted", [False, True])
+def test_hard_mode_matches_the_oracle(small, backend, weighted):
+    game = dataclasses.replace(small if weighted else uniform(small), max_turns=4)
+    hard = check_against_oracle(game, backend, hard=True)
+    normal = solve(game, backend=backend)
+    assert hard.upper >= normal.upper - 1e-12  # hard mode can only cost more
+
+
+@pytest.mark.parametrize("backend", backends_for_test())
+def test_fixed_opener_matches_the_oracle(small, backend):
+    game = uniform(small)
+    for opener in (game.probes[0], game.probes[-1]):
+        result = check_against_oracle(game, backend, opener=opener)
+        assert result.opener == opener and result.tree()["guess"] == game.index_of(opener)
+
+
+@pytest.mark.parametrize("backend", backends_for_test())
+def test_commutative_wins_match_the_oracle(nerdle_small, backend):
+    assert nerdle_small.win_classes  # the subset holds commutative pairs
+    check_against_oracle(nerdle_small, backend)
+    check_against_oracle(dataclasses.replace(nerdle_small, max_turns=3), backend)
+    strict = dataclasses.replace(nerdle_small, win_rule="exact", win_key=None)
+    check_against_oracle(strict, backend)
+
+
+def test_backends_give_identical_results(small):
+    names = backends_for_test()
+    if len(names) < 2:
+        pytest.skip("only one backend here")
+    for hard in (False, True):
+        results = [solve(small, backend=b, hard=hard) for b in names]
+        seen = {(r.total, r.lower, r.upper, r.nodes, json.dumps(r.tree(), sort_keys=True)) for r in results}
+        assert len(seen) == 1
+
+
+def test_tree_is_plain_data_covering_every_answer(small):
+    game = uniform(small)
+    result = solve(game)
+    tree = result.tree()
+    json.dumps(tree)  # plain data (pattern codes are ints)
+
+    def walk(node):
+        assert set(node) == {"guess", "children"}
+        assert game.win_code not in node["children"]
+        for child in node["children"].values():
+            walk(child)
+
+    walk(tree)
+    total, losses = evaluate_tree(game, tree)
+    assert total == result.total and losses == 0
+
+
+def test_budget_gives_valid_bounds(small):
+    game = uniform(small)
+    truth = oracle_value(game, [1.0] * game.n_answers)
+    cut = solve(game, node_limit=1)
+    assert not cut.proved and cut.nodes <= 1
+    assert cut.lower_total <= truth <= cut.upper_total
+    total, _ = evaluate_tree(game, cut.tree())
+    assert total == cut.upper_total  # the upper bound is the strategy it reports
+
+
+def test_ranking_limit_stops_early(small):
+    game = uniform(small)
+    truth = oracle_value(game, [1.0] * game.n_answers)
+    below = solve(game, limit=truth)  # is it below the true value? no: a lower bound >= it
+    assert not below.proved and below.lower_total >= truth
+    above = solve(game, limit=truth + 1)
+    assert above.proved and above.total == truth
+
+
+def test_bad_input_is_one_clear_error(small):
+    from termo.errors import TermoError
+
+    with pytest.raises(TermoError, match="not a word"):
+        solve(small, opener="zzzzz")
+    with pytest.raises(TermoError, match="--time"):
+        solve(small, time_limit=0)
+    with pytest.raises(TermoError, match="--nodes"):
+        solve(small, node_limit=0)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_small_games_match_the_oracle(small, data):
+    n = data.draw(st.integers(3, 10))
+    extra = data.draw(st.integers(0, 5))
+    answers = sorted(data.draw(st.lists(st.integers(0, small.n_answers - 1), min_size=n, max_size=n, unique=True)))
+    extras = data.draw(st.lists(st.integers(small.n_answers, small.n_probes - 1), max_size=extra, unique=True))
+    turns = data.draw(st.integers(1, 4))
+    hard = data.draw(st.booleans())
+    weighted = data.draw(st.booleans())
+    from termo.games.termo_pt import termo_like
+
+    game = termo_like("hyp", [small.answers[i] for i in answers],
+                      [small.answers[i] for i in answers] + [small.probes[i] for i in extras],
+                      [small.icf[i] for i in answers] if weighted else [0.0] * n,
+                      max_turns=turns, uniform_prior=not weighted)
+    result = solve(game, hard=hard)
+    weights, _ = answer_weights(game, 1.0)
+    expect = oracle_value(game, weights, hard)
+    scale = float(sum(float(x) for x in weights)) if weighted else float(n)
+    assert result.proved
+    assert result.upper == pytest.approx(expect / scale, rel=1e-12, abs=1e-15)
+
+
+def test_problem_engine_is_reused_by_solve(small):
+    game = uniform(small)
+    prob = Problem(game)
+    first = solve(game, problem=prob)
+    again = solve(game, problem=prob)
+    assert again.total == first.total and again.nodes == 0  # everything came from the memo
+
+
+@pytest.mark.slow
+def test_salet_reproduces_selbys_optimum():
+    from termo.games import get_game
+
+    result = solve(get_game("wordle"), opener="salet", time_limit=1800)
+    assert result.proved and result.total == SALET_TOTAL
+    assert round(result.mean, 4) == 3.4212
+    assert result.stats["losses"] == 0
+    depths = _depths(result.tree())
+    assert max(depths) <= 5  # every answer within five guesses
+
+
+def _depths(tree, depth=1):
+    out = [depth]  # the guess itself may be the answer
+    for child in tree["children"].values():
+        out.extend(_depths(child, depth + 1))
+    return out
