@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 
 import pytest
@@ -190,8 +191,10 @@ class _Server:
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802
                 owner.hits += 1
+                if self.path == "/slow":
+                    time.sleep(2)
                 status, body = owner.pages.get(self.path, (404, "not found"))
-                data = body.encode("utf-8")
+                data = body if isinstance(body, bytes) else body.encode("utf-8")
                 self.send_response(status)
                 self.send_header("Content-Type", "text/plain; charset=utf-8")
                 self.send_header("Content-Length", str(len(data)))
@@ -281,6 +284,36 @@ def test_missing_page_and_refused_connection(server, store):
     assert r["status"] == "being verified" and "cannot be reached" in r["reason"]
     assert _ask(None)["status"] == "being verified"
     assert "cannot be read" in _ask(str(store / "no-such-file.txt"))["reason"]
+
+
+def test_slow_huge_and_binary_sources(server, store):
+    server.pages["/slow"] = (200, f"{DAY} {NUMBER} {GOOD}")
+    started = time.monotonic()
+    r = _ask(server.url + "/slow", timeout=0.3)
+    assert r["status"] == "being verified" and "timed out" in r["reason"] and time.monotonic() - started < 1.9
+    server.pages["/huge"] = (200, f"{DAY} {NUMBER} {GOOD}\n" + "#" * (today.MAX_BYTES + 10))
+    assert "larger than" in _ask(server.url + "/huge")["reason"]
+    server.pages["/binary"] = (200, b"\xff\xfe\x00garbage")
+    assert "not UTF-8" in _ask(server.url + "/binary")["reason"]
+
+
+def test_any_text_is_refused_or_validated(game):
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+    line = st.builds(lambda d, n, e: f"{d} {n} {e}", st.sampled_from([str(DAY), "2024-02-30", "x"]),
+                     st.sampled_from([str(NUMBER), "#772", "-1", "seven"]), st.text("0123456789+-*/=x ", max_size=12))
+
+    @hypothesis.settings(max_examples=80, deadline=None, database=None)
+    @hypothesis.given(st.one_of(st.text(max_size=200), st.lists(line, max_size=4).map("\n".join)))
+    def check(text):
+        answer, why = today.validate(today.parse_source(text), DAY, game)
+        assert (answer is None) != (why is None)
+        if answer is not None:
+            assert len(answer["equation"]) == 8 and answer["number"] == NUMBER
+            assert today.equations.equation_error(answer["equation"], today.ARITHMETIC) is None
+            assert answer["in_model"] == (answer["equation"] in game.answers)
+
+    check()
 
 
 def test_unverified_is_retried_then_stored(server, store):
