@@ -21,12 +21,12 @@ def serve_command(
     host: Annotated[str, typer.Option("--host", metavar="ADDRESS",
                                       help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every "
                                            "interface, with a warning).")] = "127.0.0.1",
-    port: Annotated[str, typer.Option("--port", metavar="PORT", help="TCP port (1 to 65535).")] = "8000",
+    port: Annotated[str, typer.Option("--port", metavar="PORT", help="TCP port (1 to 65535; 0: a free port, printed).")] = "8000",
     workers: Annotated[str, typer.Option("--workers", metavar="N",
                                          help="Threads running searches (1 to 16; a level-3 search uses one).")] = "2",
 ) -> None:
     """Serve the board (http://HOST:PORT/, one page per game) and the JSON API (/api/..., /docs)."""
-    port_number = parse_int("port", port, 1, 65535)
+    port_number = parse_int("port", port, 0, 65535)
     threads = parse_int("workers", workers, 1, 16)
     address = host.strip()
     if not address:
@@ -54,6 +54,7 @@ def serve_command(
 
         reason = os_error_message(err) if not isinstance(err, socket.gaierror) else "unknown address"
         fail(f"cannot listen on {shown}:{port_number}: {reason}")
+    port_number = sock.getsockname()[1]  # the free port the system chose for --port 0
     app = create_app(Jobs(workers=threads))
     typer.echo(f"termo: serving the board on http://{shown}:{port_number}/ (API: /api, docs: /docs); "
                f"Ctrl-C stops", err=True)

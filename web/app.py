@@ -113,39 +113,43 @@ class BodyLimit:
                 if size < 0 or size > self.limit:
                     return await self._too_large(send)
         seen = 0
+        refused = False
 
         async def limited():
-            nonlocal seen
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge()
+                if seen > self.limit:  # a streamed body: answered here, the app sees the client leave
+                    refused = True
+                    if not started:
+                        await self._too_large(send)
+                    return {"type": "http.disconnect"}
             return message
 
         started = False
 
-        async def tracking_send(message):
+        async def guarded_send(message):
             nonlocal started
+            if refused:
+                return  # the 413 is already on its way
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
 
         try:
-            await self.app(scope, limited, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self._too_large(send)
+            await self.app(scope, limited, guarded_send)
+        except Exception:
+            if not refused:
+                raise
 
     async def _too_large(self, send):
         body = json.dumps({"detail": f"the request body is larger than {self.limit:,} bytes"}).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def _answer(data, warnings) -> JSONResponse:

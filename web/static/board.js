@@ -186,7 +186,8 @@
   function typeSymbol(ch) {
     if (state.over || state.typed.length >= L) return;
     state.typed.push(ch);
-    state.cursor = Math.min(state.typed.length, L - 1);
+    // a full row: the cursor goes back to the first tile, ready for the colours
+    state.cursor = state.typed.length === L ? 0 : state.typed.length;
     render();
   }
 

@@ -1,0 +1,515 @@
+"""The HTTP API and the board pages of `termo serve` (`web.app`), through FastAPI's test client.
+
+The oracle of every endpoint is the CLI itself: the same arguments run in-process through
+`cli.app.main` must print exactly the JSON the endpoint answers, and a refused value must give
+the CLI's one-line message (``termo: error: <detail>``) as the 422 ``detail``. Then the limits
+(body size, history length), the worker pool (identical requests share one computation, a slow
+search does not block the event loop, a full queue is 503), `termo serve`'s options, and the
+pages (one per game, in the game's language, nothing loaded from outside).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+import time
+
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():  # this starlette asks for the httpx2 fork; the test client works with httpx
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from cli.app import main
+from web import service
+from web.app import create_app
+from web.jobs import Busy, Jobs
+from web.limits import MAX_BODY, MAX_HISTORY
+
+
+@pytest.fixture(autouse=True)
+def _no_game_env(monkeypatch):
+    monkeypatch.delenv("TERMO_GAME", raising=False)
+    monkeypatch.delenv("TERMO_BACKEND", raising=False)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def cli(capsys, args):
+    """Run ``termo ARGS`` in-process: (exit code, stdout, stderr lines)."""
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, [line for line in err.splitlines() if line]
+
+
+def cli_json(capsys, args):
+    code, out, err = cli(capsys, args + ["--json"])
+    assert code == 0, err
+    return json.loads(out), [line[len("warning: "):] for line in err if line.startswith("warning: ")]
+
+
+def cli_error(capsys, args):
+    code, out, err = cli(capsys, args)
+    assert code == 2 and out == "" and len(err) == 1, (code, out, err)
+    assert err[0].startswith("termo: error: ")
+    return err[0][len("termo: error: "):]
+
+
+def suggest_args(body: dict) -> list[str]:
+    args = ["suggest", *body.get("history", []), "--game", body.get("game", "termo")]
+    for key in ("level", "t", "beam", "depth", "opener", "list"):
+        if key in body:
+            args += [f"--{key}", str(body[key])]
+    for flag in ("extended", "strict", "hard"):
+        if body.get(flag):
+            args.append(f"--{flag}")
+    return args
+
+
+def warnings_of(response) -> list[str]:
+    header = response.headers.get("X-Termo-Warnings")
+    return json.loads(header) if header else []
+
+
+# ----------------------------------------------------------------------------- same JSON as the CLI
+
+SUGGEST_CASES = [
+    {"game": "termo", "history": [], "level": 1},
+    {"game": "termo", "history": ["tarso:BBBBB"], "level": 1, "list": 5},
+    {"game": "termo", "history": ["tarso:BBBBB"], "level": 2},
+    {"game": "termo", "history": ["tarso:BBBBB", "filme:BBBYY"], "level": 2, "t": "inf"},
+    {"game": "termo", "history": ["tarso:BBBBB"], "level": 2, "hard": True, "list": 3},
+    {"game": "termo", "history": ["tarso:BBBBB"], "level": 2, "extended": True},
+    {"game": "termo", "history": ["xyzzy:BBBBB"], "level": 1},  # a word outside the list: a warning
+    {"game": "termo", "history": ["tarso:BBBBB"], "level": 3, "list": 10},  # filme, the transcript
+    {"game": "wordle", "history": [], "level": 2},
+    {"game": "wordle", "history": ["salet:BYBYB"], "level": 1},
+    {"game": "wordle", "history": ["salet:BYBYB"], "level": 2, "t": 0.5},
+    {"game": "nerdle-mini", "history": [], "level": 1},
+    {"game": "nerdle-mini", "history": ["4*7=28:YBBYBB"], "level": 2, "list": 4},
+    {"game": "nerdle-mini", "history": ["4*7=28:YBBYBB"], "level": 1, "strict": True},
+    {"game": "termo", "history": ["tarso:BBBBB", "filme:GGGGG"], "level": 2},  # solved
+]
+
+
+@pytest.mark.parametrize("body", SUGGEST_CASES, ids=lambda b: f"{b['game']}-{len(b['history'])}-l{b['level']}")
+def test_suggest_equals_the_cli(client, capsys, body):
+    expected, warned = cli_json(capsys, suggest_args(body))
+    response = client.post("/api/suggest", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json() == expected
+    assert list(response.json()) == list(expected)  # the same keys, in the same order
+    assert warnings_of(response) == warned
+
+
+def test_the_transcript_through_the_api(client):
+    data = client.post("/api/suggest", json={"history": ["tarso:BBBBB"], "level": 3}).json()
+    assert data["candidates"] == 223 and data["word"] == "filme"
+    assert [a["word"] for a in data["alternatives"][:3]] == ["cline", "linde", "lince"]
+
+
+def test_numbers_as_text_like_the_command_line(client):
+    a = client.post("/api/suggest", json={"history": ["tarso:BBBBB"], "level": 2, "t": 1}).json()
+    b = client.post("/api/suggest", json={"history": ["tarso:BBBBB"], "level": "2", "t": "1.0"}).json()
+    assert a == b
+
+
+def test_games_equals_the_cli(client, capsys):
+    expected, _ = cli_json(capsys, ["games"])
+    assert client.get("/api/games").json() == expected
+
+
+@pytest.mark.parametrize("body", [
+    {"guess": "tarso", "answer": "filme"},
+    {"guess": "saude", "answer": "saúde"},
+    {"guess": "salet", "answer": "crane", "game": "wordle"},
+    {"guess": "4*7=28", "answer": "7*4=28", "game": "nerdle-mini"},
+    {"guess": "4*7=28", "answer": "7*4=28", "game": "nerdle-mini", "strict": True},
+])
+def test_feedback_equals_the_cli(client, capsys, body):
+    args = ["feedback", body["guess"], body["answer"], "--game", body.get("game", "termo")]
+    if body.get("strict"):
+        args.append("--strict")
+    expected, _ = cli_json(capsys, args)
+    response = client.post("/api/feedback", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json() == expected
+
+
+@pytest.mark.parametrize("body", [
+    {"guess": "filme", "history": ["tarso:BBBBB"]},
+    {"guess": "xyzzy", "history": ["tarso:BBBBB"], "t": "inf"},
+    {"guess": "crane", "game": "wordle"},
+])
+def test_partition_equals_the_cli(client, capsys, body):
+    args = ["partition", body["guess"], *body.get("history", []), "--game", body.get("game", "termo")]
+    if "t" in body:
+        args += ["--t", str(body["t"])]
+    expected, warned = cli_json(capsys, args)
+    response = client.post("/api/partition", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json() == expected
+    assert warnings_of(response) == warned
+
+
+@pytest.mark.parametrize("params", [
+    {"game": "wordle", "level": "2"},
+    {"game": "nerdle-mini", "level": "3"},
+    {"game": "termo", "level": "2", "t": "inf"},
+])
+def test_opener_equals_the_cli(client, capsys, params):
+    args = ["opener", "--game", params["game"], "--level", params["level"]]
+    if "t" in params:
+        args += ["--t", params["t"]]
+    expected, _ = cli_json(capsys, args)
+    response = client.get("/api/opener", params=params)
+    assert response.status_code == 200, response.text
+    assert response.json() == expected
+
+
+def test_candidates_after_a_history(client):
+    data = client.post("/api/candidates", json={"history": ["tarso:BBBBB"], "list": 3}).json()
+    suggestion = client.post("/api/suggest", json={"history": ["tarso:BBBBB"], "level": 1, "list": 3}).json()
+    assert data == {"candidates": 223, "won": False, "turn": 2, "remaining": suggestion["remaining"]}
+    six = ["tarso:BBBBB", "filme:BBBBB", "nuvem:BBBBB", "pudim:BBBBB", "beijo:BBBBB", "chefe:BBBBB"]
+    code = client.post("/api/candidates", json={"history": six[:2]}).status_code
+    assert code == 200
+    won = client.post("/api/candidates", json={"history": ["tarso:GGGGG"], "list": 2}).json()
+    assert won == {"candidates": 1, "won": True, "turn": 2, "remaining": ["tarso"]}
+
+
+# ----------------------------------------------------------------------------- the CLI's errors
+
+ERROR_CASES = [
+    {"history": ["tarso:GGGGY"]},  # impossible colours
+    {"history": ["tarso:BBBBB", "filme:GGGGB"]},  # no candidate left
+    {"history": ["tarso"]},  # not guess:colours
+    {"history": ["tars:BBBBB"]},  # too short
+    {"history": ["ta1so:BBBBB"]},  # not letters
+    {"history": ["tarso:BBQBB"]},  # bad colours
+    {"history": ["tarso:GGGGG", "filme:BBBBB"]},  # after a win
+    {"history": ["tarso:BBBBB"] * 7},  # more rounds than tries
+    {"history": ["tarso:BBBYB", "filme:BBBBB"], "hard": True, "level": 1},  # drops a revealed letter
+    {"history": ["tarso:BGBBB", "filme:BBBBB"], "hard": True, "level": 1},  # drops a green
+    {"level": 4},
+    {"level": "x"},
+    {"t": 0},
+    {"t": "hot"},
+    {"beam": 101},
+    {"beam": 0},
+    {"depth": 6},
+    {"opener": "best"},
+    {"list": 0},
+    {"game": "scrabble"},
+    {"game": "nerdle-mini", "history": ["1+1=2:BBBBB"]},
+    {"game": "nerdle-mini", "history": ["1+1=3a:BBBBBB"]},
+]
+
+
+@pytest.mark.parametrize("body", ERROR_CASES, ids=lambda b: json.dumps(b, ensure_ascii=True)[:60])
+def test_refused_like_the_cli(client, capsys, body):
+    message = cli_error(capsys, suggest_args(body))
+    response = client.post("/api/suggest", json=body)
+    assert response.status_code == 422
+    assert response.json() == {"detail": message}
+
+
+@pytest.mark.parametrize("body", [
+    {"guess": "tars", "answer": "filme"},
+    {"guess": "tarso", "answer": "xy"},
+    {"guess": "4*7=29", "answer": "7*4=28", "game": "nerdle-mini"},
+    {"guess": "tarso", "answer": "filme", "game": "chess"},
+])
+def test_feedback_refused_like_the_cli(client, capsys, body):
+    message = cli_error(capsys, ["feedback", body["guess"], body["answer"], "--game", body.get("game", "termo")])
+    response = client.post("/api/feedback", json=body)
+    assert response.status_code == 422
+    assert response.json() == {"detail": message}
+
+
+@pytest.mark.parametrize("body", [
+    {"guess": "filme", "history": ["tarso:GGGGG"]},
+    {"guess": "fil", "history": []},
+    {"guess": "filme", "t": "-1"},
+])
+def test_partition_refused_like_the_cli(client, capsys, body):
+    args = ["partition", body["guess"], *body.get("history", [])]
+    if "t" in body:
+        args += ["--t", body["t"]]
+    message = cli_error(capsys, args)
+    response = client.post("/api/partition", json=body)
+    assert response.status_code == 422
+    assert response.json() == {"detail": message}
+
+
+def test_opener_refused_like_the_cli(client, capsys):
+    message = cli_error(capsys, ["opener", "--game", "wordle", "--beam", "500"])
+    response = client.get("/api/opener", params={"game": "wordle", "beam": "500"})
+    assert response.status_code == 422 and response.json() == {"detail": message}
+
+
+def test_echoed_input_is_escaped_like_the_cli(client, capsys):
+    body = {"history": ["\x1b[31m" + "z" * 40 + "\u202e:BBBBB"]}
+    message = cli_error(capsys, suggest_args(body))
+    response = client.post("/api/suggest", json=body)
+    assert response.json() == {"detail": message}
+    assert "\\x1b[31m" in message and "\\u202e" in message
+    assert "\x1b" not in response.json()["detail"] and "\u202e" not in response.json()["detail"]
+
+
+# ----------------------------------------------------------------------------- malformed bodies, limits
+
+@pytest.mark.parametrize("body, detail", [
+    (b"{bad", "the body is not valid JSON"),
+    (b"[1, 2]", "the body must be a JSON object"),
+    (b'{"levl": 2}', "unknown field 'levl'"),
+    (b'{"level": [2]}', "level must be an integer, not a list"),
+    (b'{"history": "tarso:BBBBB"}', "history must be a list of texts guess:colours, not a text"),
+    (b'{"history": [5]}', "history item 1 must be a text (guess:colours), not a number"),
+    (b'{"hard": "very"}', "hard must be true or false, not a text"),
+])
+def test_malformed_bodies_are_one_line(client, body, detail):
+    response = client.post("/api/suggest", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.json() == {"detail": detail}
+
+
+def test_missing_field(client):
+    response = client.post("/api/feedback", json={"guess": "tarso"})
+    assert response.status_code == 422 and response.json() == {"detail": "missing field 'answer'"}
+
+
+def test_body_size_limit(client):
+    big = {"history": ["tarso:BBBBB"], "game": "termo", "pad": "x" * MAX_BODY}
+    response = client.post("/api/suggest", json=big)
+    assert response.status_code == 413
+    assert response.json() == {"detail": f"the request body is larger than {MAX_BODY:,} bytes"}
+
+
+def test_streamed_body_over_the_limit(client):
+    def chunks():
+        for _ in range(40):
+            yield b" " * 1024
+
+    response = client.post("/api/suggest", content=chunks(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+
+
+def test_history_length_limit(client):
+    response = client.post("/api/suggest", json={"history": ["tarso:BBBBB"] * (MAX_HISTORY + 1)})
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith(f"history has {MAX_HISTORY + 1} items; at most {MAX_HISTORY}")
+    response = client.post("/api/partition", json={"guess": "filme", "history": ["t" * 70 + ":BBBBB"]})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "history item 1 is too long: 76 characters, at most 64"
+
+
+def test_text_field_limit(client):
+    response = client.post("/api/feedback", json={"guess": "a" * 100, "answer": "filme"})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "guess is too long: 100 characters, at most 64"
+
+
+# ----------------------------------------------------------------------------- workers
+
+def test_identical_requests_share_one_computation():
+    jobs = Jobs(workers=2)
+    calls = []
+
+    def slow():
+        calls.append(1)
+        time.sleep(0.3)
+        return len(calls)
+
+    async def scenario():
+        return await asyncio.gather(*(jobs.run("same", slow) for _ in range(5)), jobs.run("other", slow))
+
+    results = asyncio.run(scenario())
+    jobs.shutdown()
+    assert len(calls) == 2 and results[:5] == [results[0]] * 5
+    assert jobs.computed == 2 and jobs.shared == 4
+    assert jobs.stats()["in_flight"] == 0 and jobs.stats()["waiting"] == 0
+
+
+def test_shared_errors_reach_every_waiter():
+    jobs = Jobs(workers=1)
+
+    def bad():
+        time.sleep(0.1)
+        raise service.TermoError("no")
+
+    async def scenario():
+        return await asyncio.gather(*(jobs.run("k", bad) for _ in range(3)), return_exceptions=True)
+
+    results = asyncio.run(scenario())
+    jobs.shutdown()
+    assert [str(r) for r in results] == ["no"] * 3
+
+
+def test_a_full_queue_is_refused():
+    jobs = Jobs(workers=1, max_waiting=2)
+    gate = threading.Event()
+
+    async def scenario():
+        first = asyncio.ensure_future(jobs.run(1, gate.wait))
+        second = asyncio.ensure_future(jobs.run(2, gate.wait))
+        await asyncio.sleep(0.05)
+        with pytest.raises(Busy):
+            await jobs.run(3, gate.wait)
+        gate.set()
+        await asyncio.gather(first, second)
+
+    asyncio.run(scenario())
+    jobs.shutdown()
+
+
+def test_a_slow_search_does_not_block_the_event_loop(monkeypatch):
+    import httpx
+
+    release = threading.Event()
+    real = service.suggest
+
+    def slow_suggest(**kwargs):
+        release.wait(10)
+        return real(**kwargs)
+
+    monkeypatch.setattr(service, "suggest", slow_suggest)
+    app = create_app(Jobs(workers=2))
+
+    async def scenario():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            search = asyncio.ensure_future(http.post("/api/suggest", json={"history": ["tarso:BBBBB"], "level": 1}))
+            await asyncio.sleep(0.1)
+            started = time.monotonic()
+            health = await http.get("/api/health")
+            page = await http.post("/api/feedback", json={"guess": "tarso", "answer": "filme"})
+            quick = time.monotonic() - started
+            assert not search.done()  # still searching while the others were answered
+            release.set()
+            return health, page, await search, quick
+
+    health, page, search, quick = asyncio.run(scenario())
+    assert health.status_code == 200 and health.json()["jobs"]["in_flight"] == 1
+    assert page.status_code == 200 and search.status_code == 200
+    assert quick < 5
+
+
+def test_advisors_are_cached_per_configuration():
+    cache = service.AdvisorCache(size=2)
+    from cli.solver_commands import parse_config
+    from termo.games import get_game
+
+    termo = get_game("termo")
+    a, _ = cache.get(termo, parse_config("2", "1", "10", "1"))
+    b, _ = cache.get(termo, parse_config("2", "1.0", "10", "1"))
+    assert a is b
+    cache.get(termo, parse_config("1", "1", "10", "1"))
+    cache.get(termo, parse_config("3", "1", "10", "1"))
+    assert len(cache) == 2
+    c, _ = cache.get(termo, parse_config("2", "1", "10", "1"))
+    assert c is not a  # evicted, built again
+
+
+# ----------------------------------------------------------------------------- termo serve
+
+def test_serve_warns_off_loopback_and_checks_the_port(monkeypatch, capsys):
+    import uvicorn
+
+    ran = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.append(sockets))
+    code, _, err = cli(capsys, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert code == 0 and len(ran) == 1
+    assert err[0].startswith("warning: listening on 0.0.0.0, not on loopback")
+    code, _, err = cli(capsys, ["serve", "--port", "0"])
+    assert code == 0 and not any(line.startswith("warning") for line in err)
+    assert cli_error(capsys, ["serve", "--port", "-1"]) == "--port must be at least 0, not -1"
+    assert cli_error(capsys, ["serve", "--port", "70000"]) == "--port must be at most 65,535, not 70,000"
+    assert cli_error(capsys, ["serve", "--workers", "0"]) == "--workers must be at least 1, not 0"
+
+
+def test_serve_reports_a_taken_port(capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        message = cli_error(capsys, ["serve", "--port", str(port)])
+    assert message.startswith(f"cannot listen on 127.0.0.1:{port}: ")
+
+
+# ----------------------------------------------------------------------------- pages
+
+PAGES = {
+    "termo": ("pt", "Registrar rodada"),
+    "nerdle": ("en", "Register round"),
+    "nerdle-mini": ("en", "Register round"),
+    "wordle": ("en", "Register round"),
+    "wordle-ru": ("ru", "Записать ход"),
+}
+XMLNS = re.compile(r'xmlns(?::\w+)?="[^"]*"')  # an XML namespace names, it loads nothing
+EXTERNAL = re.compile(r"""(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}|@import|url\(\s*['"]?(?:https?:|//)""", re.I)
+
+
+@pytest.mark.parametrize("game", PAGES)
+def test_a_page_per_game_in_its_language(client, game):
+    language, register = PAGES[game]
+    response = client.get(f"/{game}")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+    html = response.text
+    assert f'<html lang="{language}">' in html and register in html
+    config = json.loads(re.search(r'<script type="application/json" id="board-config">(.*?)</script>', html, re.S)
+                        .group(1))
+    assert config["game"] == game and config["language"] == language
+    for hook in ('id="board"', 'id="register"', 'id="undo"', 'id="new-game"', 'id="suggestion"',
+                 'id="candidates-count"', 'id="candidates-list"', 'id="alternatives"', 'id="opt-level"',
+                 'id="opt-t"', 'id="opt-hard"', 'id="game-switcher"', 'data-row="5"',
+                 f'data-col="{config["length"] - 1}"'):
+        assert hook in html, hook
+    assert not EXTERNAL.search(html), EXTERNAL.search(html)
+
+
+def test_the_index_is_termo(client):
+    assert client.get("/").text == client.get("/termo").text
+
+
+def test_game_colours(client):
+    termo, nerdle = client.get("/termo").text, client.get("/nerdle").text
+    for colour in ("#3AA394", "#D3AD69", "#6E5C62"):
+        assert colour in termo
+    for colour in ("#398874", "#820458", "#161803"):
+        assert colour in nerdle
+
+
+def test_assets_are_served_and_local(client):
+    html = client.get("/wordle").text
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert "/static/board.js" in assets and "/static/board.css" in assets
+    for path in assets:
+        assert path.startswith("/"), path
+        if path.startswith("/static/"):
+            response = client.get(path)
+            assert response.status_code == 200, path
+            text = XMLNS.sub("", response.text)
+            assert not EXTERNAL.search(text), (path, EXTERNAL.search(text))
+
+
+def test_unknown_page_is_404(client):
+    response = client.get("/chess")
+    assert response.status_code == 404 and "/termo" in response.text
+
+
+def test_openapi_lists_the_endpoints(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/games", "/api/suggest", "/api/feedback", "/api/opener", "/api/partition"):
+        assert path in paths
