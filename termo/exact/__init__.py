@@ -6,6 +6,6 @@
 See docs/exact.md for the objective, the bounds and what is proved.
 """
 
-from termo.exact.search import DEFAULT_TIME, ExactResult, Problem, evaluate_tree, solve
+from termo.exact.search import DEFAULT_TIME, ExactResult, Problem, beam_value, evaluate_tree, solve
 
-__all__ = ["DEFAULT_TIME", "ExactResult", "Problem", "evaluate_tree", "solve"]
+__all__ = ["DEFAULT_TIME", "ExactResult", "Problem", "beam_value", "evaluate_tree", "solve"]

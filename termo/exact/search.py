@@ -361,3 +361,20 @@ def evaluate_tree_fast(prob: Problem, tree: dict) -> tuple[float, int]:
                 raise TermoError(f"the strategy has no branch for pattern {code} after probe {node['guess']}")
             stack.append((child, sub, depth + 1))
     return total, losses
+
+
+def beam_value(game: Game, opener, t: float = 1.0, backend=None) -> float:
+    """Level 3's E for ``opener`` imposed at the first turn (its beam search, K = 10, depth 1,
+    greedy tail: the upper bound the exact value is compared with; Termo's tosar at T = 1 is
+    3.0094161966572304)."""
+    from termo.solver import Solver
+
+    index = int(opener) if isinstance(opener, int) else game.index_of(str(opener))
+    if index is None:
+        raise TermoError(f"{opener!r} is not a word of {game.title or game.name}")
+    solver = Solver(game, level=3, t=t, backend=backend)
+    tree = solver.tree
+    sid = int(tree.register([list(range(game.n_answers))])[0])
+    job = level3.PairJob(sid, [index], game.max_turns, solver.depth)
+    tree.run([job])
+    return float(job.costs[0])
