@@ -15,7 +15,8 @@ Where the path length comes from: :func:`stored_tree_lengths` is the one place t
 takes the stored trees of the game (``termo.trees.store.candidates``: shipped in ``data/trees/``,
 then built ones in the cache; damaged files are skipped there), keeps the normal-mode ones, prefers
 exact, then practical, then level-3 trees, and walks the tree for every answer with the plain
-feedback rule (:func:`termo.matrix.expected_code`, no pattern matrix needed). A tree that does not
+feedback rule (:func:`feedback_code`, equal to :func:`termo.matrix.expected_code`; no pattern
+matrix needed). A tree that does not
 reach every answer's win is not used. With a tree, the opener is the tree's first guess. Until a
 stored Nerdle Classic tree exists, the documented stand-in is used: **no path-length key at all**,
 so the order is the opener's feedback-group size, then the text. Every result says which one is
@@ -41,15 +42,13 @@ def tree_source(tree) -> str:
 def path_lengths(game, tree) -> dict[str, int] | None:
     """Guesses ``tree`` takes to win against every answer of ``game`` (the win counts), or None
     when some answer is not reached (a missing branch, or more than :data:`MAX_PATH` guesses)."""
-    from termo.matrix import expected_code
-
     win = game.win_code
     lengths: dict[str, int] = {}
     for a, eq in enumerate(game.answers):
         node, guesses = tree.root, 0
         while node is not None and guesses < MAX_PATH:
             guesses += 1
-            code = expected_code(game, node.guess, a)
+            code = feedback_code(game, node.guess, a)
             if code == win:
                 lengths[eq] = guesses
                 break
@@ -75,14 +74,28 @@ def stored_tree_lengths(game) -> tuple[object, dict[str, int]] | None:
     return None
 
 
+def feedback_code(game, probe: int, answer: int) -> int:
+    """:func:`termo.matrix.expected_code` (the plain rule: two-pass colours, or the win code under
+    the game's win rule), asking the win rule only when it can hold: a win is the answer itself
+    or a rearrangement of its symbols (the commutative moves only reorder tiles), so a guess with
+    other symbols cannot win. Parsing both win keys for every cell would cost ~0.2 ms a cell."""
+    from termo.feedback import colours, encode
+    from termo.games.base import EXACT
+
+    guess, secret = game.probes_norm[probe], game.answers_norm[answer]
+    if probe == answer:
+        return game.win_code
+    if game.win_rule != EXACT and sorted(guess) == sorted(secret) and game.wins(probe, answer):
+        return game.win_code
+    return encode(colours(guess, secret))
+
+
 def opener_groups(game, opener: str | None = None) -> dict[str, int]:
     """For every answer, the size of its feedback group after ``opener`` (the game's default):
     the number of answers still possible after the opener's colours (the win counts as a group)."""
-    from termo.matrix import expected_code
-
     opener = opener or game.default_opener
     probe = game.index_of(opener)
-    codes = [expected_code(game, probe, a) for a in range(game.n_answers)]
+    codes = [feedback_code(game, probe, a) for a in range(game.n_answers)]
     sizes = Counter(codes)
     return {eq: sizes[c] for eq, c in zip(game.answers, codes)}
 
