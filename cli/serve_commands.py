@@ -7,7 +7,8 @@ use the machine's CPU).
 
 from __future__ import annotations
 
-from typing import Annotated
+import os
+from typing import Annotated, Optional
 
 import typer
 
@@ -24,10 +25,17 @@ def serve_command(
     port: Annotated[str, typer.Option("--port", metavar="PORT", help="TCP port (1 to 65535; 0: a free port, printed).")] = "8000",
     workers: Annotated[str, typer.Option("--workers", metavar="N",
                                          help="Threads running searches (1 to 16; a level-3 search uses one).")] = "2",
+    today_source: Annotated[Optional[str], typer.Option(
+        "--today-source", metavar="URL|FILE", show_default=False,
+        help="Where today's official Nerdle answer is read (the /nerdle/today page; $TERMO_TODAY_SOURCE).")] = None,
 ) -> None:
     """Serve the board (http://HOST:PORT/, one page per game) and the JSON API (/api/..., /docs)."""
     port_number = parse_int("port", port, 0, 65535)
     threads = parse_int("workers", workers, 1, 16)
+    if today_source is not None:
+        if not today_source.strip():
+            fail("--today-source must be a URL or a file")
+        os.environ["TERMO_TODAY_SOURCE"] = today_source.strip()  # read by web.nerdle_routes per request
     address = host.strip()
     if not address:
         fail("--host must be an address, e.g. 127.0.0.1")

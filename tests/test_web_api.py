@@ -338,6 +338,37 @@ def test_identical_requests_share_one_computation():
     assert len(calls) == 2 and results[:5] == [results[0]] * 5
     assert jobs.computed == 2 and jobs.shared == 4
     assert jobs.stats()["in_flight"] == 0 and jobs.stats()["waiting"] == 0
+    again = asyncio.run(jobs.run("same", slow))  # a finished answer is kept: not computed again
+    assert again == results[0] and len(calls) == 2 and jobs.remembered == 1
+
+
+def test_kept_answers_are_bounded_and_user_errors_kept():
+    jobs = Jobs(workers=1, max_results=2)
+    calls = []
+
+    def fail(text):
+        calls.append(text)
+        raise service.TermoError(text)
+
+    def crash():
+        calls.append("crash")
+        raise RuntimeError("bug")
+
+    async def scenario():
+        out = []
+        for key in ("a", "b", "a", "c", "a"):
+            out.append(await jobs.run(key, lambda k=key: calls.append(k) or k.upper()))
+        for _ in range(2):
+            with pytest.raises(service.TermoError):
+                await jobs.run("bad", lambda: fail("bad"))
+            with pytest.raises(RuntimeError):
+                await jobs.run("crash", crash)
+        return out
+
+    assert asyncio.run(scenario()) == ["A", "B", "A", "C", "A"]
+    jobs.shutdown()
+    # a, b computed; a kept; c pushes b out; a still kept; the user error is kept, the crash is not
+    assert calls == ["a", "b", "c", "bad", "crash", "crash"]
 
 
 def test_shared_errors_reach_every_waiter():

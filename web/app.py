@@ -35,6 +35,8 @@ from web.limits import MAX_BODY
 from web.models import CandidatesBody, FeedbackBody, PartitionBody, SuggestBody
 
 STATIC = Path(__file__).resolve().parent / "static"
+# the Nerdle puzzle pages (web.nerdle_routes), linked from the Nerdle boards when they exist
+PUZZLE_PAGES = (("/nerdle/today", "Today's Nerdle"), ("/nerdle/archive", "Archive"), ("/nerdle/stats", "Statistics"))
 
 
 def _line(text: str) -> str:
@@ -219,7 +221,8 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
     @app.post("/api/feedback", summary="termo feedback GUESS ANSWER --json")
     async def api_feedback(body: FeedbackBody):
         fields = body.model_dump()
-        return await call(None, service.feedback, **fields)
+        key = ("feedback", json.dumps(fields, sort_keys=True, default=str))
+        return await call(key, service.feedback, **fields)
 
     @app.post("/api/partition", summary="termo partition GUESS HISTORY... --json")
     async def api_partition(body: PartitionBody):
@@ -238,6 +241,7 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
         return {"ok": True, "jobs": jobs.stats(), "advisors": len(service.ADVISORS)}
 
     # ------------------------------------------------------------------ the puzzle routes (when built)
+    routes: set = set()
     try:
         nerdle = importlib.import_module("web.nerdle_routes")
     except ModuleNotFoundError as err:
@@ -247,8 +251,11 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
         router = getattr(nerdle, "router", None)
         if router is not None:
             app.include_router(router)
+            routes = {getattr(route, "path", "") for route in getattr(router, "routes", ())}
 
     # ------------------------------------------------------------------ pages
+
+    puzzle_links = tuple((path, label) for path, label in PUZZLE_PAGES if path in routes)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     pages: dict[str, str] = {}
@@ -259,7 +266,7 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
             from web.pages import PAGE_GAMES, render_board
 
             titles = {g: get_game(g).title or g for g in PAGE_GAMES}
-            pages[name] = render_board(get_game(name), titles)
+            pages[name] = render_board(get_game(name), titles, links=puzzle_links if name.startswith("nerdle") else ())
         return pages[name]
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -5,8 +5,11 @@ event loop, so a level-3 search or a partition of a big game never stops the ser
 answering other requests. At most `MAX_WAITING` calls wait for a worker; one more is refused
 (`Busy`, HTTP 503) instead of queueing without bound. Identical requests that arrive while the
 first one is still being computed share its result (one computation, every waiter gets the same
-answer or the same error); a finished result is not kept here (the library's caches and the
-cached solvers make the next identical request cheap).
+answer or the same error). Finished answers are kept in a bounded LRU (`MAX_RESULTS` entries,
+keyed by the whole request): every answer is a pure function of the request (the library is
+deterministic, the history travels in the request), so a repeated question is answered on the
+event loop in microseconds; a refused request (a user error) is kept too, any other failure is
+not. The cache is memory only (derived data: a restart starts empty and loses nothing).
 """
 
 from __future__ import annotations
@@ -16,7 +19,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Hashable
 
-from web.limits import MAX_WAITING, WORKERS
+from web.limits import MAX_RESULTS, MAX_WAITING, WORKERS
+
+
+def _user_error(error: BaseException) -> bool:
+    from cli.common import USER_ERRORS
+
+    return isinstance(error, USER_ERRORS)
 
 
 class Busy(Exception):
@@ -26,15 +35,24 @@ class Busy(Exception):
 class Jobs:
     """A bounded thread pool with coalescing (see the module docstring)."""
 
-    def __init__(self, workers: int = WORKERS, max_waiting: int = MAX_WAITING) -> None:
+    def __init__(self, workers: int = WORKERS, max_waiting: int = MAX_WAITING, max_results: int = MAX_RESULTS,
+                 keep=None) -> None:
+        """``keep(exception)``: whether a failure is kept like an answer (default: user errors,
+        `cli.common.USER_ERRORS`)."""
+        from collections import OrderedDict
+
         self.workers = workers
         self.max_waiting = max_waiting
+        self.max_results = max_results
+        self._results: OrderedDict = OrderedDict()  # key -> (ok, value or exception)
+        self._keep = keep or _user_error
         self._executor: ThreadPoolExecutor | None = None
         self._inflight: dict[Hashable, asyncio.Future] = {}
         self._pending = 0
         self._lock = threading.Lock()
         self.computed = 0  # calls actually run (for tests and the stats endpoint)
         self.shared = 0  # requests answered by another request's computation
+        self.remembered = 0  # requests answered from the results kept
 
     @property
     def executor(self) -> ThreadPoolExecutor:
@@ -44,11 +62,28 @@ class Jobs:
 
     def stats(self) -> dict:
         return {"workers": self.workers, "waiting": self._pending, "in_flight": len(self._inflight),
-                "computed": self.computed, "shared": self.shared}
+                "computed": self.computed, "shared": self.shared, "remembered": self.remembered,
+                "results_kept": len(self._results)}
+
+    def _remember(self, key, ok: bool, value) -> None:
+        if self.max_results <= 0:
+            return
+        self._results[key] = (ok, value)
+        self._results.move_to_end(key)
+        while len(self._results) > self.max_results:
+            self._results.popitem(last=False)
 
     async def run(self, key: Hashable | None, func: Callable[[], Any]) -> Any:
         """``func()`` in a worker; with ``key``, shared with an identical call still running."""
         if key is not None:
+            kept = self._results.get(key)
+            if kept is not None:
+                self._results.move_to_end(key)
+                self.remembered += 1
+                ok, value = kept
+                if ok:
+                    return value
+                raise value.with_traceback(None)  # no traceback piling up over repeated raises
             running = self._inflight.get(key)
             if running is not None:
                 self.shared += 1
@@ -66,8 +101,15 @@ class Jobs:
             self._pending -= 1
             if key is not None and self._inflight.get(key) is done:
                 del self._inflight[key]
-            if not done.cancelled():
-                done.exception()  # retrieved: no "exception was never retrieved" when nobody waits
+            if done.cancelled() or key is None:
+                if not done.cancelled():
+                    done.exception()  # retrieved: no "exception was never retrieved" when nobody waits
+                return
+            error = done.exception()
+            if error is None:
+                self._remember(key, True, done.result())
+            elif self._keep(error):
+                self._remember(key, False, error)
 
         future.add_done_callback(finished)
         return await asyncio.shield(future)

@@ -16,6 +16,7 @@ MAX_ITEM = 64  # characters of one history item (guess:colours)
 MAX_TEXT = 64  # characters of a text field (game, guess, answer, opener)
 MAX_ADVISORS = 16  # solver configurations kept in memory (LRU)
 MAX_WAITING = 64  # searches waiting for a worker before the server answers 503
+MAX_RESULTS = 2048  # answers kept in memory (LRU, keyed by the whole request; a few KB each)
 WORKERS = 2  # worker threads running searches (the machine has 2 cores)
 
 

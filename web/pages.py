@@ -54,8 +54,9 @@ def _options(values, selected, labels=None) -> str:
     return "".join(out)
 
 
-def render_board(game, titles: dict[str, str]) -> str:
-    """The board page of ``game``; ``titles`` maps each page's game name to its title (switcher)."""
+def render_board(game, titles: dict[str, str], links=()) -> str:
+    """The board page of ``game``; ``titles`` maps each page's game name to its title (switcher);
+    ``links``: ``(path, label)`` of other pages shown in the header (the Nerdle puzzle pages)."""
     config = board_config(game)
     text = config["text"]
     colours = COLOURS.get(config["game"], COLOURS["wordle"])
@@ -102,6 +103,7 @@ def render_board(game, titles: dict[str, str]) -> str:
   <h1>{_e(title)}</h1>
   <nav><label for="game-switcher">{_e(text['switch_game'])}</label>
   <select id="game-switcher">{switcher}</select>
+  {"".join(f'<a href="{_e(path)}">{_e(label)}</a>' for path, label in links)}
   <a href="/docs" id="api-docs">{_e(text['api_docs'])}</a></nav>
 </header>
 <main id="app" data-game="{_e(name)}" data-length="{config['length']}" data-tries="{config['tries']}">
