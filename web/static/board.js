@@ -277,7 +277,7 @@
     $("#suggestion-bits").textContent = word && data.bits != null ? `${T.bits}: ${data.bits.toFixed(4)}` : "";
     $("#suggestion-expected").textContent =
       word && data.expected != null ? `${T.expected}: ${data.expected.toFixed(3)}` : "";
-    $("#reason").textContent = state.over ? "" : (data.reason || "");
+    $("#reason").textContent = state.over && !data.solved ? "" : (data.reason || "");
     $("#candidates-count").textContent = data.candidates != null ? String(data.candidates) : "…";
     const list = $("#candidates-list");
     list.replaceChildren(...(data.remaining || []).map((w) => {
