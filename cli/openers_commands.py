@@ -1,5 +1,180 @@
-"""Placeholder: the `termo openers` commands are registered here (being built)."""
+"""``termo openers``: the full-game opener table of a game (docs/openers.md)."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cli.common import BackendOption, GameOption, JsonOption, default_out, print_json, progress_bar, user_errors
+from cli.limits import MAX_TIMEOUT, check_int, check_seconds
+from termo.errors import TermoError
+
+DEFAULT_DIR = "openers"  # checkpoints under <cache dir>/openers/<game>/checkpoints
+MAX_WORKERS = 64
+TOP_SHOWN = 20
+
+
+@user_errors
+def openers_command(
+    ctx: typer.Context,
+    game_name: GameOption = None,
+    t: Annotated[
+        Optional[str],
+        typer.Option("--t", metavar="T", show_default=False,
+                     help="Temperature of the prior (games with a word-frequency prior, e.g. termo; default 1; "
+                     "inf for uniform). Nerdle and Wordle have a uniform prior and ignore it."),
+    ] = None,
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", metavar="FILE", show_default=False,
+                     help="Also write the whole table with its metadata (game, prior, rounds, method) as JSON to FILE."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Reuse the finished chunks checkpointed in the checkpoint folder (same inputs only).")
+    ] = False,
+    checkpoint_dir: Annotated[
+        Optional[Path],
+        typer.Option("--checkpoint-dir", metavar="DIR", show_default=False,
+                     help="Folder of the checkpointed chunks (default: <cache dir>/openers/<game>/checkpoints)."),
+    ] = None,
+    scheduler: Annotated[
+        Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); default: run here.")
+    ] = None,
+    workers: Annotated[
+        Optional[int],
+        typer.Option("--workers", metavar="N", show_default=False,
+                     help=f"Run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix)."),
+    ] = None,
+    limit: Annotated[
+        Optional[int],
+        typer.Option("--limit", metavar="N", show_default=False,
+                     help="Only the first N answers (in the game's answer order) as openers: a partial table."),
+    ] = None,
+    chunk: Annotated[int, typer.Option("--chunk", metavar="N", help="Openers per checkpointed chunk.")] = 32,
+    worker_timeout: Annotated[
+        float,
+        typer.Option("--worker-timeout", envvar="TERMO_DASK_WORKER_TIMEOUT", min=0, metavar="SECONDS",
+                     help=f"With --scheduler: give up when no Dask worker is there for this long (at most {MAX_TIMEOUT:g})."),
+    ] = 60.0,
+    connect_timeout: Annotated[
+        float,
+        typer.Option("--connect-timeout", envvar="TERMO_DASK_CONNECT_TIMEOUT", min=0.1, metavar="SECONDS",
+                     help=f"With --scheduler: seconds to reach the scheduler (at most {MAX_TIMEOUT:g})."),
+    ] = 5.0,
+    backend: BackendOption = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the table as JSON on stdout: a list of "
+                                           "{word, expected, rank}, by rank then word.")] = False,
+) -> None:
+    """Every answer as the opener, a greedy follow-up against every answer: the full-game
+    expected guesses, to 4 decimals, ties sharing a rank."""
+    from backends import get_backend
+    from termo.games import resolve_name
+    from termo.prior import parse_temperature
+    from termo.robustness.checkpoint import CheckpointStore
+    from termo.robustness.distributed import ClusterStopped, LocalClusterExecutor, check_address, make_executor
+    from termo.robustness.opener_table import TableConfig, run_table, summary
+
+    check_seconds("worker-timeout", worker_timeout)
+    check_seconds("connect-timeout", connect_timeout, low=0.1)
+    if scheduler and workers is not None:
+        raise TermoError("give --scheduler or --workers, not both")
+    if workers is not None:
+        check_int("workers", workers, 1, MAX_WORKERS)
+    if scheduler:
+        check_address(scheduler)
+    name = resolve_name(game_name)
+    temperature = 1.0 if t is None else parse_temperature(t)
+    if temperature <= 0:
+        raise TermoError(f"--t must be positive (or inf), got {t}")
+    check_int("chunk", chunk, 1, 100_000)
+    if limit is not None:
+        check_int("limit", limit, 1)
+    backend_name = get_backend(backend).name
+    config = TableConfig(game=name, t=temperature, limit=limit, chunk_size=chunk, backend=backend_name)
+    folder = checkpoint_dir if checkpoint_dir is not None else default_out(DEFAULT_DIR) / name / "checkpoints"
+    _writable_folder(folder, "--checkpoint-dir")
+    if out is not None:
+        _writable_file(out)
+    store = CheckpointStore(folder, reuse=resume)
+    if workers is not None:
+        executor = LocalClusterExecutor(workers, worker_timeout=worker_timeout, connect_timeout=connect_timeout,
+                                        notify=lambda line: typer.echo(line, err=True))
+    else:
+        executor = make_executor(scheduler, worker_timeout=worker_timeout, connect_timeout=connect_timeout,
+                                 notify=lambda line: typer.echo(line, err=True))
+    info: dict = {}
+    try:
+        with progress_bar(f"openers ({name})", unit="openers") as update:
+            table = run_table(config, store=store, executor=executor,
+                              progress=lambda done, total, note="": update(done, total), info=info)
+            update.phase("writing the table…")
+            if out is not None:
+                from termo.cache import atomic_write_json
+                from termo.plain_data import jsonable
+
+                atomic_write_json(out, jsonable(table))
+    except ClusterStopped as err:
+        raise TermoError(f"{err.reason}; the finished chunks are checkpointed in {folder}; rerun with --resume") from None
+    finally:
+        executor.close()
+    typer.echo(
+        f"openers: {table['n_openers']:,} openers, {info.get('chunks_computed', 0)} chunks computed, "
+        f"{info.get('chunks_resumed', 0)} resumed, {info.get('seconds', 0.0):.1f} s"
+        + (f"; wrote {out}" if out is not None else ""),
+        err=True,
+    )
+    if json_out:
+        print_json(table["openers"])
+        return
+    _print_table(table, summary(table, TOP_SHOWN))
+
+
+def _writable_folder(folder: Path, option: str) -> None:
+    from cli.common import out_folder
+
+    out_folder(folder, option=option)
+
+
+def _writable_file(path: Path) -> None:
+    """``--out FILE`` must be a file we can write, checked before the work starts."""
+    if path.is_dir():
+        raise TermoError(f"--out {path}: is a folder (give a file name)")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise TermoError(f"--out {path}: the folder {parent} does not exist")
+    import os
+
+    if not os.access(parent, os.W_OK):
+        raise TermoError(f"--out {path}: cannot write in {parent}")
+
+
+def _print_table(table: dict, info: dict) -> None:
+    prior = table["prior"]
+    typer.echo(f"{table['title']}: opener table ({table['n_openers']:,} of {table['n_answers']:,} answers as openers, "
+               f"greedy follow-up over {table['n_probes']:,} probes, prior {prior}, {table['rounds']} rounds)")
+    if not table["complete"]:
+        typer.echo("partial table (--limit): ranks are among the openers evaluated only")
+    typer.echo(f"{'rank':>5}  {'opener':<12} {'expected':>9}")
+    for row in info["top"]:
+        value = row["expected"]
+        shown = "inf" if not math.isfinite(value) else f"{value:.4f}"
+        typer.echo(f"{row['rank']:>5}  {row['word']:<12} {shown:>9}")
+    best = info["best"]
+    if best is not None:
+        tied = info["tied_at_top"]
+        ties = f" ({tied} openers tied at 4 decimals)" if tied > 1 else ""
+        typer.echo(f"best: {best['word']} {best['expected']:.4f}{ties}; worst: {info['worst']['word']} "
+                   f"{info['worst']['expected']:.4f}; mean over openers {info['mean']:.4f}")
+    sys.stdout.flush()
 
 
 def register(app) -> None:
-    """Add this module's commands to the root typer app (none yet)."""
+    """Add ``termo openers`` to the root app."""
+    app.command("openers")(openers_command)
+
+
+__all__ = ["openers_command", "register"]

@@ -404,3 +404,39 @@ def _one_line(err: BaseException) -> str:
 def make_executor(scheduler: str | None, **options):
     """Local executor, or a :class:`DaskExecutor` on ``scheduler`` (``options`` go to it)."""
     return LocalExecutor() if not scheduler else DaskExecutor(scheduler, **options)
+
+
+class LocalClusterExecutor(DaskExecutor):
+    """A :class:`DaskExecutor` on a Dask cluster of ``n_workers`` worker processes on this
+    machine (one thread each), started here and shut down by :meth:`close`."""
+
+    name = "dask-local"
+
+    def __init__(self, n_workers: int, verbose: bool = False, **options):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise TermoError("--workers needs dask[distributed]: pip install 'termo[cluster]'") from None
+        restore = quiet_distributed_logs(verbose)
+        try:
+            self._cluster = LocalCluster(n_workers=int(n_workers), threads_per_worker=1, processes=True,
+                                         dashboard_address=None, host="127.0.0.1")
+            client = Client(self._cluster, set_as_default=False)
+        except Exception as err:  # noqa: BLE001 - one line, whatever went wrong
+            restore()
+            raise TermoError(f"cannot start {n_workers} local Dask workers: {_one_line(err)}") from None
+        super().__init__(client, **options)
+        self._restore_logs = restore
+
+    def close(self) -> None:
+        try:
+            try:
+                self.client.close()
+            except Exception:  # noqa: BLE001
+                pass
+            try:
+                self._cluster.close()
+            except Exception:  # noqa: BLE001
+                pass
+        finally:
+            self._restore_logs()

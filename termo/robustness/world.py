@@ -1,6 +1,9 @@
 """What a robustness value depends on: the world (answers, probes, matrix), the column prior and
 the round limit — as small frozen values that travel to cluster workers as plain data.
 
+Any game of the registry (``World.game``) with its own win rule and prior: the robustness study
+needs a word-frequency prior (:func:`load_world` refuses a uniform one); the opener tables
+(:mod:`termo.robustness.opener_table`) take every game (:func:`load_game_world`).
 ``World(size=None)`` is the whole game; ``World(size=k)`` the *closed* world of the k most common
 answers (answers = probes = those k words, re-indexed in lexicon order, sub-matrix of the full
 one), used for quick runs and tests. A :class:`Column` is one prior ``p_{N,T}`` of the grid.
@@ -65,16 +68,24 @@ class WorldData:
         return None
 
 
-@lru_cache(maxsize=4)
 def load_world(world: World) -> WorldData:
-    """Words, prior scores and the pattern matrix of ``world`` (the full matrix is disk-cached)."""
-    from termo.matrix import matrix_signature, pattern_matrix
-    from termo.prior import most_common
-
+    """Words, prior scores and the pattern matrix of ``world`` for the robustness study, which
+    varies a word-frequency prior: a game with a uniform prior is refused (one line)."""
     game = world.load_game()
     if game.uniform_prior:
         raise TermoError(f"{game.title or game.label} has a uniform prior: the robustness study varies a "
                          "word-frequency prior, so it does not apply")
+    return load_game_world(world)
+
+
+@lru_cache(maxsize=4)
+def load_game_world(world: World) -> WorldData:
+    """Words, prior scores and the pattern matrix of ``world``, any game (uniform priors too: the
+    opener tables); the full matrix is disk-cached."""
+    from termo.matrix import matrix_signature, pattern_matrix
+    from termo.prior import most_common
+
+    game = world.load_game()
     full = host().to_numpy(pattern_matrix(game, backend=host()))
     signature = matrix_signature(game)
     if world.size is None:
@@ -111,6 +122,13 @@ def column_prior(data: WorldData, column: Column):
     return family_prior(data.icf, column.n_cut, column.t)
 
 
+def uniform_column(data: WorldData) -> Column:
+    """The one prior of a game with a uniform prior (every answer ``1/n``)."""
+    import math
+
+    return Column("uniform", math.inf, len(data.icf))
+
+
 def column_key(world: World, data: WorldData, column: Column) -> str:
     """Hash of everything a column's values depend on."""
     return digest({
@@ -140,7 +158,7 @@ def evaluator_for(world: World, column: Column, backend_name: str = "numpy") -> 
         if ev is not None:
             _EVALUATORS.move_to_end(key)
             return ev
-    data = load_world(world)
+    data = load_game_world(world)
     ev = GreedyTreeEvaluator(
         data.matrix,
         column_prior(data, column),
@@ -177,5 +195,5 @@ def grid_columns(data: WorldData, targets=(300, 600, 1200, 2400, 4800, 6046), pr
     return [c for _, c in cols]
 
 
-__all__ = ["World", "WorldData", "Column", "load_world", "column_prior", "column_key", "chunk_key",
+__all__ = ["World", "WorldData", "Column", "load_world", "load_game_world", "uniform_column", "column_prior", "column_key", "chunk_key",
            "evaluator_for", "evaluate_chunk", "grid_columns"]
