@@ -425,6 +425,22 @@ def _cli(capsys, *args):
     return code, out.out, out.err
 
 
+@pytest.mark.parametrize("command, metavars", [
+    (["archive"], ["DATE", "--json"]),
+    (["today"], ["--today-source URL|FILE", "--date D", "TERMO_TODAY_SOURCE"]),
+    (["stats"], ["--month YYYY-MM"]),
+])
+def test_cli_help(capsys, command, metavars):
+    import re
+
+    code, out, err = _cli(capsys, "nerdle", *command, "--help")
+    assert code == 0, err
+    assert "<bool>" not in out and "[[" not in out
+    rows = " ".join(re.sub(r"[│╭╰─╮╯*]", " ", out).split())
+    for metavar in metavars:
+        assert metavar in rows, (metavar, out)
+
+
 def test_cli_archive(capsys):
     code, out, _ = _cli(capsys, "nerdle", "archive", "2000-01-01", "--json")
     data = json.loads(out)
