@@ -44,6 +44,26 @@ OpenerOpt = Annotated[
                  help="First guess: the game's interface opener (default; Termo: tarso) or the configuration's optimum."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
+TreeOpt = Annotated[
+    Optional[str],
+    typer.Option("--tree", metavar="FILE", show_default=False,
+                 help="Walk this strategy tree (`termo tree build`) while the rounds follow it "
+                      "(default: a stored tree made for this exact configuration, if any)."),
+]
+NoTreeOpt = Annotated[
+    bool, typer.Option("--no-tree", metavar="", help="Never walk a stored tree: always the live search."),
+]
+
+
+def tree_spec(tree: Optional[str], no_tree: bool):
+    """What `termo.suggest.Advisor` is told about trees: None (live only), a file, or "auto"."""
+    if no_tree and tree is not None:
+        raise TermoError("--tree and --no-tree exclude each other")
+    if no_tree:
+        return None
+    return tree if tree is not None else "auto"
+
+
 HardOpt = Annotated[
     bool, typer.Option("--hard", metavar="", help="Hard mode: greens stay in place and revealed letters are reused (the game's real rule).")
 ]
@@ -156,6 +176,8 @@ def suggest_command(
     game_name: GameOption = None,
     json_out: JsonOpt = False,
     backend: BackendOption = None,
+    tree: TreeOpt = None,
+    no_tree: NoTreeOpt = False,
 ) -> None:
     """Suggest the next guess after the rounds played so far (none: the opener).
 
@@ -166,7 +188,9 @@ def suggest_command(
         game = load_game(game_name, extended=extended, strict=strict)
         config = parse_config(level, t, beam, depth, opener, backend, hard=hard, game=game)
         remaining = None if list_n is None else parse_int("list", list_n, 1)
-        advisor = Advisor(game, config)
+        advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))
+        if tree is not None:
+            advisor.tree  # a bad --tree file: one line, even before any round
         with progress_display("searching") as progress:
             data = suggest(
                 game,
@@ -243,6 +267,8 @@ def play_command(
         Optional[bool], typer.Option("--color/--no-color", help="Coloured tiles (default: when stdout is a terminal).")
     ] = None,
     backend: BackendOption = None,
+    tree: TreeOpt = None,
+    no_tree: NoTreeOpt = False,
 ) -> None:
     """Solve a game interactively: type each guess and its colours, get the next suggestion."""
     from termo.play import Play, decoded_lines, terminal_reader
@@ -251,6 +277,9 @@ def play_command(
     try:
         game = load_game(game_name, extended=extended, strict=strict)
         config = parse_config(level, t, beam, depth, opener, backend, hard=hard, game=game)
+        advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))
+        if tree is not None:
+            advisor.tree  # a bad --tree file: one line now, before the game starts
     except USER_ERRORS as err:
         fail(str(err))
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
@@ -271,7 +300,7 @@ def play_command(
 
     play = Play(
         game,
-        Advisor(game, config),
+        advisor,
         reader,
         write,
         color=_use_color() if color is None else color,

@@ -13,7 +13,9 @@ most likely candidates, 20 by default), ``undo``, ``new``, ``quit`` (Portuguese 
 warning; impossible colours are rejected with the reason; a round that would leave no candidate
 is reported and not applied; in hard mode (``Config(hard=True)``) a guess that breaks the rule
 is rejected with the reason and nothing is applied. All green wins and ends the game with a
-summary; end of input ends the session cleanly.
+summary; end of input ends the session cleanly. While the rounds follow the advisor's stored
+strategy tree (`termo.suggest.Advisor.tree`) its move is shown at once, marked "from the stored
+... tree"; once the player leaves the tree the live ranking answers.
 """
 
 from __future__ import annotations
@@ -157,6 +159,7 @@ class Play:
         self.piped = (not callable(input)) if piped is None else piped
         self.rejected = 0  # lines rejected this session (a piped session then exits with 2)
         self.suggested: str | None = None  # the word suggested for the next guess
+        self.source: dict = {}  # where that suggestion came from: {"source": "tree"|"live", ...}
 
     # ------------------------------------------------------------------ output
     def error(self, text: str, rejected: bool = True) -> None:
@@ -189,15 +192,23 @@ class Play:
             label = "searching the opener"
         self.suggested = None
         try:
-            with self.busy(label) as progress:
-                decision = self.advisor.next_move(session, progress=progress)
+            walked = self.advisor.tree_move(session) if session.rounds and hasattr(self.advisor, "tree_move") else None
+            if walked is not None:  # the stored tree answers at once: no busy display
+                decision, source = walked
+            else:
+                with self.busy(label) as progress:
+                    decision = self.advisor.next_move(session, progress=progress)
+                source = {"source": "live"}
         except TermoError as err:
             self.say(f"no suggestion: {err}")
             return
         self.suggested = decision.choice.word
+        self.source = source
         lines = format_decision(decision.as_dict(), max_alternatives=5)
         if session.rounds:
             lines = lines[1:]  # the candidate count was just shown
+        if source.get("source") == "tree":
+            lines.insert(0, f"(from the stored {source.get('tree')} tree)")
         self.say(f"for guess {session.turn}/{self.game.max_turns}:")
         for line in lines:
             self.say("  " + line)

@@ -233,6 +233,10 @@ class Session:
         return pattern
 
     # ------------------------------------------------------------- filtering
+    def matrix(self):
+        """The game's pattern matrix on the host (probes x answers; loaded once)."""
+        return self._matrix_host()
+
     def _matrix_host(self):
         if self._matrix is None:
             from termo.matrix import pattern_matrix

@@ -29,6 +29,7 @@ OPENERS = ("default", "optimal")
 Progress = Callable[[int, int], None]
 
 
+_UNSET = object()
 MAX_BEAM = 100  # level 3: guesses per search node; memory grows with it (0.56 GB at 150, 4.9 GB at 600)
 
 
@@ -112,12 +113,49 @@ class Advisor:
     is `termo.solver.Solver`.
     """
 
-    def __init__(self, game, config: Config | None = None, solver_factory=None):
+    def __init__(self, game, config: Config | None = None, solver_factory=None, tree=None):
         self.game = game
         self.config = config or Config()
         self.config.check_game(game)
         self._factory = solver_factory or _make_solver
         self._solvers: dict[int, object] = {}
+        self._tree_spec = tree  # None/False: live only; "auto": a stored tree; a Tree or a file
+        self._tree = _UNSET
+
+    @property
+    def tree(self):
+        """The stored strategy tree this advisor walks (`termo.trees`), or None.
+
+        ``tree="auto"``: the shipped or cached tree that serves this configuration exactly
+        (`termo.trees.store.find_tree`: same game, lists, rules, T, hard mode, level, beam,
+        depth, and the interface opener as its root; ``--opener optimal`` walks none). A
+        `termo.trees.model.Tree` or a file name: that tree, which must be of this game and its
+        rules, T and hard mode (TermoError otherwise)."""
+        if self._tree is _UNSET:
+            self._tree = self._resolve_tree(self._tree_spec)
+        return self._tree
+
+    def _resolve_tree(self, spec):
+        if spec is None or spec is False:
+            return None
+        config, game = self.config, self.game
+        if isinstance(spec, str) and spec == "auto":
+            if config.opener != "default" or not getattr(game, "default_opener", None):
+                return None
+            from termo.trees.store import find_tree
+
+            return find_tree(game, config.level, config.t, config.hard, config.beam, config.depth,
+                             game.default_opener)
+        from termo.trees.model import tree_key
+
+        if isinstance(spec, (str, bytes)) or hasattr(spec, "__fspath__"):
+            from termo.trees.fileformat import read_tree
+
+            spec, _ = read_tree(spec, game)
+        if spec.key != tree_key(game, config.t, config.hard):
+            raise TermoError(f"the {spec.method} tree was built for other options of {game.label} "
+                             f"(T or hard mode differ): it cannot be walked here")
+        return spec
 
     def solver(self, level: int | None = None):
         level = self.config.level if level is None else level
@@ -151,11 +189,38 @@ class Advisor:
 
     def next_move(self, session, progress: Progress | None = None):
         """The `Decision` for a `termo.session.Session` (the opener before any round)."""
+        return self.move(session, progress=progress)[0]
+
+    def move(self, session, progress: Progress | None = None):
+        """``(Decision, source)`` for a session: ``source`` is ``{"source": "tree", "tree":
+        method}`` when the stored tree answered (the rounds so far are on its path: instant,
+        no search), else ``{"source": "live"}`` (the configured level; also the opener)."""
         hard = self.config.hard or getattr(session, "hard", False)
         if not session.rounds:
-            return self.opener(progress=progress, hard=hard)
+            return self.opener(progress=progress, hard=hard), {"source": "live"}
+        walked = self.tree_move(session)
+        if walked is not None:
+            return walked
         allowed = session.allowed_probes() if getattr(session, "hard", False) else None
-        return self.decide(session.candidates, session.turn, allowed=allowed, progress=progress)
+        return self.decide(session.candidates, session.turn, allowed=allowed, progress=progress), {"source": "live"}
+
+    def tree_move(self, session):
+        """The stored tree's ``(Decision, source)`` for the session, or None (no tree, or the
+        player left it: `termo.trees.walker.tree_move`)."""
+        tree = self.tree
+        if tree is None or bool(getattr(session, "hard", False)) != tree.hard:
+            return None
+        from termo.decision import Decision
+        from termo.feedback import encode
+        from termo.trees.walker import tree_move
+
+        history = [(r.probe, encode(r.pattern)) for r in session.rounds]
+        choice = tree_move(tree, self.game, history, session.candidate_list(), session.matrix())
+        if choice is None:
+            return None
+        reason = (f"the stored {tree.method} tree's move (instant, no search): "
+                  f"{choice.expected:.3f} guesses expected from here on its path")
+        return Decision(choice, reason, session.n_candidates, ()), {"source": "tree", "tree": tree.method}
 
 
 def suggest(
@@ -174,10 +239,13 @@ def suggest(
     on_warning: Callable[[str], None] | None = None,
     advisor: Advisor | None = None,
     remaining: int | None = None,
+    tree=None,
 ) -> dict:
     """The suggestion after the history items ``guess:pattern`` (none: the opener).
 
-    Returns ``Decision.as_dict()``; with ``remaining`` (n >= 1) also the key ``remaining``: the
+    Returns ``Decision.as_dict()`` plus ``source``: ``"tree"`` (with ``tree``, the stored tree's
+    method) when a stored strategy tree answered (``tree``: ``"auto"``, a file or a
+    `termo.trees.model.Tree`; see `Advisor.tree`), else ``"live"``; with ``remaining`` (n >= 1) also the key ``remaining``: the
     first n candidates (display forms, most probable first, `Session.most_likely`). A history
     whose last round is a win gives ``{"solved": True, "turn": k, "candidates": 1, "word":
     <the answer>, "bits": None, "expected": None, "is_candidate": True, "reason": "solved in
@@ -195,7 +263,7 @@ def suggest(
 
         game = get_game(None, extended=extended)
     config = Config(level=level, t=t, beam=beam, depth=depth, opener=opener, backend=backend, hard=hard)
-    advisor = advisor or Advisor(game, config)
+    advisor = advisor or Advisor(game, config, tree=tree)
     session = Session(game, hard=hard or advisor.config.hard)
     outcomes = session.replay(history)
     if on_warning is not None:
@@ -215,7 +283,9 @@ def suggest(
         extra = f" ({played} rounds given)" if played > game.max_turns else ""
         raise TermoError(f"the game is over: all {game.max_turns} tries were played{extra}, there is no "
                          f"try {played + 1} to suggest")
-    data = advisor.next_move(session, progress=progress).as_dict()
+    decision, source = advisor.move(session, progress=progress)
+    data = decision.as_dict()
+    data.update(source)
     if not session.rounds:
         data["reason"] = _opener_note(game, data, optimal=advisor.config.opener == "optimal")
     if remaining is not None:

@@ -1,0 +1,420 @@
+"""Stored strategy trees (`termo.trees`, `termo tree build|eval|show`, walking in suggest/play).
+
+The evaluator is checked against an independent plain-Python replay: every answer walked down
+the tree with the two-pass colours of `termo.feedback` and the game's own win rule
+(`Game.wins`), the mean summed with `math.fsum`. Builders run on Nerdle Mini (206 answers,
+commutative wins, uniform prior) and on a small Termo-rule game with a word-frequency prior.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from solver_oracles import tiny_game
+from termo.errors import TermoError
+from termo.feedback import colours, encode
+from termo.games import get_game
+
+
+@pytest.fixture(scope="module")
+def mini():
+    return get_game("nerdle-mini")
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return tiny_game(80, 20)
+
+
+@pytest.fixture(scope="module")
+def mini_practical(mini):
+    from termo.trees.build import build_tree
+
+    return build_tree(mini, "practical")
+
+
+@pytest.fixture(scope="module")
+def tiny_level3(tiny):
+    from termo.trees.build import build_tree
+
+    return build_tree(tiny, "level3", tiny.probes[0])
+
+
+def brute_force(tree, game):
+    """Guesses per answer by walking the tree with scalar colours and `Game.wins` (no matrix)."""
+    turns = []
+    for a, answer in enumerate(game.answers_norm):
+        node, k = tree.root, 1
+        while True:
+            if game.wins(node.guess, a):
+                turns.append(k)
+                break
+            code = encode(colours(game.probes_norm[node.guess], answer))
+            node = node.children.get(code)
+            k += 1
+            if node is None or k > 40:
+                turns.append(0)
+                break
+    return turns
+
+
+def check_against_brute_force(tree, game):
+    from termo.prior import prior_weights
+    from termo.trees.evaluate import evaluate
+
+    data = evaluate(tree, game)
+    turns = brute_force(tree, game)
+    assert 0 not in turns, "the tree misses an answer"
+    w = [float(x) for x in prior_weights(game.icf, tree.t)]
+    assert data["answers"] == game.n_answers == len(turns)
+    assert data["mean"] == pytest.approx(math.fsum(wi * k for wi, k in zip(w, turns)), abs=1e-12)
+    assert data["total"] == sum(turns)
+    assert data["worst"] == max(turns)
+    assert data["histogram"] == [turns.count(k) for k in range(1, max(turns) + 1)]
+    assert data["losses"] == sum(1 for k in turns if k > game.max_turns)
+    assert data["missing"] == 0
+    return data
+
+
+# ----------------------------------------------------------------------------- builders
+
+
+def test_practical_tree_of_nerdle_mini_covers_every_answer(mini, mini_practical):
+    data = check_against_brute_force(mini_practical, mini)
+    assert mini_practical.opener == mini.default_opener
+    # better than the level-3 opener table's best Mini value (28/7=4: 2.5825, bench/results/games.json)
+    assert data["mean"] < 2.5825
+    assert data["losses"] == 0
+
+
+def test_commutative_wins_end_a_branch(mini, mini_practical):
+    """Under the commutative rule a rearrangement of the answer wins: the tree never needs a
+    branch for it, and the replay counts it as solved."""
+    pairs = [(i, j) for group in mini.win_classes for i in group for j in group if i != j and j < mini.n_answers]
+    assert pairs
+    turns = brute_force(mini_practical, mini)
+    assert 0 not in turns
+
+
+def test_level3_playout_covers_every_answer_and_follows_the_solver(tiny, tiny_level3):
+    from termo.session import Session
+    from termo.solver import Solver
+    from termo.trees.walker import next_guess
+
+    data = check_against_brute_force(tiny_level3, tiny)
+    assert "mean_uniform" in data  # a word-frequency prior: the mean is weighed by it
+    solver = Solver(tiny, level=3)
+    # the tree's move after a few histories is the live level-3 decision
+    checked = 0
+    for path, node in tiny_level3.root.walk():
+        if not path or len(path) > 2 or not node.children:
+            continue
+        session = Session(tiny)
+        walk = tiny_level3.root
+        history = []
+        for code in path:
+            from termo.feedback import decode
+
+            session.play(tiny.probes[walk.guess], decode(code))
+            history.append((walk.guess, code))
+            walk = walk.children[code]
+        assert next_guess(tiny_level3, history, tiny.win_code) == node.guess
+        assert solver.decide(session.candidate_list(), session.turn).index == node.guess
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 3
+
+
+def test_practical_builder_on_a_weighted_game(tiny):
+    from termo.trees.build import build_tree
+
+    tree = build_tree(tiny, "practical", tiny.probes[0])
+    check_against_brute_force(tree, tiny)
+
+
+def test_exact_adapter_with_a_fake_solver(mini, mini_practical):
+    """The exact builder turns the solver's nested plain data into a tree (a fake solver here
+    hands back the practical tree); bad indices and codes are refused."""
+    from termo.trees.build import build_tree
+    from termo.trees.evaluate import evaluate
+
+    def plain(node):
+        return {"guess": node.guess, "children": {code: plain(kid) for code, kid in node.children.items()}}
+
+    class Result:
+        mean, proved, seconds = 2.5, True, 0.1
+
+        def tree(self):
+            return plain(mini_practical.root)
+
+    calls = []
+
+    def solve(game, opener=None, hard=False, t=1.0):
+        calls.append((game.label, opener, hard))
+        return Result()
+
+    tree = build_tree(mini, "exact", mini.default_opener, solve=solve)
+    assert calls == [("nerdle-mini", mini.index_of(mini.default_opener), False)]
+    assert tree.method == "exact" and tree.info["proved"] is True
+    assert evaluate(tree, mini)["mean"] == evaluate(mini_practical, mini)["mean"]
+
+    class Bad(Result):
+        def tree(self):
+            return {"guess": 0, "children": {mini.win_code: {"guess": 1}}}
+
+    with pytest.raises(TermoError, match="bad pattern code"):
+        build_tree(mini, "exact", solve=lambda *a, **k: Bad())
+
+
+def test_exact_method_without_the_solver_is_one_clear_line(tmp_path, capsys):
+    import termo.exact as exact
+
+    if getattr(exact, "solve", None) is not None:
+        pytest.skip("the exact solver exists: --method exact builds")
+    from cli.app import main
+
+    code = main(["tree", "build", "--game", "nerdle-mini", "--method", "exact", "--out", str(tmp_path / "x.tree")])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 1 and "exact solver" in err
+
+
+# ----------------------------------------------------------------------------- the file
+
+
+def test_round_trip_plain_and_gzip(tmp_path, mini, mini_practical):
+    from termo.trees.fileformat import read_tree, write_tree
+
+    for name in ("t.tree", "t.tree.gz"):
+        path = write_tree(mini_practical, mini, tmp_path / name)
+        back, game = read_tree(path)
+        assert game is mini
+        assert [(p, n.guess) for p, n in back.root.walk()] == [(p, n.guess) for p, n in mini_practical.root.walk()]
+        assert (back.method, back.key, back.opener, back.beam, back.depth) == (
+            "practical", mini_practical.key, mini.default_opener, 10, 1)
+    plain = (tmp_path / "t.tree").read_bytes()
+    assert gzip.decompress((tmp_path / "t.tree.gz").read_bytes()) == plain
+    lines = plain.decode().splitlines()
+    assert len(lines) == 1 + mini_practical.nodes
+    assert lines[1] == f"- {mini.default_opener}"
+    # the same tree gives the same bytes (no timestamp)
+    write_tree(mini_practical, mini, tmp_path / "again.tree.gz")
+    assert (tmp_path / "again.tree.gz").read_bytes() == (tmp_path / "t.tree.gz").read_bytes()
+
+
+def _damage(text: str, how: str) -> str:
+    head, *body = text.split("\n")
+    if how == "guess":
+        body[3] = body[3].rsplit(" ", 1)[0] + " 9*9=81"
+    elif how == "drop":
+        del body[5]
+    elif how == "header":
+        head = head.replace('"method":"practical"', '"method":"level3"')
+    elif how == "version":
+        head = head.replace("termo-tree/1", "termo-tree/9")
+    elif how == "junk":
+        return "hello\nworld\n"
+    return "\n".join([head] + body)
+
+
+@pytest.mark.parametrize("how, words", [
+    ("guess", "checksum"), ("drop", "checksum"), ("header", "checksum"), ("version", "termo-tree/9"),
+    ("junk", "not a tree header"),
+])
+def test_damaged_files_are_refused_with_one_line(tmp_path, mini, mini_practical, how, words, capsys):
+    from cli.app import main
+    from termo.trees.fileformat import read_tree, write_tree
+
+    path = write_tree(mini_practical, mini, tmp_path / "t.tree")
+    path.write_text(_damage(path.read_text(), how))
+    with pytest.raises(TermoError, match=words):
+        read_tree(path)
+    code = main(["tree", "eval", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 1 and "not a usable tree file" in err
+
+
+def test_a_resealed_file_with_bad_nodes_is_refused(tmp_path, mini, mini_practical):
+    """Checksums recomputed after an edit: the node checks still catch a bad guess, a missing
+    parent, a branch below the win and a tree of another game or rule."""
+    from termo.cache import canonical_json, seal
+    from termo.trees.fileformat import _digest, read_tree, write_tree
+
+    path = write_tree(mini_practical, mini, tmp_path / "t.tree")
+    head, *body = path.read_text().rstrip("\n").split("\n")
+
+    def reseal(lines, **changes):
+        payload = {k: v for k, v in json.loads(head).items() if k != "sha256"}
+        payload.update(body_sha256=_digest(lines), nodes=len(lines), **changes)
+        path.write_text(canonical_json(seal(payload)) + "\n" + "\n".join(lines) + "\n")
+
+    eq = mini.answers[0]
+    reseal(body[:1] + [f"BBBBBB.GGGGGB {eq}"])
+    with pytest.raises(TermoError, match="parent"):
+        read_tree(path)
+    reseal(body[:1] + [f"GGGGGG {eq}"])
+    with pytest.raises(TermoError, match="winning pattern"):
+        read_tree(path)
+    reseal(body[:1] + ["BBBBBB zzzzzz"])
+    with pytest.raises(TermoError, match="not a guess"):
+        read_tree(path)
+    reseal(body[:1] + [f"BBBXBB {eq}"])
+    with pytest.raises(TermoError, match="bad pattern"):
+        read_tree(path)
+    reseal(body)
+    with pytest.raises(TermoError, match="not of 'nerdle'"):
+        read_tree(path, get_game("nerdle"))
+    reseal(body, win_rule="exact")  # the strict game: another matrix, another key
+    with pytest.raises(TermoError, match="key differs"):
+        read_tree(path)
+
+
+# ----------------------------------------------------------------------------- the commands
+
+
+def test_cli_build_eval_show(tmp_path, mini, capsys):
+    from cli.app import main
+
+    out = tmp_path / "mini.tree.gz"
+    assert main(["tree", "build", "--game", "nerdle-mini", "--method", "practical", "--out", str(out), "--json"]) == 0
+    built = json.loads(capsys.readouterr().out)
+    assert built["file"] == str(out) and built["nodes"] > mini.n_answers // 2
+    assert main(["tree", "eval", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in ("mean", "histogram", "worst", "losses", "answers"):
+        assert key in data
+    assert data["mean"] == built["mean"] and data["answers"] == 206
+    assert main(["tree", "show", str(out), "--depth", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"start -> {mini.default_opener}  (206 answers")
+    assert main(["tree", "show", str(out), "--answer", "12/3=4", "--json"]) == 0
+    path = json.loads(capsys.readouterr().out)
+    assert path["solved"] and path["steps"][0]["guess"] == mini.default_opener
+    assert path["steps"][-1]["pattern"] == "GGGGGG"
+    assert main(["tree", "show", str(out), "--answer", "nope"]) == 2
+    assert len(capsys.readouterr().err.splitlines()) == 1
+
+
+def test_build_without_out_goes_to_the_cache_and_is_walked(tmp_path, monkeypatch, capsys):
+    from cli.app import main
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    assert main(["tree", "build", "--game", "nerdle-mini", "--method", "level3", "--json"]) == 0
+    built = json.loads(capsys.readouterr().out)
+    assert built["file"].startswith(str(tmp_path / "trees"))
+    from termo.trees.store import find_tree
+
+    game = get_game("nerdle-mini")
+    found = find_tree(game, 3, 1.0, False, 10, 1, game.default_opener)
+    assert found is not None
+    # a level-3 playout serves only its own beam and depth, level 3, and not hard mode
+    assert find_tree(game, 3, 1.0, False, 20, 1, game.default_opener) is None or found.method != "level3"
+    assert all(tr.method != "level3" for tr in filter(None, [find_tree(game, 2, 1.0, False, 10, 1, None)]))
+    assert find_tree(game, 3, 1.0, True, 10, 1, game.default_opener) is None
+
+
+# ----------------------------------------------------------------------------- walking
+
+
+def _history_on(tree, game, answer, rounds):
+    """The first ``rounds`` history items the tree plays against ``answer``."""
+    items, node = [], tree.root
+    a = game.index_of(answer)
+    for _ in range(rounds):
+        pattern = colours(game.probes_norm[node.guess], game.answers_norm[a])
+        items.append(f"{game.probes[node.guess]}:{pattern}")
+        node = node.children[encode(pattern)]
+    return items, node
+
+
+def test_suggest_marks_tree_and_live(tmp_path, mini, mini_practical):
+    from termo.suggest import suggest
+    from termo.trees.fileformat import write_tree
+
+    path = write_tree(mini_practical, mini, tmp_path / "m.tree")
+    items, node = _history_on(mini_practical, mini, "12/3=4", 1)
+    data = suggest(mini, items, tree=str(path))
+    assert data["source"] == "tree" and data["tree"] == "practical"
+    assert data["word"] == mini.probes[node.guess] and data["alternatives"] == []
+    assert data["expected"] >= 1.0
+    # the opener is live (it is the tree's root anyway)
+    opener = suggest(mini, [], tree=str(path))
+    assert opener["source"] == "live" and opener["word"] == mini.default_opener
+    # a round the tree does not play: the live ranking answers
+    other = next(w for w in mini.answers if w not in (mini.default_opener, "12/3=4"))
+    off = suggest(mini, [f"{other}:{colours(mini.normalize(other), '12/3=4')}"], tree=str(path))
+    assert off["source"] == "live"
+    # no tree asked for: live, same keys as before plus "source"
+    plain = suggest(mini, items, level=2)
+    assert plain["source"] == "live" and "tree" not in plain
+
+
+def test_suggest_cli_walks_a_tree_file_and_no_tree_turns_it_off(tmp_path, mini, mini_practical, capsys):
+    from cli.app import main
+    from termo.trees.fileformat import write_tree
+
+    path = write_tree(mini_practical, mini, tmp_path / "m.tree.gz")
+    items, node = _history_on(mini_practical, mini, "12/3=4", 2)
+    assert main(["suggest", "--game", "nerdle-mini", *items, "--tree", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["source"] == "tree" and data["word"] == mini.probes[node.guess]
+    assert main(["suggest", "--game", "nerdle-mini", *items, "--no-tree", "--level", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["source"] == "live"
+    assert main(["suggest", "--game", "nerdle-mini", *items, "--tree", str(path), "--hard"]) == 2
+    assert "other options" in capsys.readouterr().err
+    assert main(["suggest", "--game", "wordle-ru", "--tree", str(path)]) == 2
+    assert "not of 'wordle-ru'" in capsys.readouterr().err
+
+
+def test_play_follows_the_tree_and_leaves_it(tmp_path, mini, mini_practical):
+    """A scripted `Play` session: the suggestions come from the tree while the rounds follow it;
+    a round with another guess leaves it and the live ranking answers from then on."""
+    from termo.play import Play
+    from termo.suggest import Advisor, Config
+
+    items, node = _history_on(mini_practical, mini, "12/3=4", 2)
+    first, second = (item.split(":") for item in items)
+    out = []
+    # round 1 on the tree, round 2 colours alone (the tree's word), then a new game that leaves it
+    other = next(w for w in mini.answers if w not in (first[0], mini.probes[mini_practical.root.guess]))
+    other_pattern = colours(mini.normalize(other), "12/3=4")
+    lines = [f"{first[0]} {first[1]}", second[1], "new", f"{mini.default_opener} {first[1]}",
+             f"{other} {other_pattern}", "quit"]
+    play = Play(mini, Advisor(mini, Config(level=2), tree=mini_practical), lines, out.append, error=out.append)
+    assert play.run() == 0
+    text = "".join(out)
+    blocks = text.split("for guess ")
+    tree_blocks = [b for b in blocks if "(from the stored practical tree)" in b]
+    assert len(tree_blocks) >= 3  # guesses 2 and 3 of game 1, guess 2 of game 2
+    assert f"suggestion:      {mini.probes[node.guess]}" in tree_blocks[1]
+    last = blocks[-1]
+    assert last.startswith("3/6") and "stored" not in last  # off the tree: live (level 2)
+
+
+@pytest.mark.slow
+def test_piped_termo_play_nerdle_follows_the_shipped_tree_and_leaves_it():
+    """`termo play --game nerdle` piped: the shipped practical tree answers while the rounds
+    follow it, the live search once they leave it."""
+    from termo.trees.store import find_tree
+
+    game = get_game("nerdle")
+    tree = find_tree(game, 3, 1.0, False, 10, 1, game.default_opener)
+    assert tree is not None and tree.method == "practical"
+    secret = "12+35=47"
+    items, node = _history_on(tree, game, secret, 1)
+    guess, pattern = items[0].split(":")
+    wrong = next(w for w in game.answers[:50] if w != game.probes[node.guess]
+                 and colours(game.normalize(w), secret) != game.win_pattern)
+    script = f"{guess} {pattern}\n{wrong} {colours(game.normalize(wrong), secret)}\nquit\n"
+    proc = subprocess.run([sys.executable, "-m", "cli", "play", "--game", "nerdle"], input=script,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    blocks = proc.stdout.split("for guess ")
+    assert "(from the stored practical tree)" in blocks[2] and game.probes[node.guess] in blocks[2]
+    assert "stored" not in blocks[3]
