@@ -9,7 +9,6 @@ day, or failed validation); the reason is printed (and is in the JSON, exit code
 
 from __future__ import annotations
 
-import os
 from typing import Annotated, Optional
 
 import typer
@@ -80,8 +79,9 @@ def today_command(
 
 @user_errors
 def stats_command(
-    month: Annotated[Optional[str], typer.Option("--month", metavar="YYYY-MM", show_default=False,
-                                                 help="The month to summarise (default: this UTC month), with the month before.")] = None,
+    month: Annotated[Optional[str], typer.Option(
+        "--month", metavar="YYYY-MM", show_default=False,
+        help="The month to summarise (default: this UTC month), with the month before.")] = None,
     json_out: JsonOption = False,
 ) -> None:
     """Archive statistics: puzzle counts, mean difficulty, hardest day of a month and the month before."""
@@ -101,7 +101,8 @@ def stats_command(
             continue
         h = m["hardest_day"]
         counts = " ".join(f"{q}:{n}" for q, n in m["quintile_counts"].items())
-        typer.echo(f"  {m['month']} ({label}): {m['puzzles']} puzzle{'' if m['puzzles'] == 1 else 's'}{'' if m['complete'] else ' so far'}, "
+        plural = "" if m["puzzles"] == 1 else "s"
+        typer.echo(f"  {m['month']} ({label}): {m['puzzles']} puzzle{plural}{'' if m['complete'] else ' so far'}, "
                    f"mean percentile {m['mean_percentile']:.2f} (mean quintile {m['mean_quintile']:.2f}); "
                    f"quintiles {counts}; hardest {h['date']} {h['equation']} ({h['quintile_label']}, "
                    f"percentile {h['percentile']:.2f})")
