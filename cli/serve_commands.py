@@ -63,7 +63,11 @@ def serve_command(
         reason = os_error_message(err) if not isinstance(err, socket.gaierror) else "unknown address"
         fail(f"cannot listen on {shown}:{port_number}: {reason}")
     port_number = sock.getsockname()[1]  # the free port the system chose for --port 0
-    app = create_app(Jobs(workers=threads))
+    jobs = Jobs(workers=threads)
+    if jobs.workers < threads:
+        typer.echo("warning: numba has no thread-safe threading layer here (tbb or omp): searches run "
+                   "one at a time (--workers 1)", err=True)
+    app = create_app(jobs)
     typer.echo(f"termo: serving the board on http://{shown}:{port_number}/ (API: /api, docs: /docs); "
                f"Ctrl-C stops", err=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))

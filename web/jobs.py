@@ -22,6 +22,29 @@ from typing import Any, Callable, Hashable
 from web.limits import MAX_RESULTS, MAX_WAITING, WORKERS
 
 
+def kernels_threadsafe() -> bool:
+    """Whether two worker threads may run the library's parallel numba kernels at once: numba's
+    ``tbb`` and ``omp`` threading layers are thread-safe, its fallback ``workqueue`` is not (two
+    concurrent parallel calls abort the process). Without numba: True."""
+    import importlib
+    import os
+
+    try:
+        importlib.import_module("numba")
+    except ImportError:
+        return True
+    layer = os.environ.get("NUMBA_THREADING_LAYER", "default").lower()
+    if layer == "workqueue":
+        return False
+    for module in ("numba.np.ufunc.tbbpool", "numba.np.ufunc.omppool"):
+        try:
+            importlib.import_module(module)
+            return True
+        except Exception:  # noqa: BLE001 - a layer that cannot load is a layer we do not have
+            continue
+    return False
+
+
 def _user_error(error: BaseException) -> bool:
     from cli.common import USER_ERRORS
 
@@ -41,7 +64,8 @@ class Jobs:
         `cli.common.USER_ERRORS`)."""
         from collections import OrderedDict
 
-        self.workers = workers
+        # one worker when the kernels' threading layer is not thread-safe (see kernels_threadsafe)
+        self.workers = workers if workers <= 1 or kernels_threadsafe() else 1
         self.max_waiting = max_waiting
         self.max_results = max_results
         self._results: OrderedDict = OrderedDict()  # key -> (ok, value or exception)
