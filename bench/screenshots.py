@@ -1,0 +1,179 @@
+"""Screenshots of the web board (`termo serve`) in headless Chromium, for docs/screenshots/.
+
+Each game's page (Termo at ``/``, Nerdle, English and Russian Wordle at ``/{game}``) at desktop
+width (1280 px) and phone width (360 px), first as it loads and then after one registered round
+(the suggestion typed with its tiles set from a fixed answer), full page. The server is started on
+loopback on a free port with the same command as the benchmark; the browser is the system
+Chromium driven by Playwright (``executable_path``; no browser is downloaded).
+
+Usage: python bench/screenshots.py [--out docs/screenshots] [--chromium /usr/bin/chromium]
+Writes <out>/<game>-<desktop|phone>[-played].png and prints the paths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_server import DEFAULT_SERVER_CMD, HOST, Server, free_port  # noqa: E402
+
+PAGES = [("termo", "/"), ("nerdle", "/nerdle"), ("wordle", "/wordle"), ("wordle-ru", "/wordle-ru")]
+VIEWPORTS = {"desktop": (1280, 900), "phone": (360, 780)}
+
+
+def first_round(game_name: str) -> tuple[str, str]:
+    """The "played" shot's round: the game's opener (the board's first suggestion) with the
+    colours of a fixed answer (Termo: tarso BBBBB, the reference's example)."""
+    if game_name == "termo":
+        return "tarso", "BBBBB"
+    from termo.feedback import feedback
+    from termo.games import get_game
+
+    game = get_game(game_name)
+    answer = game.answers_norm[len(game.answers_norm) // 3]
+    return game.default_opener, feedback(game.default_opener, answer, length=game.word_length)
+
+
+def chromium_path(given: str | None = None) -> str | None:
+    """The Chromium to drive: ``given``, else ``$TERMO_CHROMIUM`` (only that one when set), else
+    the system package's (/usr/bin/chromium, or chromium / chromium-browser on PATH); None if absent."""
+    chosen = given or os.environ.get("TERMO_CHROMIUM")
+    candidates = (chosen,) if chosen else ("/usr/bin/chromium", shutil.which("chromium"),
+                                           shutil.which("chromium-browser"))
+    for candidate in candidates:
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+# ----------------------------------------------------------------------------- driving the board
+# The board's stable hooks are listed at the top of web/static/board.js; the browser tests
+# (tests/test_web_browser.py) use these helpers too.
+CLICKS = {"B": 1, "Y": 2, "G": 3}  # clicks from an uncoloured tile: absent -> present -> correct
+
+
+def wait_idle(page, timeout: float = 120_000) -> None:
+    """Until no request of the board is running (``#status[data-busy]`` is not "true")."""
+    page.wait_for_function("document.querySelector('#status').dataset.busy !== 'true'", timeout=timeout)
+
+
+def wait_ready(page, timeout: float = 120_000) -> None:
+    """Until the first suggestion has arrived and nothing is running."""
+    page.wait_for_selector("body[data-ready='true']", state="attached", timeout=timeout)
+    wait_idle(page, timeout)
+
+
+def active_row(page) -> int | None:
+    """The index of the active row (None once the game is over)."""
+    return page.evaluate("(() => { const r = document.querySelector('.row[data-active=\"true\"]');"
+                         " return r ? Number(r.dataset.row) : null; })()")
+
+
+def suggestion(page) -> str:
+    return page.get_attribute("#suggestion", "data-word") or ""
+
+
+def candidates(page) -> int | None:
+    text = page.inner_text("#candidates-count").strip()
+    return int(text) if text.isdigit() else None
+
+
+def row_letters(page, row: int) -> str:
+    return "".join(page.eval_on_selector_all(f".tile[data-row='{row}']", "ts => ts.map(t => t.dataset.letter)"))
+
+
+def row_states(page, row: int) -> list[str]:
+    return page.eval_on_selector_all(f".tile[data-row='{row}']", "ts => ts.map(t => t.dataset.state)")
+
+
+def type_with_keys(page, guess: str) -> None:
+    """Type ``guess`` by clicking the on-screen keyboard."""
+    for ch in guess:
+        page.click(f"#keyboard .key[data-key='{ch}']")
+
+
+def click_pattern(page, pattern: str) -> None:
+    """Click the active row's tiles until they show ``pattern`` (B absent, Y present, G correct)."""
+    row = active_row(page)
+    for col, code in enumerate(pattern):
+        for _ in range(CLICKS[code]):
+            page.click(f".tile[data-row='{row}'][data-col='{col}']")
+
+
+def click_register(page) -> None:
+    """Click "register round" and wait for the server's answer to be shown."""
+    with page.expect_response(lambda r: "/api/" in r.url and r.request.method == "POST"):
+        page.click("#register")
+    wait_idle(page)
+
+
+def register_round(page, guess: str | None, pattern: str) -> None:
+    """Type ``guess`` on the on-screen keyboard (None: keep the ghosted suggestion), click the
+    tiles to ``pattern``, register."""
+    if guess:
+        type_with_keys(page, guess)
+    click_pattern(page, pattern)
+    click_register(page)
+
+
+def play_round(page, guess: str | None, pattern: str) -> None:
+    register_round(page, guess, pattern)
+
+
+def main(argv=None) -> list[Path]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--chromium", default=None)
+    parser.add_argument("--server-cmd", default=DEFAULT_SERVER_CMD)
+    parser.add_argument("--no-played", action="store_true", help="only the pages as they load")
+    args = parser.parse_args(argv)
+    chromium = chromium_path(args.chromium)
+    if chromium is None:
+        parser.error("no Chromium found (install the system package `chromium` or pass --chromium)")
+    from playwright.sync_api import sync_playwright
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    server = Server(args.server_cmd, port, Path(tempfile.mkdtemp(prefix="screenshots-")) / "server.log")
+    server.start()
+    written = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True)
+            for label, (width, height) in VIEWPORTS.items():
+                context = browser.new_context(viewport={"width": width, "height": height},
+                                              device_scale_factor=1, is_mobile=label == "phone",
+                                              has_touch=label == "phone")
+                for game, path in PAGES:
+                    page = context.new_page()
+                    page.goto(f"http://{HOST}:{port}{path}")
+                    page.wait_for_load_state("networkidle")
+                    wait_ready(page)
+                    target = args.out / f"{game}-{label}.png"
+                    page.screenshot(path=str(target), full_page=True)
+                    written.append(target)
+                    if not args.no_played:
+                        _, pattern = first_round(game)
+                        play_round(page, None, pattern)  # the ghosted suggestion, coloured
+                        target = args.out / f"{game}-{label}-played.png"
+                        page.screenshot(path=str(target), full_page=True)
+                        written.append(target)
+                    page.close()
+                context.close()
+            browser.close()
+    finally:
+        server.stop()
+    for target in written:
+        print(target.relative_to(ROOT) if target.is_relative_to(ROOT) else target)
+    return written
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,237 @@
+"""The web board in a real browser: headless Chromium from the system packages (Debian
+``chromium``), driven by Playwright with ``executable_path`` (no browser is downloaded).
+
+The server is ``termo serve`` started on loopback on a free port (its own process, the test
+session's cache folder). Each test opens a fresh page and plays through the board's stable hooks
+(listed at the top of web/static/board.js; the helpers are shared with bench/screenshots.py).
+Without Chromium (or Playwright) the tests are skipped with the reason, except under CI (``$CI``
+set), where a missing browser fails them: CI installs it (.ci/run).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from bench.bench_server import HOST, Server, free_port
+from bench.screenshots import (
+    active_row,
+    candidates,
+    chromium_path,
+    click_pattern,
+    click_register,
+    row_letters,
+    row_states,
+    suggestion,
+    wait_idle,
+    wait_ready,
+)
+
+CHROMIUM = chromium_path()
+
+
+def _unavailable(reason: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (required under CI: .ci/run installs the system package `chromium`)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``termo serve`` on 127.0.0.1 and a free port, for the whole module."""
+    port = free_port()
+    log = Path(tempfile.mkdtemp(prefix="termo-browser-")) / "server.log"
+    proc = Server(f"{sys.executable} -m cli serve --host {{host}} --port {{port}}", port, log)
+    proc.start()
+    yield f"http://{HOST}:{port}"
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        _unavailable("no Chromium installed (the system package `chromium`, /usr/bin/chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright is not installed (the `test` extra)")
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(120_000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda err: errors.append(str(err)))
+    tab.base = server
+    yield tab
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def open_board(page, path: str = "/"):
+    page.goto(page.base + path)
+    wait_ready(page)
+
+
+def message(page) -> tuple[str, str]:
+    return page.inner_text("#message").strip(), page.get_attribute("#message", "data-kind") or ""
+
+
+def test_termo_tiles_register_and_undo(page):
+    open_board(page)
+    assert page.get_attribute("html", "lang") == "pt"
+    assert suggestion(page) == "tarso"
+    assert candidates(page) == 6046
+    assert row_letters(page, 0) == "tarso" and active_row(page) == 0
+    ghost = page.eval_on_selector_all(".tile[data-row='0']", "ts => ts.map(t => t.dataset.ghost)")
+    assert ghost == ["true"] * 5
+    click_pattern(page, "BBBBB")  # one click each: absent
+    assert row_states(page, 0) == ["absent"] * 5
+    click_register(page)
+    assert message(page) == ("", "")
+    assert active_row(page) == 1
+    assert row_states(page, 0) == ["absent"] * 5 and row_letters(page, 0) == "tarso"
+    assert suggestion(page) == "filme"
+    assert candidates(page) == 223
+    assert row_letters(page, 1) == "filme"  # ghosted in the new active row
+    assert page.locator("#candidates-list li").count() > 0
+    assert page.locator("#alternatives tbody tr").count() > 0
+
+    with page.expect_response(lambda r: "/api/suggest" in r.url):
+        page.click("#undo")
+    wait_idle(page)
+    assert active_row(page) == 0
+    assert suggestion(page) == "tarso" and candidates(page) == 6046
+    assert row_states(page, 0) == ["empty"] * 5
+
+
+def test_termo_tile_click_cycles_colours(page):
+    open_board(page)
+    tile = ".tile[data-row='0'][data-col='2']"
+    seen = []
+    for _ in range(4):
+        page.click(tile)
+        seen.append(page.get_attribute(tile, "data-state"))
+    assert seen == ["absent", "present", "correct", "absent"]
+
+
+def test_keyboard_only(page):
+    open_board(page)
+    # the board has the focus when the page opens; no mouse from here on
+    assert page.evaluate("document.activeElement.id") == "board"
+    page.keyboard.type("forte")
+    assert row_letters(page, 0) == "forte"
+    page.keyboard.press("Escape")  # back to the suggestion
+    assert row_letters(page, 0) == "tarso"
+    for _ in range(5):
+        page.keyboard.press("1")  # absent, the cursor moves on
+    assert row_states(page, 0) == ["absent"] * 5
+    page.keyboard.press("ArrowLeft")  # the last tile: cycle it through the colours and back
+    for _ in range(3):
+        page.keyboard.press("Space")
+    assert row_states(page, 0)[4] == "absent"
+    with page.expect_response(lambda r: "/api/suggest" in r.url):
+        page.keyboard.press("Enter")
+    wait_idle(page)
+    assert suggestion(page) == "filme" and candidates(page) == 223
+    # type another guess over the ghost, colour it by keys, register
+    page.keyboard.type("cline")
+    assert row_letters(page, 1) == "cline"
+    page.keyboard.press("Backspace")
+    page.keyboard.type("e")
+    for key in "11111":
+        page.keyboard.press(key)
+    with page.expect_response(lambda r: "/api/suggest" in r.url):
+        page.keyboard.press("Enter")
+    wait_idle(page)
+    assert active_row(page) == 2 and row_letters(page, 1) == "cline"
+    assert candidates(page) < 223
+    # Ctrl+Z undoes the last round
+    with page.expect_response(lambda r: "/api/suggest" in r.url):
+        page.keyboard.press("Control+z")
+    wait_idle(page)
+    assert active_row(page) == 1 and candidates(page) == 223
+    # Tab reaches the buttons; Enter on "register round" is that button's own action
+    page.keyboard.press("Escape")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "register":
+            break
+    assert page.evaluate("document.activeElement.id") == "register"
+    with page.expect_response(lambda r: "/api/suggest" in r.url):
+        page.keyboard.press("Enter")  # filme, uncoloured = all absent
+    wait_idle(page)
+    assert active_row(page) == 2 and row_letters(page, 1) == "filme"
+
+
+def test_impossible_pattern_is_explained_and_not_applied(page):
+    open_board(page)
+    click_pattern(page, "GGGGY")  # four greens and one yellow: no word gives that
+    click_register(page)
+    text, kind = message(page)
+    assert kind == "error" and text
+    assert active_row(page) == 0 and candidates(page) == 6046
+    assert suggestion(page) == "tarso"
+    # a pattern possible in itself that leaves no candidate after the first round
+    page.keyboard.press("Escape")  # the refused colours cleared
+    assert row_states(page, 0) == ["empty"] * 5
+    click_pattern(page, "BBBBB")
+    click_register(page)
+    assert candidates(page) == 223
+    page.keyboard.type("forte")
+    click_pattern(page, "BGGGB")  # o, r, t green although tarso showed them absent
+    click_register(page)
+    text, kind = message(page)
+    assert kind == "error" and text
+    assert active_row(page) == 1 and candidates(page) == 223
+
+
+@pytest.mark.parametrize("name", [
+    "nerdle-mini",
+    # Nerdle Classic: a fresh cache folder builds its 2 x 628 MB matrices first (~35 s here)
+    pytest.param("nerdle", marks=pytest.mark.slow),
+])
+def test_nerdle_game_to_a_win(page, name):
+    from termo.feedback import feedback
+    from termo.games import get_game
+
+    game = get_game(name)
+    answer = game.answers_norm[len(game.answers_norm) // 3]
+    open_board(page, f"/{name}")
+    assert page.get_attribute("#board", "data-game") == name
+    assert suggestion(page) == game.default_opener
+    with page.expect_response(lambda r: "/api/suggest" in r.url):
+        page.select_option("#opt-level", "2")  # level 2: quicker rounds
+    wait_idle(page)
+    for turn in range(game.max_turns):
+        guess = suggestion(page)
+        assert guess, f"no suggestion at turn {turn + 1}"
+        pattern = feedback(guess, answer, length=game.word_length)
+        click_pattern(page, pattern)
+        click_register(page)
+        text, kind = message(page)
+        assert kind != "error", text
+        if kind == "win":
+            break
+    else:
+        pytest.fail(f"not won in {game.max_turns} tries; answer {answer}")
+    assert active_row(page) is None  # the game is over
+    assert str(turn + 1) in text
+
+
+def test_every_board_page_loads(page):
+    for path, lang in (("/termo", "pt"), ("/wordle", "en"), ("/wordle-ru", "ru")):
+        open_board(page, path)
+        assert page.get_attribute("html", "lang") == lang, path
+        assert suggestion(page), path
+        assert candidates(page) > 0, path
