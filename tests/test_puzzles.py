@@ -179,7 +179,7 @@ def test_stored_tree_lengths_come_first(monkeypatch):
     monkeypatch.setattr(store, "candidates", lambda g: [hard, tree])
     found = difficulty.stored_tree_lengths(mini)
     assert found is not None and found[0] is tree  # hard-mode trees do not serve the difficulty
-    s = difficulty.Scale(mini, *found)
+    s = difficulty.Scale.build(mini, *found)
     assert s.source.startswith("stored practical tree")
     keys = [(lengths[eq], s.groups[eq], eq) for eq in s.order]
     assert keys == sorted(keys)
@@ -188,7 +188,37 @@ def test_stored_tree_lengths_come_first(monkeypatch):
     assert difficulty.path_lengths(mini, tree) is None
     assert difficulty.stored_tree_lengths(mini) is None
     monkeypatch.setattr(store, "candidates", lambda g: [])
-    assert difficulty.Scale(mini).source == difficulty.SOURCE_STAND_IN
+    assert difficulty.Scale.build(mini).source == difficulty.SOURCE_STAND_IN
+
+
+def test_scale_is_kept_on_disk_and_checked(tmp_path, monkeypatch):
+    from termo.games import nerdle
+    from termo.puzzles import scale_store
+    import termo.trees.store as store
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    mini = nerdle.make(mini=True)
+    built = difficulty.load_or_build(mini)
+    path = scale_store.path_for(mini)
+    assert path.exists() and built.source.startswith(("stored ", "stand-in"))
+    key = scale_store.signature(mini)
+    again = scale_store.load(mini, key)
+    assert again is not None
+    assert (again.order, again.groups, again.lengths, again.source, again.opener) == \
+           (built.order, built.groups, built.lengths, built.source, built.opener)
+    assert scale_store.load(mini, "another key") is None
+    data = json.loads(path.read_text())
+    data["groups"][0] += 1  # an edit the seal catches
+    path.write_text(json.dumps(data))
+    assert scale_store.load(mini, key) is None
+    rebuilt = difficulty.load_or_build(mini)  # rebuilt and rewritten
+    assert rebuilt.order == built.order and scale_store.load(mini, key) is not None
+    # a new tree file changes the key
+    extra = tmp_path / "shipped"
+    extra.mkdir()
+    (extra / f"{mini.label}-other.tree").write_text("not a tree")
+    monkeypatch.setattr(store, "shipped_dir", lambda: extra)
+    assert scale_store.signature(mini) != key
 
 
 # ----------------------------------------------------------------------------- today, on loopback

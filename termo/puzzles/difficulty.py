@@ -101,20 +101,33 @@ def opener_groups(game, opener: str | None = None) -> dict[str, int]:
 
 
 class Scale:
-    """The difficulty of every answer of a game (built once per process per game)."""
+    """The difficulty of every answer of a game: ``order`` (easiest first), ``groups`` (feedback-
+    group size after ``opener`` per answer), ``lengths`` (guesses on the tree, or None with the
+    stand-in) and ``source`` (what the scale is built from, in words)."""
 
-    def __init__(self, game, tree=None, lengths: dict[str, int] | None = None) -> None:
+    def __init__(self, game, opener: str, groups: dict[str, int], lengths: dict[str, int] | None,
+                 source: str) -> None:
         self.game = game
-        self.opener = game.probes[tree.root.guess] if tree is not None else game.default_opener
-        self.groups = opener_groups(game, self.opener)
-        self.lengths = lengths if tree is not None else None
-        self.source = tree_source(tree) if tree is not None else SOURCE_STAND_IN
-        if lengths is not None:
-            order = sorted(game.answers, key=lambda eq: (lengths[eq], self.groups[eq], eq))
-        else:
-            order = sorted(game.answers, key=lambda eq: (self.groups[eq], eq))
-        self.order = tuple(order)
-        self.rank = {eq: r for r, eq in enumerate(order, start=1)}
+        self.opener = opener
+        self.groups = groups
+        self.lengths = lengths
+        self.source = source
+        self.order = tuple(sorted(game.answers, key=self.sort_key))
+        self.rank = {eq: r for r, eq in enumerate(self.order, start=1)}
+
+    def sort_key(self, eq: str) -> tuple:
+        if self.lengths is None:
+            return self.groups[eq], eq
+        return self.lengths[eq], self.groups[eq], eq
+
+    @classmethod
+    def build(cls, game, tree=None, lengths: dict[str, int] | None = None) -> "Scale":
+        """The scale from ``tree`` (with its ``lengths``, :func:`path_lengths`), or the stand-in."""
+        if tree is None:
+            opener = game.default_opener
+            return cls(game, opener, opener_groups(game, opener), None, SOURCE_STAND_IN)
+        opener = game.probes[tree.root.guess]
+        return cls(game, opener, opener_groups(game, opener), lengths, tree_source(tree))
 
     @property
     def size(self) -> int:
@@ -146,9 +159,23 @@ class Scale:
 
 @lru_cache(maxsize=4)
 def scale_for(game) -> Scale:
-    """The difficulty scale of ``game`` (memoised; the trees are looked for once per process)."""
-    found = stored_tree_lengths(game)
-    return Scale(game, *found) if found else Scale(game)
+    """The difficulty scale of ``game``, memoised per process (:func:`load_or_build`)."""
+    return load_or_build(game)
+
+
+def load_or_build(game) -> Scale:
+    """The difficulty scale of ``game`` from disk (keyed by the answers, the opener and the bytes
+    of every stored tree file, :mod:`termo.puzzles.scale_store`), else built and stored, so that
+    a command does not parse and walk the tree each time."""
+    from termo.puzzles import scale_store
+
+    key = scale_store.signature(game)
+    scale = scale_store.load(game, key)
+    if scale is None:
+        found = stored_tree_lengths(game)
+        scale = Scale.build(game, *found) if found else Scale.build(game)
+        scale_store.save(scale, key)
+    return scale
 
 
 def nerdle_scale() -> Scale:
