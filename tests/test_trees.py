@@ -418,3 +418,71 @@ def test_piped_termo_play_nerdle_follows_the_shipped_tree_and_leaves_it():
     blocks = proc.stdout.split("for guess ")
     assert "(from the stored practical tree)" in blocks[2] and game.probes[node.guess] in blocks[2]
     assert "stored" not in blocks[3]
+
+
+# ----------------------------------------------------------------------------- more builders
+
+
+def test_exact_solver_tree_of_nerdle_mini(mini, mini_practical):
+    """The real exact solver's tree (`termo.exact.solve`) through the adapter: the replay gives
+    the value it proved; on Mini from 4*7=28 the practical tree reaches that optimum."""
+    exact = pytest.importorskip("termo.exact")
+    if getattr(exact, "solve", None) is None:
+        pytest.skip("no exact solver yet")
+    from termo.trees.build import build_tree
+
+    tree = build_tree(mini, "exact", mini.default_opener)
+    data = check_against_brute_force(tree, mini)
+    assert tree.info.get("proved") is True
+    assert data["mean"] == pytest.approx(tree.info["mean"], abs=1e-12)
+    assert data["total"] == sum(brute_force(mini_practical, mini))  # 525: the practical tree is optimal here
+
+
+@pytest.mark.parametrize("method", ["practical", "level3"])
+def test_hard_mode_trees_play_only_legal_guesses(tiny, method):
+    from termo.feedback import decode
+    from termo.hard_mode import from_rounds, is_legal
+    from termo.trees.build import build_tree
+
+    tree = build_tree(tiny, method, tiny.probes[0], hard=True)
+    assert tree.hard and "hard=1" in tree.key
+    check_against_brute_force(tree, tiny)
+    norm = tiny.probes_norm
+    nodes = {(): tree.root}
+    for path, node in tree.root.walk():
+        nodes[path] = node
+        rounds = []
+        for i, code in enumerate(path):
+            rounds.append((norm[nodes[path[:i]].guess], decode(code)))
+        ok, why = is_legal(from_rounds(rounds, 5), norm[node.guess])
+        assert ok, (path, why)
+
+
+def test_the_shipped_trees_serve_only_their_configuration():
+    from termo.suggest import Advisor, Config
+    from termo.trees.store import find_tree
+
+    game = get_game("nerdle")
+    tree = find_tree(game, 3, 1.0, False, 10, 1, game.default_opener)
+    assert tree is not None and tree.method == "practical" and tree.opener == game.default_opener
+    assert find_tree(game, 2, 1.0, False, 10, 1, game.default_opener) is None
+    assert find_tree(game, 3, 1.0, False, 20, 1, game.default_opener) is None
+    assert find_tree(game, 3, 1.0, True, 10, 1, game.default_opener) is None
+    assert find_tree(game, 3, 1.0, False, 10, 1, "52-34=18") is None
+    assert find_tree(get_game("nerdle", strict=True), 3, 1.0, False, 10, 1, game.default_opener) is None
+    assert Advisor(game, Config(), tree="auto").tree is not None
+    assert Advisor(game, Config(opener="optimal"), tree="auto").tree is None
+    assert Advisor(game, Config(), tree=None).tree is None
+    assert find_tree(get_game("termo"), 3, 1.0, False, 10, 1, "tarso") is None  # nothing shipped for Termo
+
+
+def test_shipped_files_read_back_and_are_small():
+    from termo.paths import data_dir
+    from termo.trees.fileformat import read_tree
+
+    files = sorted((data_dir() / "trees").glob("*.tree.gz"))
+    assert {p.name for p in files} >= {"nerdle-practical.tree.gz", "nerdle-mini-practical.tree.gz"}
+    for path in files:
+        assert path.stat().st_size < 512 * 1024
+        tree, game = read_tree(path)
+        assert tree.opener == game.default_opener
