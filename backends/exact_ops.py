@@ -38,6 +38,8 @@ class ExactEngine:
         self.loss = float(loss)
         self.win = int(win_code)
         self.exact_rule = bool(exact_rule)
+        # weights all 1 under the exact rule: the bound pass needs only group sizes
+        self.unit = bool(self.exact_rule and bool(np.all(self.w == 1.0)))
         self.hard = bool(hard)
         R = int(max_rounds) + 1
         self.max_rounds = int(max_rounds)
@@ -114,7 +116,7 @@ class ExactEngine:
             work = self.lv_allowed[int(rounds)]
             work[: allowed.shape[0]] = allowed
         v, ex, g = kx.solve(self.M, self.w, self.cm, self.symc, self.symn, self.marks, self.length,
-                            self.hard, self.exact_rule, self.loss, self.win,
+                            self.hard, self.exact_rule, self.unit, self.loss, self.win,
                             self.mk1, self.mk2, self.mlb, self.mub, self.mg, self.stats,
                             self.cnt, self.wsum, self.cmx, self.seen,
                             self.lv_lbs, self.lv_sq, self.lv_valid, self.lv_order, self.lv_members,

@@ -224,12 +224,14 @@ def test_tree_is_plain_data_covering_every_answer(small):
     assert total == result.total and losses == 0
 
 
-def test_budget_gives_valid_bounds(small):
-    game = uniform(small)
-    truth = oracle_value(game, [1.0] * game.n_answers)
+def test_budget_gives_valid_bounds():
+    game = uniform(tiny_game(300, 20, step=19))
+    full = solve(game)
+    assert full.proved and full.nodes > 1
     cut = solve(game, node_limit=1)
     assert not cut.proved and cut.nodes <= 1
-    assert cut.lower_total <= truth <= cut.upper_total
+    assert cut.lower_total <= full.total <= cut.upper_total
+    assert cut.lower <= cut.upper and cut.gap > 0
     total, _ = evaluate_tree(game, cut.tree())
     assert total == cut.upper_total  # the upper bound is the strategy it reports
 
@@ -303,3 +305,17 @@ def _depths(tree, depth=1):
     for child in tree["children"].values():
         out.extend(_depths(child, depth + 1))
     return out
+
+
+def test_unit_weight_fast_path_equals_the_general_pass(small):
+    """Weights 1 under the exact rule take the group-size-only bound pass and the candidates-
+    first shortcut; forcing the general pass must give the same values, trees and work."""
+    game = dataclasses.replace(uniform(small), max_turns=4)
+    fast = Problem(game)
+    slow = Problem(game)
+    assert fast.engine.unit
+    slow.engine.unit = False
+    a = solve(game, problem=fast)
+    b = solve(game, problem=slow)
+    assert (a.total, a.lower, a.nodes) == (b.total, b.lower, b.nodes)
+    assert json.dumps(a.tree(), sort_keys=True) == json.dumps(b.tree(), sort_keys=True)
