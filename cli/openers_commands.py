@@ -109,8 +109,7 @@ def openers_command(
     info: dict = {}
     try:
         with progress_bar(f"openers ({name})", unit="openers") as update:
-            table = run_table(config, store=store, executor=executor,
-                              progress=lambda done, total, note="": update(done, total), info=info)
+            table = run_table(config, store=store, executor=executor, progress=_fresh_work(update), info=info)
             update.phase("writing the table…")
             if out is not None:
                 from termo.cache import atomic_write_json
@@ -131,6 +130,19 @@ def openers_command(
         print_json(table["openers"])
         return
     _print_table(table, summary(table, TOP_SHOWN))
+
+
+def _fresh_work(update):
+    """Progress of the openers still to compute: the chunks resumed from checkpoints (all
+    reported before the first computed one) are left out, so the time left is estimated from
+    the work of this run only."""
+    base: dict = {}
+
+    def report(done: int, total: int, note: str = "") -> None:
+        resumed = base.setdefault("resumed", done)
+        update(done - resumed, total - resumed)
+
+    return report
 
 
 def _writable_folder(folder: Path, option: str) -> None:
