@@ -436,19 +436,46 @@ def test_a_slow_search_does_not_block_the_event_loop(monkeypatch):
 
 
 def test_advisors_are_cached_per_configuration():
-    cache = service.AdvisorCache(size=2)
+    cache = service.AdvisorCache(size=2, per_config=2)
     from cli.solver_commands import parse_config
     from termo.games import get_game
 
     termo = get_game("termo")
-    a, _ = cache.get(termo, parse_config("2", "1", "10", "1"))
-    b, _ = cache.get(termo, parse_config("2", "1.0", "10", "1"))
-    assert a is b
-    cache.get(termo, parse_config("1", "1", "10", "1"))
-    cache.get(termo, parse_config("3", "1", "10", "1"))
+    level2 = parse_config("2", "1", "10", "1")
+    with cache.use(termo, level2) as a:
+        with cache.use(termo, parse_config("2", "1.0", "10", "1")) as b:  # busy: a second one
+            assert b is not a
+    with cache.use(termo, level2) as again:
+        assert again is a  # free again: reused
+    assert cache.advisors() == 2
+    with cache.use(termo, parse_config("1", "1", "10", "1")):
+        pass
+    with cache.use(termo, parse_config("3", "1", "10", "1")):
+        pass
     assert len(cache) == 2
-    c, _ = cache.get(termo, parse_config("2", "1", "10", "1"))
-    assert c is not a  # evicted, built again
+    with cache.use(termo, level2) as c:
+        assert c is not a  # evicted, built again
+
+
+def test_a_full_pool_waits_for_its_first_advisor():
+    cache = service.AdvisorCache(size=4, per_config=1)
+    from cli.solver_commands import parse_config
+    from termo.games import get_game
+
+    termo, config = get_game("termo"), parse_config("1", "1", "10", "1")
+    order = []
+
+    def second():
+        with cache.use(termo, config) as advisor:
+            order.append(("second", advisor))
+
+    with cache.use(termo, config) as first:
+        thread = threading.Thread(target=second)
+        thread.start()
+        time.sleep(0.1)
+        order.append(("first", first))
+    thread.join(5)
+    assert [name for name, _ in order] == ["first", "second"] and order[1][1] is first
 
 
 # ----------------------------------------------------------------------------- termo serve
@@ -544,3 +571,19 @@ def test_openapi_lists_the_endpoints(client):
     paths = client.get("/openapi.json").json()["paths"]
     for path in ("/api/games", "/api/suggest", "/api/feedback", "/api/opener", "/api/partition"):
         assert path in paths
+
+
+def test_static_assets_are_package_data():
+    """Every file the pages load is shipped by a non-editable install (pyproject's package-data)."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    config = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "web" in config["tool"]["setuptools"]["packages"]
+    patterns = config["tool"]["setuptools"]["package-data"]["web"]
+    files = [p.relative_to(root / "web").as_posix() for p in (root / "web" / "static").rglob("*") if p.is_file()]
+    assert files
+    for name in files:
+        assert any(fnmatch.fnmatch(name, pattern) and "/" not in name[len("static/"):] for pattern in patterns), name

@@ -238,7 +238,8 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
 
     @app.get("/api/health", summary="the server is up; its worker pool")
     async def api_health():
-        return {"ok": True, "jobs": jobs.stats(), "advisors": len(service.ADVISORS)}
+        return {"ok": True, "jobs": jobs.stats(), "configurations": len(service.ADVISORS),
+                "advisors": service.ADVISORS.advisors()}
 
     # ------------------------------------------------------------------ the puzzle routes (when built)
     routes: set = set()

@@ -9,18 +9,19 @@ A bad value raises `termo.errors.TermoError` (the app answers HTTP 422 with its 
 
 The solvers of one configuration (`termo.suggest.Advisor`) are kept in a small LRU cache,
 `ADVISORS`, so that a second request of the same game and options reuses the first one's solver
-and its caches; each cached advisor has a lock, because one solver answers one question at a
-time (requests of different configurations run side by side).
+and its caches; one advisor answers one question at a time, so each configuration has a small
+pool of them (one per worker thread).
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
 from typing import Any, Callable
 
 from termo.errors import TermoError
-from web.limits import MAX_ADVISORS, check_history, check_text
+from web.limits import MAX_ADVISORS, WORKERS, check_history, check_text
 
 
 def _text(value: Any) -> str:
@@ -41,34 +42,60 @@ def load_game(name: str | None, extended: bool = False, strict: bool = False):
 
 
 class AdvisorCache:
-    """A bounded LRU of `termo.suggest.Advisor` per (game, configuration), each with its lock."""
+    """A bounded LRU of `termo.suggest.Advisor` pools per (game, configuration).
 
-    def __init__(self, size: int = MAX_ADVISORS) -> None:
+    One advisor answers one question at a time (its solvers memoise as they search), so each
+    configuration keeps up to ``per_config`` advisors (one per worker thread): two requests of the
+    same configuration run side by side instead of one worker waiting for the other. An extra
+    advisor costs little (the pattern matrices are shared; ~2 MB of memo for Termo level 3).
+    """
+
+    def __init__(self, size: int = MAX_ADVISORS, per_config: int = WORKERS) -> None:
         self.size = size
-        self._items: OrderedDict = OrderedDict()
+        self.per_config = max(1, per_config)
+        self._items: OrderedDict = OrderedDict()  # key -> list of (advisor, lock)
         self._lock = threading.Lock()
 
     @staticmethod
     def key(game, config) -> tuple:
         return (game.label, game.name, bool(game.extended), getattr(game, "win_rule", ""), config)
 
-    def get(self, game, config) -> tuple[object, threading.Lock]:
+    @contextlib.contextmanager
+    def use(self, game, config):
+        """An advisor of ``game`` and ``config`` for the block: a free one of the pool, a new one
+        while the pool is smaller than ``per_config``, else the first one when it is free."""
         from termo.suggest import Advisor
 
         key = self.key(game, config)
+        wait = False
         with self._lock:
-            entry = self._items.get(key)
-            if entry is not None:
-                self._items.move_to_end(key)
-                return entry
-            entry = (Advisor(game, config), threading.Lock())
-            self._items[key] = entry
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-            return entry
+            pool = self._items.get(key)
+            if pool is None:
+                pool = self._items[key] = []
+                while len(self._items) > self.size:
+                    self._items.popitem(last=False)
+            self._items.move_to_end(key)
+            chosen = next((entry for entry in pool if entry[1].acquire(blocking=False)), None)
+            if chosen is None and len(pool) < self.per_config:
+                chosen = (Advisor(game, config), threading.Lock())
+                chosen[1].acquire()
+                pool.append(chosen)
+            elif chosen is None:
+                chosen, wait = pool[0], True
+        if wait:
+            chosen[1].acquire()
+        try:
+            yield chosen[0]
+        finally:
+            chosen[1].release()
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def advisors(self) -> int:
+        """How many advisors the pools hold together."""
+        with self._lock:
+            return sum(len(pool) for pool in self._items.values())
 
     def clear(self) -> None:
         with self._lock:
@@ -101,9 +128,8 @@ def suggest(game: str | None = None, history=(), level="3", t="1.0", beam="10", 
     config = parse_config(_text(level), _text(t), _text(beam), _text(depth), check_text("opener", opener),
                           None, hard=bool(hard), game=g)
     remaining = None if list is None else parse_int("list", _text(list), 1)
-    advisor, lock = ADVISORS.get(g, config)
     warnings: list[str] = []
-    with lock:
+    with ADVISORS.use(g, config) as advisor:
         data = library_suggest(g, items, advisor=advisor, progress=progress, on_warning=warnings.append,
                                remaining=remaining)
     return data, warnings
@@ -117,8 +143,7 @@ def opener(game: str | None = None, level="3", t="1.0", beam="10", depth="1", ex
 
     g = load_game(game, extended=extended, strict=strict)
     config = parse_config(_text(level), _text(t), _text(beam), _text(depth), "optimal", None, hard=bool(hard), game=g)
-    advisor, lock = ADVISORS.get(g, config)
-    with lock:
+    with ADVISORS.use(g, config) as advisor:
         data = opener_report(g, advisor=advisor, progress=progress)
     return data, []
 
