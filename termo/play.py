@@ -198,7 +198,7 @@ class Play:
             else:
                 with self.busy(label) as progress:
                     decision = self.advisor.next_move(session, progress=progress)
-                source = {"source": "live"}
+                source = {"source": "live"} if getattr(self.advisor, "tree", None) is not None else {}
         except TermoError as err:
             self.say(f"no suggestion: {err}")
             return

@@ -194,15 +194,18 @@ class Advisor:
     def move(self, session, progress: Progress | None = None):
         """``(Decision, source)`` for a session: ``source`` is ``{"source": "tree", "tree":
         method}`` when the stored tree answered (the rounds so far are on its path: instant,
-        no search), else ``{"source": "live"}`` (the configured level; also the opener)."""
+        no search); ``{"source": "live"}`` when a tree serves this configuration but the live
+        search answered (the opener, or the player left the tree); ``{}`` when no tree is in
+        play (the plain-data contract of a configuration without a tree is unchanged)."""
         hard = self.config.hard or getattr(session, "hard", False)
+        live = {"source": "live"} if self.tree is not None else {}
         if not session.rounds:
-            return self.opener(progress=progress, hard=hard), {"source": "live"}
+            return self.opener(progress=progress, hard=hard), live
         walked = self.tree_move(session)
         if walked is not None:
             return walked
         allowed = session.allowed_probes() if getattr(session, "hard", False) else None
-        return self.decide(session.candidates, session.turn, allowed=allowed, progress=progress), {"source": "live"}
+        return self.decide(session.candidates, session.turn, allowed=allowed, progress=progress), live
 
     def tree_move(self, session):
         """The stored tree's ``(Decision, source)`` for the session, or None (no tree, or the
@@ -243,9 +246,10 @@ def suggest(
 ) -> dict:
     """The suggestion after the history items ``guess:pattern`` (none: the opener).
 
-    Returns ``Decision.as_dict()`` plus ``source``: ``"tree"`` (with ``tree``, the stored tree's
-    method) when a stored strategy tree answered (``tree``: ``"auto"``, a file or a
-    `termo.trees.model.Tree`; see `Advisor.tree`), else ``"live"``; with ``remaining`` (n >= 1) also the key ``remaining``: the
+    Returns ``Decision.as_dict()``; where a stored strategy tree serves the configuration
+    (``tree``: ``"auto"``, a file or a `termo.trees.model.Tree`; see `Advisor.tree`) also
+    ``source``: ``"tree"`` (with ``tree``, the tree's method) when the tree answered, else
+    ``"live"``; with ``remaining`` (n >= 1) also the key ``remaining``: the
     first n candidates (display forms, most probable first, `Session.most_likely`). A history
     whose last round is a win gives ``{"solved": True, "turn": k, "candidates": 1, "word":
     <the answer>, "bits": None, "expected": None, "is_candidate": True, "reason": "solved in

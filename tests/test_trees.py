@@ -350,9 +350,9 @@ def test_suggest_marks_tree_and_live(tmp_path, mini, mini_practical):
     other = next(w for w in mini.answers if w not in (mini.default_opener, "12/3=4"))
     off = suggest(mini, [f"{other}:{colours(mini.normalize(other), '12/3=4')}"], tree=str(path))
     assert off["source"] == "live"
-    # no tree asked for: live, same keys as before plus "source"
+    # no tree in play: the keys as before (no "source")
     plain = suggest(mini, items, level=2)
-    assert plain["source"] == "live" and "tree" not in plain
+    assert "source" not in plain and "tree" not in plain
 
 
 def test_suggest_cli_walks_a_tree_file_and_no_tree_turns_it_off(tmp_path, mini, mini_practical, capsys):
@@ -364,7 +364,12 @@ def test_suggest_cli_walks_a_tree_file_and_no_tree_turns_it_off(tmp_path, mini, 
     assert main(["suggest", "--game", "nerdle-mini", *items, "--tree", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["source"] == "tree" and data["word"] == mini.probes[node.guess]
-    assert main(["suggest", "--game", "nerdle-mini", *items, "--no-tree", "--level", "2", "--json"]) == 0
+    assert main(["suggest", "--game", "nerdle-mini", *items, "--no-tree", "--json"]) == 0
+    assert "source" not in json.loads(capsys.readouterr().out)  # no tree in play
+    # the shipped Mini tree serves the default configuration: off its path, "live"
+    other = next(w for w in mini.answers if w not in (mini.default_opener, "12/3=4"))
+    assert main(["suggest", "--game", "nerdle-mini", f"{other}:{colours(mini.normalize(other), '12/3=4')}",
+                 "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["source"] == "live"
     assert main(["suggest", "--game", "nerdle-mini", *items, "--tree", str(path), "--hard"]) == 2
     assert "other options" in capsys.readouterr().err
