@@ -255,6 +255,8 @@ def test_opener_refused_like_the_cli(client, capsys):
     message = cli_error(capsys, ["opener", "--game", "wordle", "--beam", "500"])
     response = client.get("/api/opener", params={"game": "wordle", "beam": "500"})
     assert response.status_code == 422 and response.json() == {"detail": message}
+    response = client.get("/api/opener", params={"extended": "maybe"})
+    assert response.status_code == 422 and response.json() == {"detail": "extended must be true or false, not a text"}
 
 
 def test_echoed_input_is_escaped_like_the_cli(client, capsys):

@@ -78,7 +78,7 @@ def _validation_line(err: RequestValidationError) -> str:
     if not errors:
         return "the request is not valid"
     first = errors[0]
-    loc = [p for p in first.get("loc", ()) if p != "body"]
+    loc = [p for p in first.get("loc", ()) if p not in ("body", "query")]
     kind = first.get("type", "")
     if kind == "json_invalid":
         return "the body is not valid JSON"
