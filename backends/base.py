@@ -1,20 +1,60 @@
-"""The backend object: an array-API namespace plus the few kernels the standard lacks.
+"""The backend object: an array-API namespace plus the operations the domain needs.
 
-Every kernel here is written with standard array-API calls only; it is the fallback that
-array-api-strict runs in the tests. Library backends override a kernel with a faster native
-implementation, and the tests check each one against a plain-Python oracle.
+The domain (``termo``) reaches every compiled or vectorised operation as a method of a
+:class:`Backend`; it never asks which library a backend is and never imports a kernel module.
+The methods come in three groups:
+
+* conversions and two array primitives the standard lacks (``row_histogram``, ``stable_top_k``),
+  here with standard array-API calls only;
+* the hot search operations (:class:`backends.array_api_ops.ArrayApiOps`): the batched §5.2
+  top-k sweep, one set's entropies and first probes, the full-beam best probe per state and a
+  state's probe entropies. One shared array-API implementation serves JAX, CuPy and
+  array-api-strict (the arrays stay on the device; the host gets one small result per batch);
+  :class:`backends.numpy_backend.NumpyBackend` overrides them with the compiled host kernels;
+* the exact host bookkeeping of the level-3 search and the greedy tree
+  (:class:`backends.host_ops.HostSearchOps`: state registries, partitions into children, value
+  reductions, the §5.2 order of host entropies), the same compiled host code on every backend.
+
+The tests check every method against a plain-Python oracle and every backend against NumPy
+(integers and decisions identical, floats within 1e-12).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from backends.array_api_ops import ArrayApiOps
 from backends.exact_ops import ExactSearchOps
+from backends.host_ops import ROUND_STEP, HostSearchOps  # noqa: F401  (ROUND_STEP re-exported)
+
+
+@dataclass(frozen=True)
+class SweepTables:
+    """What the entropy sweeps of one game under one prior read, prepared once by the caller.
+
+    ``matrix`` is the (probes × answers) pattern matrix on the backend (the host array itself on
+    NumPy), ``matrix_host`` the same on the host (read-only), ``matrix_t`` the host answers-major
+    copy (answers × probes, C-contiguous); ``prior`` one float64 weight per answer,
+    ``probe_prior`` one per probe (the §5.2 tie-break), ``n_bins`` the number of feedback codes;
+    ``extra`` holds what a backend derives from them once (device copies, the §5.2 rank key).
+    """
+
+    matrix: Any
+    matrix_host: Any
+    matrix_t: Any
+    prior: Any
+    probe_prior: Any
+    n_bins: int
+    extra: dict = field(default_factory=dict, compare=False, repr=False)  # device arrays a backend derives
+
+    @property
+    def n_probes(self) -> int:
+        return int(self.matrix_host.shape[0])
 
 
 @dataclass
-class Backend(ExactSearchOps):
+class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps):
     name: str
     xp: Any  # array-API namespace
     device: Any = None
@@ -49,7 +89,17 @@ class Backend(ExactSearchOps):
         """Does this backend compute on a GPU/TPU (what ``--backend auto`` looks for)?"""
         return False
 
-    # --- kernels the array API standard lacks ----------------------------------------------
+    # Does the level-3 search sweep its frontier with the host's pruned tree sweep
+    # (:meth:`HostSearchOps.tree_sweep_top_k`, whose lists equal this backend's ``sweep_top_k``
+    # bit for bit)? True only where the sweeps run on the host anyway (NumPy).
+    host_tree_sweeps = False
+
+    def bucket(self, n: int) -> int:
+        """The padded size of an axis of ``n`` entries in the batched device computations: a
+        power of two, so a compiling backend sees few distinct shapes (padding has weight 0)."""
+        return 1 << max(0, int(n) - 1).bit_length()
+
+    # --- array primitives the array API standard lacks --------------------------------------
     def row_histogram(self, codes, weights, n_bins: int):
         """``out[r, b] = Σ_j weights[(r,) j] · [codes[r, j] == b]`` as float64, shape (R, n_bins)."""
         xp = self.xp
@@ -72,10 +122,12 @@ class Backend(ExactSearchOps):
         return xp.concat(out, axis=0)
 
     def stable_top_k(self, keys, k: int):
-        """Indices of the ``k`` largest keys, in descending order, ties to the lowest index."""
+        """Indices of the ``k`` largest keys along the last axis, in descending order, ties to the
+        lowest index (1-D keys, or a batch of rows). The device §5.2 top-k of the batched sweeps
+        is this over one integer key per probe (:mod:`backends.array_api_ops`)."""
         xp = self.xp
-        order = xp.argsort(xp.asarray(keys), descending=True, stable=True)
-        return xp.astype(order[: min(k, order.shape[0])], xp.int64)
+        order = xp.argsort(xp.asarray(keys), axis=-1, descending=True, stable=True)
+        return xp.astype(order[..., : min(k, order.shape[-1])], xp.int64)
 
 
 def _device_of(xp, arr):

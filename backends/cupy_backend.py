@@ -43,4 +43,4 @@ class CupyBackend(Backend):
         cp = self._cp
         keys = cp.asarray(keys)
         keys = keys.astype(cp.float64) if keys.dtype.kind == "f" else keys.astype(cp.int64)
-        return cp.argsort(-keys, kind="stable")[:k].astype(cp.int64)
+        return cp.argsort(-keys, axis=-1, kind="stable")[..., :k].astype(cp.int64)

@@ -882,95 +882,16 @@ def _gather_index(offsets, todo, sub_off):
 
 
 # ---------------------------------------------------------------------------------------------
-# best_probes: the standard array-API implementation (JAX, CuPy, array-api-strict)
+# best_probes on any backend (the array-API implementation lives in backends/array_api_ops.py)
 # ---------------------------------------------------------------------------------------------
-def _batch_pick(xp, row_histogram, per_batch, size, n_probes, win_code, n_bins,
-                matrix, flat, wts, valid, probe_prior, probe_index):
-    """For a batch of equal-size states: every probe's entropy and each state's §5.2 first probe."""
-    codes = xp.astype(xp.take(matrix, flat, axis=1), xp.int64)  # (probes, batch*size)
-    codes = xp.permute_dims(xp.reshape(codes, (n_probes, per_batch, size)), (1, 0, 2))
-    codes2 = xp.reshape(codes, (per_batch * n_probes, size))
-    weights = xp.reshape(xp.broadcast_to(wts[:, None, :], (per_batch, n_probes, size)), (per_batch * n_probes, size))
-    hist = row_histogram(codes2, weights, n_bins)  # (batch*probes, n_bins)
-    safe = xp.where(hist > 0.0, hist, 1.0)
-    h = -xp.sum(xp.where(hist > 0.0, safe * xp.log2(safe), 0.0), axis=1)
-    h = xp.reshape(h, (per_batch, n_probes))
-    inc = xp.any((codes == win_code) & valid[:, None, :], axis=2)  # (batch, probes)
-    key = xp.round(h / ROUND_STEP)
-    top = key == xp.max(key, axis=1, keepdims=True)
-    top = top & (inc | ~xp.any(top & inc, axis=1, keepdims=True))
-    masked = xp.where(top, probe_prior[None, :], -1.0)
-    top = top & (masked == xp.max(masked, axis=1, keepdims=True))
-    pick = xp.min(xp.where(top, probe_index[None, :], n_probes), axis=1)
-    return pick, h
-
-
-def _batch_function(backend, per_batch, size, n_probes, win_code, n_bins):
-    """:func:`_batch_pick` bound to one batch shape; compiled once per shape on JAX."""
-    from functools import partial
-
-    fn = partial(_batch_pick, backend.xp, backend.row_histogram, per_batch, size, n_probes, win_code, n_bins)
-    if backend.name != "jax":
-        return fn
-    cache = backend.__dict__.setdefault("_fullbeam_jit", {})
-    key = (per_batch, size, n_probes, win_code, n_bins)
-    if key not in cache:
-        import jax
-
-        cache[key] = jax.jit(fn)
-    return cache[key]
-
-
 def best_probes_array_api(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins,
                           max_cells: int = 24_000_000):
-    """Same contract as :func:`best_probes_numba`, with standard array-API calls on ``backend``.
+    """Same contract as :func:`best_probes_numba`, by the shared array-API implementation
+    (:meth:`backends.array_api_ops.ArrayApiOps.best_probes`) on ``backend``, even NumPy."""
+    from backends.array_api_ops import ArrayApiOps
 
-    ``matrix`` lives on the backend's device; ``members``/``offsets``/``prior``/``probe_prior``
-    are host arrays. States are padded to a power-of-two size (zero-weight copies of their first
-    member) and processed in batches of equal padded size (a power-of-two count), so a jit
-    backend compiles a handful of shapes: the codes of every probe on every state of the batch,
-    a weighted ``row_histogram`` (one row per (state, probe)), the entropy summed over buckets
-    (equal to the compiled kernel's member-order sum within a few ulps), then the §5.2 key
-    reduced with max/where along the probe axis. Returns host NumPy arrays.
-    """
-    xp = backend.xp
-    members = np.asarray(members, dtype=np.int64)
-    offsets = np.asarray(offsets, dtype=np.int64)
-    prior = np.asarray(prior, dtype=np.float64)
-    n_probes = matrix.shape[0]
-    probe_prior_dev = backend.asarray(np.asarray(probe_prior, dtype=np.float64))
-    probe_index = backend.asarray(np.arange(n_probes, dtype=np.int64))
-    w_all, _, _ = state_weights(prior, members.astype(np.int32), offsets)
-    n_states = offsets.shape[0] - 1
-    out = np.empty(n_states, np.int64)
-    out_h = np.empty(n_states, np.float64)
-    sizes = offsets[1:] - offsets[:-1]
-    padded = np.array([1 << int(max(0, int(m) - 1)).bit_length() for m in sizes], dtype=np.int64)
-    for size in sorted(set(padded.tolist())):
-        ids = np.flatnonzero(padded == size)
-        per_batch = max(1, min(len(ids), max_cells // max(1, n_probes * max(size, n_bins))))
-        per_batch = 1 << (per_batch.bit_length() - 1)  # a power of two
-        for start in range(0, len(ids), per_batch):
-            chunk = ids[start : start + per_batch]
-            batch = np.resize(chunk, per_batch)  # pad the batch with repeats (results ignored)
-            idx = np.empty((per_batch, size), dtype=np.int64)
-            wts = np.zeros((per_batch, size), dtype=np.float64)
-            valid = np.zeros((per_batch, size), dtype=bool)
-            for r, st in enumerate(batch):
-                lo, hi = int(offsets[st]), int(offsets[st + 1])
-                idx[r, :] = members[lo]
-                idx[r, : hi - lo] = members[lo:hi]
-                wts[r, : hi - lo] = w_all[lo:hi]
-                valid[r, : hi - lo] = True
-            pick, h = _batch_function(backend, per_batch, size, n_probes, win_code, n_bins)(
-                matrix, backend.asarray(idx.reshape(-1)), backend.asarray(wts), backend.asarray(valid),
-                probe_prior_dev, probe_index)
-            pick_host = backend.to_numpy(pick)
-            h_host = backend.to_numpy(h)
-            for r, st in enumerate(chunk):
-                out[st] = int(pick_host[r])
-                out_h[st] = float(h_host[r, out[st]])
-    return out, out_h
+    plan = ArrayApiOps.best_probe_plan(backend, matrix, probe_prior)
+    return ArrayApiOps.best_probes(backend, plan, members, offsets, prior, win_code, n_bins, max_cells=max_cells)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1087,10 +1008,11 @@ def reduce_values(n_parents, child_parent, child_prob, child_value, single):
 
 
 def best_probes(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins, order=None):
-    """Dispatch: compiled kernels on the NumPy backend, the array-API fallback elsewhere."""
-    if backend.name == "numpy" and HAVE_NUMBA:
-        return best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_bins, order=order)
-    return best_probes_array_api(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins)
+    """``backend.best_probes`` (compiled kernels on NumPy, the array-API implementation elsewhere)."""
+    plan = backend.best_probe_plan(matrix, probe_prior)
+    if order is not None and "order" in plan:
+        plan["order"] = order
+    return backend.best_probes(plan, members, offsets, prior, win_code, n_bins)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1114,27 +1036,7 @@ def _entropies_one_state(matrix, members, w, wl, win_code, n_bins):
 
 
 def state_entropies(backend, matrix, members, prior, win_code, n_bins):
-    """Entropy (bits) of every probe over the state ``members`` and whether the probe is a member.
-
-    Host NumPy arrays out. Compiled on the NumPy backend (member-order sum, bit-identical to the
-    sweep kernel); elsewhere a chunked ``row_histogram`` with a sum over buckets.
-    """
-    members = np.ascontiguousarray(members, dtype=np.int32)
-    offsets = np.asarray([0, members.shape[0]], dtype=np.int64)
-    w, wl, _ = state_weights(np.ascontiguousarray(prior, dtype=np.float64), members, offsets)
-    if backend.name == "numpy" and HAVE_NUMBA:
-        h, inc = _entropies_one_state(np.asarray(matrix), members, w, wl, win_code, n_bins)
-        return h, inc.astype(bool)
-    xp = backend.xp
-    n_probes = matrix.shape[0]
-    idx = backend.asarray(members.astype(np.int64))
-    wd = backend.asarray(w)
-    chunk = max(1, 2_000_000 // max(1, members.shape[0]))
-    hs, incs = [], []
-    for start in range(0, n_probes, chunk):
-        codes = xp.astype(xp.take(matrix[start : start + chunk, :], idx, axis=1), xp.int64)
-        hist = backend.row_histogram(codes, wd, n_bins)
-        safe = xp.where(hist > 0.0, hist, 1.0)
-        hs.append(backend.to_numpy(-xp.sum(xp.where(hist > 0.0, safe * xp.log2(safe), 0.0), axis=1)))
-        incs.append(backend.to_numpy(xp.any(codes == win_code, axis=1)))
-    return np.concatenate(hs), np.concatenate(incs)
+    """``backend.state_entropies``: entropy (bits) of every probe over the state ``members`` and
+    whether the probe is a member; host arrays out (compiled here on NumPy: a member-order sum,
+    bit-identical to the sweep kernel; elsewhere a chunked ``row_histogram``)."""
+    return backend.state_entropies(matrix, members, prior, win_code, n_bins)

@@ -16,6 +16,8 @@ import io
 import numpy as np
 
 from backends.base import Backend
+from backends.host_ops import numba_loaded
+from backends.numba_shim import HAVE_NUMBA
 
 # Names array_api_compat.numpy re-exports from NumPy unchanged (``compat.name is numpy.name``),
 # for NumPy >= 2.1; tests/test_startup.py checks the list against the installed packages.
@@ -146,6 +148,9 @@ class NumpyBackend(Backend):
 
     def stable_top_k(self, keys, k: int):
         keys = np.asarray(keys)
+        if keys.ndim != 1:
+            order = np.argsort(-_sort_key(keys), axis=-1, kind="stable")
+            return order[..., :k].astype(np.int64)
         n = keys.shape[0]
         if k < n:
             # Only keys at least as large as the k-th largest can be selected.
@@ -153,6 +158,88 @@ class NumpyBackend(Backend):
             pool = np.flatnonzero(keys >= threshold)
         else:
             pool = np.arange(n)
-        sub = keys[pool]
-        sub = sub.astype(np.float64) if sub.dtype.kind == "f" else sub.astype(np.int64)
-        return pool[np.argsort(-sub, kind="stable")][:k].astype(np.int64)
+        return pool[np.argsort(-_sort_key(keys[pool]), kind="stable")][:k].astype(np.int64)
+
+    # --- the hot search operations: compiled host kernels ------------------------------------
+    # (the array-API versions of backends.array_api_ops run where numba is missing or disabled)
+    host_tree_sweeps = True  # the level-3 search sweeps with the pruned tree kernel (same lists)
+
+    def probe_entropies(self, tables, members):
+        cand = np.asarray(members, dtype=np.int64)
+        if cand.shape[0] <= 1:
+            return np.zeros(tables.n_probes, dtype=np.float64)
+        if numba_loaded():
+            from backends import kernels_entropy
+
+            return kernels_entropy.entropies_single(tables.matrix_host, cand, tables.prior, tables.n_bins)
+        from backends import numpy_sweep
+
+        return numpy_sweep.exact_entropies(tables.matrix_t, cand, tables.prior, tables.n_bins)
+
+    def top_probes(self, tables, members, k: int):
+        """One set's first ``k`` probes: until numba is loaded the whole-array NumPy sweeps (the
+        same floats and choice), then the batched kernel (a small set) or every probe's exact
+        entropy and the §5.2 top-k (a big set, probe-parallel on the row-major matrix)."""
+        cand = np.asarray(members, dtype=np.int64)
+        if not numba_loaded():
+            from backends import numpy_sweep
+
+            top = numpy_sweep.exact_top_k if cand.shape[0] > BIG_SET else numpy_sweep.sweep_top_k
+            return top(tables.matrix_t, cand, tables.prior, tables.probe_prior, int(k), tables.n_bins)
+        if cand.shape[0] > BIG_SET:
+            return self.order_top_k(self.probe_entropies(tables, cand), cand, tables.probe_prior, k)
+        offsets = np.asarray([0, cand.shape[0]], dtype=np.int64)
+        idx, ent = self.sweep_top_k(tables, cand, offsets, np.asarray([0], dtype=np.int64), k)
+        keep = idx[0] >= 0
+        return idx[0][keep], ent[0][keep]
+
+    def sweep_top_k(self, tables, members, offsets, state_ids, k: int):
+        from backends import kernels_entropy
+
+        state_ids = np.asarray(state_ids, dtype=np.int64)
+        if state_ids.shape[0] == 1:
+            s = int(state_ids[0])
+            cand = members[int(offsets[s]):int(offsets[s + 1])]
+            if cand.shape[0] > BIG_SET:  # one big set: parallel over the probes instead of states
+                out_i = np.full((1, k), -1, dtype=np.int64)
+                out_h = np.zeros((1, k), dtype=np.float64)
+                i, h = self.order_top_k(self.probe_entropies(tables, cand), cand, tables.probe_prior, k)
+                out_i[0, :i.shape[0]] = i
+                out_h[0, :h.shape[0]] = h
+                return out_i, out_h
+        return kernels_entropy.sweep_top_k(tables.matrix_t, members, offsets, state_ids, tables.prior,
+                                           tables.probe_prior, int(k), tables.n_bins)
+
+    def best_probe_plan(self, matrix, probe_prior):
+        if not HAVE_NUMBA:
+            return super().best_probe_plan(matrix, probe_prior)
+        return {"matrix": np.asarray(matrix), "probe_prior": np.asarray(probe_prior, dtype=np.float64),
+                "order": None}  # the full-split scan order, built on first use
+
+    def best_probes(self, plan, members, offsets, prior, win_code: int, n_bins: int, **_):
+        if "order" not in plan:
+            return super().best_probes(plan, members, offsets, prior, win_code, n_bins)
+        from backends import kernels_fullbeam as kf
+
+        if plan["order"] is None:
+            plan["order"] = kf.scan_order(plan["matrix"], plan["probe_prior"])
+        return kf.best_probes_numba(plan["matrix"], members, offsets, prior, plan["probe_prior"], win_code, n_bins,
+                                    order=plan["order"])
+
+    def state_entropies(self, matrix, members, prior, win_code: int, n_bins: int):
+        if not HAVE_NUMBA:
+            return super().state_entropies(matrix, members, prior, win_code, n_bins)
+        from backends import kernels_fullbeam as kf
+
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        offsets = np.asarray([0, members.shape[0]], dtype=np.int64)
+        w, wl, _ = kf.state_weights(np.ascontiguousarray(prior, dtype=np.float64), members, offsets)
+        h, inc = kf._entropies_one_state(np.asarray(matrix), members, w, wl, win_code, n_bins)
+        return h, inc.astype(bool)
+
+
+BIG_SET = 256  # above this size one set is swept probe-parallel on the row-major matrix
+
+
+def _sort_key(keys):
+    return keys.astype(np.float64) if keys.dtype.kind == "f" else keys.astype(np.int64)

@@ -16,12 +16,16 @@ evaluated *breadth first* instead of depth first:
 3. Values are then reduced bottom-up, in ascending state size (children are strict subsets),
    for every ``r`` a node can be asked for, in float64 on the host.
 
-Float conventions (they reproduce the reference's 3.0094161966572304 bit for bit; see
-``backends/kernels_tree.py`` and ``docs/solver.md``): bucket probabilities
+Float conventions (they reproduce the reference's 3.0094161966572304 bit for bit; see the tree
+kernels behind ``backends.host_ops`` and ``docs/solver.md``): bucket probabilities
 ``sum(prior[S_b]) / sum(prior[S])`` with NumPy's pairwise sums over ascending members; buckets in
 ascending pattern code; the cost accumulated sequentially from 0 and then added to 1; the
 two-candidate value ``1 + f·(w_min/(w_0+w_1))``.
 The exact minimum over the beam is taken, so the reference's pruning does not change any value.
+
+Every step but the sweeps is exact host bookkeeping, reached as methods of the host backend
+(:class:`backends.host_ops.HostSearchOps`); the sweeps are the solver's backend's own (on JAX or
+CuPy the frontier's sweeps and their §5.2 top-k run on the device, one result per batch).
 """
 
 from __future__ import annotations
@@ -30,7 +34,6 @@ import contextlib
 from dataclasses import dataclass, field
 
 from backends import host
-from backends import kernels_tree as tk
 from termo.entropy import BIG_SET
 
 LOSS_COST = 7.0
@@ -48,10 +51,11 @@ def _np():
     return _xp
 
 
-def _numpy_sweeper(sweeper) -> bool:
-    """Is ``sweeper`` the bound ``sweep`` of a `termo.entropy.Sweeper` on the NumPy backend?"""
+def _host_sweeper(sweeper) -> bool:
+    """Is ``sweeper`` the bound ``sweep`` of a `termo.entropy.Sweeper` whose backend sweeps on
+    the host (then the tree's pruned host sweep gives the same lists, faster)?"""
     owner = getattr(sweeper, "__self__", None)
-    return getattr(getattr(owner, "backend", None), "name", None) == "numpy"
+    return bool(getattr(getattr(owner, "backend", None), "host_tree_sweeps", False))
 
 
 @dataclass
@@ -94,7 +98,8 @@ class TreeSearch:
         self.loss = float(loss)
         self.sweeper = sweeper
         self.max_states = int(max_states)
-        self.host_sweeps = _numpy_sweeper(sweeper) if host_sweeps is None else bool(host_sweeps)
+        self.host_sweeps = _host_sweeper(sweeper) if host_sweeps is None else bool(host_sweeps)
+        self.ops = host()  # the exact host bookkeeping (registries, partitions, values)
         self.progress = None  # the default progress(done, total) of `run` (see `reporting`)
         self.sweeps = 0
         self._reset_states()
@@ -102,7 +107,7 @@ class TreeSearch:
     # -- states ---------------------------------------------------------------------------
     def _reset_states(self):
         xp = _np()
-        self.table = tk.IdTable()
+        self.table = self.ops.id_table()
         self.members = xp.zeros(0, dtype=xp.int64)
         self.offsets = xp.zeros(1, dtype=xp.int64)
         self.n_states = 0
@@ -115,7 +120,7 @@ class TreeSearch:
         xp = _np()
         if firsts.shape[0] == 0:
             return
-        new_m, new_sizes = tk.gather_segments(cand_members, cand_offsets, firsts)
+        new_m, new_sizes = self.ops.gather_segments(cand_members, cand_offsets, firsts)
         base = self.offsets[-1]
         new_off = base + xp.cumulative_sum(new_sizes)
         self.members = xp.concat([self.members, new_m])
@@ -137,8 +142,8 @@ class TreeSearch:
         cand_offsets = xp.concat([xp.zeros(1, dtype=xp.int64), xp.cumulative_sum(sizes)])
         cand_members = xp.concat(arrays) if arrays else xp.zeros(0, dtype=xp.int64)
         ids = xp.empty(len(arrays), dtype=xp.int64)
-        firsts = tk.register_states(self.table, self.members, self.offsets, self.n_states,
-                                      cand_members, cand_offsets, ids, min_size)
+        firsts = self.ops.register_states(self.table, self.members, self.offsets, self.n_states,
+                                          cand_members, cand_offsets, ids, min_size)
         self._append_states(cand_members, cand_offsets, firsts)
         return ids
 
@@ -166,7 +171,7 @@ class TreeSearch:
             if report is not None:
                 report((c + 1) / n_chunks)
         self.swept[todo] = k
-        self.best[todo] = tk.most_probable_many(self.members, self.offsets, todo, self.prior)
+        self.best[todo] = self.ops.most_probable_many(self.members, self.offsets, todo, self.prior)
         self.sweeps += int(todo.shape[0])
 
     def _sweep(self, state_ids, k):
@@ -176,8 +181,8 @@ class TreeSearch:
         if self.host_sweeps:
             single = state_ids.shape[0] == 1
             if not (single and int(self.offsets[state_ids[0] + 1] - self.offsets[state_ids[0]]) > BIG_SET):
-                return tk.sweep_top_k(self.matrix_t, self.members, self.offsets, state_ids, self.prior,
-                                      self.probe_prior, k, self.win_code + 1)
+                return self.ops.tree_sweep_top_k(self.matrix_t, self.members, self.offsets, state_ids,
+                                                 self.prior, self.probe_prior, k, self.win_code + 1)
         return self.sweeper(self.members, self.offsets, state_ids, k)
 
     def beam_of(self, sid, rest):
@@ -216,7 +221,8 @@ class TreeSearch:
         if progress is None:
             progress = self.progress
         r_top = max(j.rounds for j in jobs)
-        node_table = tk.IdTable()
+        ops = self.ops
+        node_table = ops.id_table()
         # growing per-call arrays (lists of chunks)
         node_state, node_rest, node_rmax = [], [], []
         n_nodes = 0
@@ -227,7 +233,7 @@ class TreeSearch:
             nonlocal n_nodes
             states = xp.asarray(states, dtype=xp.int64)
             rests = xp.asarray(rests, dtype=xp.int64)
-            ids, firsts = tk.register_nodes(node_table, n_nodes, states, rests)
+            ids, firsts = ops.register_nodes(node_table, n_nodes, states, rests)
             k = firsts.shape[0]
             if k:
                 ns = states[firsts]
@@ -274,8 +280,8 @@ class TreeSearch:
             self.ensure_sweeps(fr_states[fr_rests > 0], self.beam, report=report_beam)
             self.ensure_sweeps(fr_states[fr_rests == 0], 1, report=report_greedy)
             # pairs of this level
-            ps, pg, owner_rest, per_node = tk.level_pairs(fr, fr_states, rests_all[fr], self.top_idx,
-                                                             self.best)
+            ps, pg, owner_rest, per_node = ops.level_pairs(fr, fr_states, rests_all[fr], self.top_idx,
+                                                           self.best)
             lvl_pair_state = [ps]
             lvl_pair_guess = [pg]
             lvl_child_rest = [xp.maximum(owner_rest - 1, 0)]
@@ -289,22 +295,16 @@ class TreeSearch:
             pguess = xp.concat(lvl_pair_guess)
             prest = xp.concat(lvl_child_rest)
             # partition all pairs at once
-            nb, nkept, single = tk.partition_counts(self.matrix_t, self.members, self.offsets, pstate,
-                                                      pguess, self.win_code)
+            nb, single, out_members, out_size, out_prob = ops.partition_pairs(
+                self.matrix_t, self.members, self.offsets, pstate, pguess, self.win_code, self.prior)
             bstart = xp.concat([xp.zeros(1, dtype=xp.int64), xp.cumulative_sum(nb)])
-            mstart = xp.concat([xp.zeros(1, dtype=xp.int64), xp.cumulative_sum(nkept)])
             total_b = int(bstart[-1])
-            out_members = xp.empty(int(mstart[-1]), dtype=xp.int64)
-            out_size = xp.empty(total_b, dtype=xp.int64)
-            out_prob = xp.empty(total_b, dtype=xp.float64)
-            tk.partition_fill(self.matrix_t, self.members, self.offsets, pstate, pguess, self.win_code,
-                                self.prior, bstart, mstart, out_members, out_size, out_prob)
             # children: states then nodes
             cand_offsets = xp.concat([xp.zeros(1, dtype=xp.int64), xp.cumulative_sum(out_size)])
             cand_members = out_members
             child_states = xp.empty(total_b, dtype=xp.int64)
-            firsts = tk.register_states(self.table, self.members, self.offsets, self.n_states,
-                                          cand_members, cand_offsets, child_states, 2)
+            firsts = ops.register_states(self.table, self.members, self.offsets, self.n_states,
+                                         cand_members, cand_offsets, child_states, 2)
             self._append_states(cand_members, cand_offsets, firsts)
             bucket_rest = xp.repeat(prest, nb)
             child_nodes = add_nodes(child_states, bucket_rest, r - 1)
@@ -343,16 +343,16 @@ class TreeSearch:
         pair_bhi = cat(pair_bhi_l, xp.int64)
         bucket_child = cat(bucket_child_l, xp.int64)
         bucket_prob = cat(bucket_prob_l, xp.float64)
-        tk.node_values(order, node_size, node_state_a, node_rmax_a, node_pair_lo, node_pair_hi,
-                         pair_single, pair_blo, pair_bhi, bucket_child, bucket_prob,
-                         self.members, self.offsets, self.prior, self.loss, r_top, vals)
+        ops.node_values(order, node_size, node_state_a, node_rmax_a, node_pair_lo, node_pair_hi,
+                        pair_single, pair_blo, pair_bhi, bucket_child, bucket_prob,
+                        self.members, self.offsets, self.prior, self.loss, r_top, vals)
         for job in jobs:
             if isinstance(job, NodeJob):
                 job.value = float(vals[job._node, job.rounds])
             else:
                 idx = xp.arange(job._pair_lo, job._pair_lo + len(job.guesses), dtype=xp.int64)
-                costs = tk.pair_costs(idx, job.rounds, pair_single, pair_blo, pair_bhi, bucket_child,
-                                        bucket_prob, self.loss, vals)
+                costs = ops.pair_costs(idx, job.rounds, pair_single, pair_blo, pair_bhi, bucket_child,
+                                       bucket_prob, self.loss, vals)
                 job.costs = [float(c) for c in costs]
         self.last_stats = {"nodes": n_nodes, "pairs": n_pairs, "buckets": n_buckets,
                            "states": self.n_states, "sweeps": self.sweeps}

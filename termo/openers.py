@@ -30,16 +30,18 @@ import time
 import tokenize
 from pathlib import Path
 
+from backends.host_ops import TREE_SEARCH_SOURCES
 from termo.decision import Choice, Decision
 from termo.entry_store import EntryStore, bundle_get, number_in, write_bundle
 from termo.paths import cache_dir, data_dir
 
 CACHE_NAME = "openers.json"  # the shipped bundle (data/)
 STORE_NAME = "openers"  # the user cache folder (cache_dir())
-# The modules whose code decides the level-3 search result.
-# The entropy sweeps (termo/entropy.py, backends/kernels_entropy.py) are left out on purpose, as
-# in the reference: they only have to agree with their plain-Python oracle on the §5.2 order.
-SEARCH_MODULES = ("termo/level3.py", "termo/ordering.py", "termo/level2.py", "backends/kernels_tree.py")
+# The modules whose code decides the level-3 search result: the domain's, then the backend
+# modules of the tree's host bookkeeping (``backends.host_ops.TREE_SEARCH_SOURCES``).
+# The entropy sweeps (termo/entropy.py and the backends' sweeps) are left out on purpose, as in
+# the reference: they only have to agree with their plain-Python oracle on the §5.2 order.
+SEARCH_MODULES = ("termo/level3.py", "termo/ordering.py", "termo/level2.py", *TREE_SEARCH_SOURCES)
 
 
 def _code_tokens(path: Path) -> str:

@@ -14,9 +14,7 @@ complete permutation (stable sorts from the least significant key up), used for 
 from __future__ import annotations
 
 from backends import host
-from backends import kernels_entropy as kern
-
-ROUND_STEP = kern.ROUND_STEP
+from backends.base import ROUND_STEP  # noqa: F401  (the §5.2 rounding grid, re-exported)
 
 
 def entropy_keys(entropies):
@@ -51,12 +49,4 @@ def full_order(entropies, candidates, probe_prior):
 
 def top_k(entropies, candidates, probe_prior, k: int):
     """The first ``k`` probes of ``full_order`` and their entropies: (indices, entropies)."""
-    xp = host().xp
-    idx, ent = kern.top_k_from_entropies(
-        xp.asarray(entropies, dtype=xp.float64),
-        xp.asarray(candidates, dtype=xp.int64),
-        xp.asarray(probe_prior, dtype=xp.float64),
-        int(k),
-    )
-    keep = idx >= 0
-    return idx[keep], ent[keep]
+    return host().order_top_k(entropies, candidates, probe_prior, int(k))

@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from backends import get_backend, host
-from backends import kernels_entropy as kern
 from termo.errors import TermoError
 
 CRITERIA = ("entropy", "minimax", "remaining")
@@ -71,7 +70,7 @@ class State:
         """The prior restricted to the candidates and renormalised (the engine's own weights)."""
         xp = host().xp
         cand = xp.asarray(self.candidates, dtype=xp.int64)
-        return kern.state_weights(xp.asarray(self.prior, dtype=xp.float64), cand, 0, cand.shape[0])
+        return host().state_weights(xp.asarray(self.prior, dtype=xp.float64), cand)
 
 
 def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) -> State:
@@ -205,7 +204,7 @@ def codes_entropy(state: State, codes) -> float:
     m = int(codes.shape[0])
     matrix_t = hx.reshape(hx.asarray(codes, dtype=hx.int64), (m, 1))
     sub_prior = hx.take(hx.asarray(state.prior, dtype=hx.float64), state.candidates)
-    return float(kern.entropy_row(matrix_t, hx.arange(m, dtype=hx.int64), sub_prior, 0, state.game.n_patterns))
+    return host().probe_entropy(matrix_t, hx.arange(m, dtype=hx.int64), sub_prior, 0, state.game.n_patterns)
 
 
 def codes_stats(state: State, codes) -> dict:

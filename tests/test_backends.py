@@ -1,5 +1,6 @@
 """The compute layer: registry, lazy imports, and every kernel against a plain-Python oracle."""
 
+import math
 import os
 import subprocess
 import sys
@@ -139,3 +140,192 @@ def test_auto_does_not_import_jax_without_an_accelerator_plugin():
     env["JAX_PLATFORMS"] = "cpu"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert out.split()[1] == "False"
+
+
+# ---------------------------------------------------------------- the search operations of Backend
+# A small world: 64 probes (48 answers, then 16 extra probes, 8 of them copies of answer rows so
+# that equal entropies and every §5.2 tie-break occur), 243 codes, the win code only where the
+# probe is the answer.
+N_ANSWERS, N_EXTRA, N_BINS, WIN = 48, 16, 243, 242
+
+
+@pytest.fixture(scope="module")
+def world():
+    from backends.base import SweepTables
+
+    rng = np.random.default_rng(12)
+    n_probes = N_ANSWERS + N_EXTRA
+    matrix = rng.integers(0, 6, size=(n_probes, N_ANSWERS)).astype(np.uint8) * 40  # few codes: big buckets
+    matrix[N_ANSWERS:N_ANSWERS + 8] = matrix[rng.choice(N_ANSWERS, 8, replace=False)]
+    matrix[matrix == WIN] = 0
+    matrix[np.arange(N_ANSWERS), np.arange(N_ANSWERS)] = WIN
+    prior = rng.random(N_ANSWERS)
+    prior[::7] = prior[1]  # equal priors: the index decides
+    probe_prior = np.concatenate([prior, np.zeros(N_EXTRA)])
+    matrix.flags.writeable = False
+    matrix_t = np.ascontiguousarray(matrix.T)
+    matrix_t.flags.writeable = False
+    states = [np.sort(rng.choice(N_ANSWERS, size=m, replace=False)).astype(np.int64)
+              for m in (2, 3, 5, 8, 13, 21, 30, 48, 6, 6)]
+    return {"matrix": matrix, "matrix_t": matrix_t, "prior": prior, "probe_prior": probe_prior,
+            "states": states, "tables": lambda b: SweepTables(b.asarray(matrix), matrix, matrix_t, prior,
+                                                              probe_prior, N_BINS)}
+
+
+def entropy_oracle(codes, weights):
+    """H (bits) of one probe: plain Python."""
+    total = sum(weights)
+    w = [x / total for x in weights] if total > 0 else [1.0 / len(weights)] * len(weights)
+    mass = {}
+    for c, x in zip(codes, w):
+        mass[c] = mass.get(c, 0.0) + x
+    return -sum(p * math.log2(p) for p in mass.values() if p > 0)
+
+
+def world_entropies(world, state):
+    m, prior = world["matrix"], world["prior"]
+    return [entropy_oracle([int(m[g, a]) for a in state], [float(prior[a]) for a in state]) for g in range(m.shape[0])]
+
+
+def order_oracle(h, state, probe_prior):
+    """The §5.2 order: rint(H/1e-9) descending, members first, prior descending, index."""
+    members = {int(a) for a in state}
+    return sorted(range(len(h)), key=lambda g: (-round(h[g] / 1e-9), g not in members, -float(probe_prior[g]), g))
+
+
+def segmented(states):
+    members = np.concatenate(states).astype(np.int64)
+    offsets = np.concatenate([[0], np.cumsum([len(s) for s in states])]).astype(np.int64)
+    return members, offsets
+
+
+def test_probe_entropies_match_the_oracle(world, backend):
+    tables = world["tables"](backend)
+    for state in world["states"]:
+        got = backend.probe_entropies(tables, state)
+        np.testing.assert_allclose(got, world_entropies(world, state), rtol=0, atol=1e-12)
+        assert backend.probe_entropy(world["matrix_t"], state, world["prior"], 5, N_BINS) == pytest.approx(
+            world_entropies(world, state)[5], abs=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 4, 10, 64])
+def test_sweep_top_k_matches_the_oracle(world, backend, k):
+    tables = world["tables"](backend)
+    members, offsets = segmented(world["states"])
+    ids = np.asarray([7, 0, 3, 9, 5, 8], dtype=np.int64)  # any order, sizes mixed
+    idx, ent = backend.sweep_top_k(tables, members, offsets, ids, k)
+    assert idx.shape == (6, k) and ent.shape == (6, k)
+    for row, s in enumerate(ids.tolist()):
+        state = world["states"][s]
+        h = world_entropies(world, state)
+        want = order_oracle(h, state, world["probe_prior"])[:k]
+        assert idx[row].tolist() == want + [-1] * (k - len(want))
+        np.testing.assert_allclose(ent[row, :len(want)], [h[g] for g in want], rtol=0, atol=1e-12)
+        top_i, top_h = backend.top_probes(tables, state, k)
+        assert top_i.tolist() == want
+        np.testing.assert_allclose(top_h, [h[g] for g in want], rtol=0, atol=1e-12)
+
+
+def test_order_top_k_matches_the_oracle(world, backend):
+    state = world["states"][4]
+    h = np.asarray(world_entropies(world, state))
+    for k in (1, 5, 64):
+        idx, ent = backend.order_top_k(h, state, world["probe_prior"], k)
+        assert idx.tolist() == order_oracle(h.tolist(), state, world["probe_prior"])[:k]
+        assert ent.tolist() == h[idx].tolist()
+
+
+def test_best_probes_match_the_oracle(world, backend):
+    plan = backend.best_probe_plan(world["matrix"], world["probe_prior"])
+    members, offsets = segmented(world["states"])
+    best, best_h = backend.best_probes(plan, members, offsets, world["prior"], WIN, N_BINS)
+    for s, state in enumerate(world["states"]):
+        h = world_entropies(world, state)
+        want = order_oracle(h, state, world["probe_prior"])[0]
+        assert int(best[s]) == want, s
+        assert float(best_h[s]) == pytest.approx(h[want], abs=1e-12)
+
+
+def test_state_entropies_match_the_oracle(world, backend):
+    state = world["states"][6]
+    h, inc = backend.state_entropies(backend.asarray(world["matrix"]), state, world["prior"], WIN, N_BINS)
+    np.testing.assert_allclose(h, world_entropies(world, state), rtol=0, atol=1e-12)
+    assert inc.tolist() == [g in set(state.tolist()) for g in range(N_ANSWERS + N_EXTRA)]
+
+
+def test_stable_top_k_along_rows(backend):
+    rng = np.random.default_rng(3)
+    keys = rng.integers(0, 4, size=(5, 30)).astype(np.int64)
+    got = backend.to_numpy(backend.stable_top_k(backend.asarray(keys), 7))
+    assert got.tolist() == [top_k_oracle(row, 7) for row in keys.tolist()]
+
+
+def partition_oracle(matrix_row, state, prior):
+    """Non-winning buckets of one guess: (code, members, probability), ascending code."""
+    buckets = {}
+    for a in state:
+        buckets.setdefault(int(matrix_row[a]), []).append(int(a))
+    total = sum(float(prior[a]) for a in state)
+    out = []
+    for code in sorted(buckets):
+        if code == WIN:
+            continue
+        mass = sum(float(prior[a]) for a in buckets[code])
+        out.append((code, buckets[code], mass / total if total > 0 else len(buckets[code]) / len(state)))
+    single = len(buckets) == 1 and WIN not in buckets
+    return out, single
+
+
+def test_host_partitions_match_the_oracle(world, backend):
+    """Both partitions of the host bookkeeping (level-3 pairs, answers-major; greedy-tree states,
+    probes-major) against the plain-Python split; the same host code on every backend."""
+    states = world["states"]
+    members, offsets = segmented(states)
+    pair_state = np.asarray([0, 1, 2, 3, 4, 5, 6, 7], dtype=np.int64)
+    pair_guess = np.asarray([0, 50, 9, 63, 2, 17, 33, 60], dtype=np.int64)
+    nb, single, out_m, out_size, out_prob = backend.partition_pairs(
+        world["matrix_t"], members, offsets, pair_state, pair_guess, WIN, world["prior"])
+    pos = size_pos = 0
+    for p, (s, g) in enumerate(zip(pair_state.tolist(), pair_guess.tolist())):
+        want, want_single = partition_oracle(world["matrix"][g], states[s], world["prior"])
+        assert bool(single[p]) == want_single  # (its one bucket is still written: the cost is inf)
+        assert nb[p] == len(want)
+        for code, bucket, prob in want:
+            assert out_size[size_pos] == len(bucket)
+            assert out_m[pos:pos + len(bucket)].tolist() == bucket
+            assert out_prob[size_pos] == pytest.approx(prob, abs=1e-12)
+            pos += len(bucket)
+            size_pos += 1
+    guesses = np.asarray([3, 50, 9, 63, 2, 17, 33, 60, 1, 1], dtype=np.int64)
+    cm, co, parent, prob, single = backend.partition_states(world["matrix"], members.astype(np.int32), offsets,
+                                                            guesses, world["prior"], WIN, N_BINS)
+    child = 0
+    for s, state in enumerate(states):
+        want, want_single = partition_oracle(world["matrix"][guesses[s]], state, world["prior"])
+        assert bool(single[s]) == want_single
+        for code, bucket, p in ([] if want_single else want):
+            assert parent[child] == s
+            assert cm[co[child]:co[child + 1]].tolist() == bucket
+            assert prob[child] == pytest.approx(p, abs=1e-12)
+            child += 1
+    assert child == parent.shape[0]
+
+
+def test_sweeps_equal_numpy_on_the_real_game(game, other_backend):
+    """The batched §5.2 sweep on the real Termo matrix: the same indices as NumPy's compiled
+    kernels, entropies within 1e-12 (states after two real openers; small ones, a big one)."""
+    from termo.entropy import Sweeper
+    from termo.prior import prior_weights
+
+    prior = prior_weights(game.icf, 1.0)
+    ref = Sweeper(game, prior, get_backend("numpy"))
+    other = Sweeper(game, prior, other_backend)
+    codes = ref.matrix[game.index_of("tarso")]
+    sets = [np.flatnonzero(codes == c).astype(np.int64) for c in (0, 1, 27, 81, 9)]
+    sets = [s for s in sets if 1 < len(s) <= 80][:3] + [np.arange(0, 600, 7, dtype=np.int64)]
+    members, offsets = segmented(sets)
+    ids = np.arange(len(sets), dtype=np.int64)
+    a = ref.sweep(members, offsets, ids, 5)
+    b = other.sweep(members, offsets, ids, 5)
+    assert a[0].tolist() == b[0].tolist()
+    np.testing.assert_allclose(a[1], b[1], rtol=0, atol=1e-12)

@@ -11,7 +11,9 @@ first probe of the level-2 ordering (§5.2) under the column's prior:
 
 The evaluation is level-synchronous (performance notes §3): all states of one depth, over all
 openers of the batch, are expanded together; states are deduplicated; the entropy sweeps of a
-depth run as one batched kernel (:mod:`backends.kernels_fullbeam`); values are reduced bottom-up.
+depth run as one batched backend call (``Backend.best_probes``: compiled host kernels on NumPy,
+the picks reduced on the device on JAX/CuPy); partitions and values are the exact host
+bookkeeping of ``backends.host_ops``, reduced bottom-up.
 Two caches live as long as the evaluator (one evaluator per prior): the chosen probe of a state
 (independent of the rounds left) and ``V(S, r)``. They only save time: results never depend on
 what is cached.
@@ -23,7 +25,6 @@ import threading
 from dataclasses import dataclass, field
 
 from backends import get_backend, host
-from backends import kernels_fullbeam as kf
 
 LOSS = 7.0  # value of running out of rounds, on top of the guesses already counted (§6.1)
 
@@ -78,10 +79,10 @@ class GreedyTreeEvaluator:
         self.backend = get_backend(self.backend)
         self.n_bins = int(self.n_patterns)
         self.win_code = self.n_bins - 1
-        self._device_matrix = None if self.backend.name == "numpy" else self.backend.asarray(self.matrix)
+        self._ops = host()  # partitions and value reductions: exact host bookkeeping
         self._values: dict = {}
         self._choices: dict = {}
-        self._order = None  # the full-split scan order (NumPy backend), built on first use
+        self._plan = None  # what the backend's best_probes reads for this prior, built on first use
 
     # ------------------------------------------------------------------------------------------
     def clear_caches(self) -> None:
@@ -107,10 +108,10 @@ class GreedyTreeEvaluator:
         n_parents = len(openers)
         r = self.rounds - 1
         while True:
-            cm, co, cparent, cprob, single = kf.partition_states(
+            cm, co, cparent, cprob, single = self._ops.partition_states(
                 self.matrix, members, offsets, guesses, self.prior, self.win_code, self.n_bins
             )
-            values = kf.leaf_values(cm, co, self.prior, r, self.loss)
+            values = self._ops.leaf_values(cm, co, self.prior, r, self.loss)
             internal = xp.nonzero(xp.isnan(values))[0]
             node_keys: list[bytes] = []
             node_index: dict = {}
@@ -140,7 +141,7 @@ class GreedyTreeEvaluator:
             first = xp.asarray(node_first, dtype=xp.int64)
             sizes = co[first + 1] - co[first]
             offsets = xp.concat([xp.zeros((1,), dtype=xp.int64), xp.cumulative_sum(sizes)])
-            members = kf._gather_index_nb(co, first, offsets)
+            members = self._ops.segment_positions(co, first, offsets)
             members = cm[members]
             guesses = self._choose(node_keys, members, offsets)
             n_parents = len(node_keys)
@@ -157,7 +158,7 @@ class GreedyTreeEvaluator:
             if node_values is not None:
                 for nid, key in enumerate(node_keys):
                     self._values[(key, r_level)] = float(node_values[nid])
-            node_values = kf.reduce_values(n_par, cparent, cprob, values, single)
+            node_values = self._ops.reduce_values(n_par, cparent, cprob, values, single)
         return [float(v) for v in node_values]
 
     def _choose(self, node_keys, members, offsets):
@@ -176,14 +177,10 @@ class GreedyTreeEvaluator:
             t = xp.asarray(todo, dtype=xp.int64)
             sizes = offsets[t + 1] - offsets[t]
             sub_off = xp.concat([xp.zeros((1,), dtype=xp.int64), xp.cumulative_sum(sizes)])
-            sub = members[kf._gather_index_nb(offsets, t, sub_off)]
-            matrix = self.matrix if self._device_matrix is None else self._device_matrix
-            if self._device_matrix is None and self._order is None:
-                self._order = kf.scan_order(self.matrix, self.probe_prior)
-            best, _ = kf.best_probes(
-                self.backend, matrix, sub, sub_off, self.prior, self.probe_prior, self.win_code, self.n_bins,
-                order=self._order,
-            )
+            sub = members[self._ops.segment_positions(offsets, t, sub_off)]
+            if self._plan is None:
+                self._plan = self.backend.best_probe_plan(self.matrix, self.probe_prior)
+            best, _ = self.backend.best_probes(self._plan, sub, sub_off, self.prior, self.win_code, self.n_bins)
             self.stats.swept += len(todo)
             if len(self._choices) > self.cache_limit:
                 self._choices.clear()

@@ -8,7 +8,7 @@ column's own prior padded with zeros for extra probes (rules §11.3).
 from __future__ import annotations
 
 from backends import get_backend, host
-from backends import kernels_fullbeam as kf
+from backends.base import ROUND_STEP
 
 
 def probe_prior_of(prior, n_probes: int):
@@ -24,8 +24,7 @@ def root_entropies(matrix, prior, n_patterns: int = 243, backend=None):
     xp = host().xp
     n_answers = matrix.shape[1]
     members = xp.arange(n_answers, dtype=xp.int32)
-    device_matrix = matrix if backend.name == "numpy" else backend.asarray(matrix)
-    return kf.state_entropies(backend, device_matrix, members, prior, n_patterns - 1, n_patterns)
+    return backend.state_entropies(matrix, members, prior, n_patterns - 1, n_patterns)
 
 
 def ordered_probes(entropies, members, probe_prior, k: int | None = None) -> list[int]:
@@ -33,7 +32,7 @@ def ordered_probes(entropies, members, probe_prior, k: int | None = None) -> lis
     h = [float(x) for x in entropies]
     inc = [bool(x) for x in members]
     pp = [float(x) for x in probe_prior]
-    order = sorted(range(len(h)), key=lambda g: (-round(h[g] / kf.ROUND_STEP), not inc[g], -pp[g], g))
+    order = sorted(range(len(h)), key=lambda g: (-round(h[g] / ROUND_STEP), not inc[g], -pp[g], g))
     return order if k is None else order[:k]
 
 
