@@ -405,6 +405,24 @@ def test_a_full_queue_is_refused():
     jobs.shutdown()
 
 
+def test_quick_questions_do_not_queue_behind_long_searches():
+    jobs = Jobs(workers=2)
+    gate = threading.Event()
+
+    async def scenario():
+        long = [asyncio.ensure_future(jobs.run(i, gate.wait, lane="long")) for i in range(4)]
+        await asyncio.sleep(0.05)
+        quick = await asyncio.wait_for(jobs.run("q", lambda: "answered", lane="short"), 5)
+        waiting = jobs.stats()["waiting"]
+        gate.set()
+        await asyncio.gather(*long)
+        return quick, waiting
+
+    quick, waiting = asyncio.run(scenario())
+    jobs.shutdown()
+    assert quick == "answered" and waiting == 4  # the four long ones still queued or running
+
+
 def test_a_slow_search_does_not_block_the_event_loop(monkeypatch):
     import httpx
 

@@ -190,10 +190,10 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
     async def _busy(request: Request, err: Busy):
         return JSONResponse({"detail": str(err)}, status_code=503, headers={"Retry-After": "1"})
 
-    async def call(key, func, *args, **kwargs):
+    async def call(key, func, *args, lane="short", **kwargs):
         """``func(*args, **kwargs)`` in a worker: its JSON, or 422 with the one-line message."""
         try:
-            data, warnings = await jobs.run(key, lambda: func(*args, **kwargs))
+            data, warnings = await jobs.run(key, lambda: func(*args, **kwargs), lane=lane)
         except _user_errors() as err:
             return JSONResponse({"detail": _line(str(err))}, status_code=422)
         return _answer(data, warnings)
@@ -208,7 +208,8 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
     async def api_suggest(body: SuggestBody):
         fields = body.model_dump()
         key = ("suggest", json.dumps(fields, sort_keys=True, default=str))
-        return await call(key, service.suggest, **fields)
+        lane = "long" if str(fields.get("level")).strip() == "3" else "short"
+        return await call(key, service.suggest, lane=lane, **fields)
 
     @app.get("/api/opener", summary="termo opener --json")
     async def api_opener(game: str = "termo", level: str = "3", t: str = "1.0", beam: str = "10",
@@ -216,7 +217,7 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
         fields = dict(game=game, level=level, t=t, beam=beam, depth=depth, extended=extended, strict=strict,
                       hard=hard)
         key = ("opener", json.dumps(fields, sort_keys=True))
-        return await call(key, service.opener, **fields)
+        return await call(key, service.opener, lane="long", **fields)
 
     @app.post("/api/feedback", summary="termo feedback GUESS ANSWER --json")
     async def api_feedback(body: FeedbackBody):
@@ -228,7 +229,7 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
     async def api_partition(body: PartitionBody):
         fields = body.model_dump()
         key = ("partition", json.dumps(fields, sort_keys=True, default=str))
-        return await call(key, service.partition, **fields)
+        return await call(key, service.partition, lane="long", **fields)
 
     @app.post("/api/candidates", summary="the candidates a history leaves (the board's last round)")
     async def api_candidates(body: CandidatesBody):

@@ -1,8 +1,9 @@
 """Library calls off the event loop: a bounded worker pool with coalescing of identical requests.
 
-Every library call of a request runs in `Jobs`' thread pool (`WORKERS` threads), never on the
-event loop, so a level-3 search or a partition of a big game never stops the server from
-answering other requests. At most `MAX_WAITING` calls wait for a worker; one more is refused
+Every library call of a request runs in `Jobs`' thread pools (`WORKERS` threads in each of two
+lanes: ``long`` for level-3 searches, openers and partitions, ``short`` for the rest), never on
+the event loop, so a level-3 search or a partition of a big game never stops the server from
+answering other requests, and quick questions do not queue behind long searches. At most `MAX_WAITING` calls wait for a worker; one more is refused
 (`Busy`, HTTP 503) instead of queueing without bound. Identical requests that arrive while the
 first one is still being computed share its result (one computation, every waiter gets the same
 answer or the same error). Finished answers are kept in a bounded LRU (`MAX_RESULTS` entries,
@@ -70,7 +71,7 @@ class Jobs:
         self.max_results = max_results
         self._results: OrderedDict = OrderedDict()  # key -> (ok, value or exception)
         self._keep = keep or _user_error
-        self._executor: ThreadPoolExecutor | None = None
+        self._executors: dict[str, ThreadPoolExecutor] = {}
         self._inflight: dict[Hashable, asyncio.Future] = {}
         self._pending = 0
         self._lock = threading.Lock()
@@ -78,11 +79,14 @@ class Jobs:
         self.shared = 0  # requests answered by another request's computation
         self.remembered = 0  # requests answered from the results kept
 
-    @property
-    def executor(self) -> ThreadPoolExecutor:
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="termo-web")
-        return self._executor
+    def executor(self, lane: str = "short") -> ThreadPoolExecutor:
+        """The pool of a lane: ``long`` (level-3 searches, openers, partitions) or ``short``
+        (everything else), so that quick questions are not queued behind long searches. With
+        one worker (kernels that are not thread-safe) both lanes share one thread."""
+        lane = lane if self.workers > 1 else "short"
+        if lane not in self._executors:
+            self._executors[lane] = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix=f"termo-{lane}")
+        return self._executors[lane]
 
     def stats(self) -> dict:
         return {"workers": self.workers, "waiting": self._pending, "in_flight": len(self._inflight),
@@ -97,8 +101,9 @@ class Jobs:
         while len(self._results) > self.max_results:
             self._results.popitem(last=False)
 
-    async def run(self, key: Hashable | None, func: Callable[[], Any]) -> Any:
-        """``func()`` in a worker; with ``key``, shared with an identical call still running."""
+    async def run(self, key: Hashable | None, func: Callable[[], Any], lane: str = "short") -> Any:
+        """``func()`` in a worker of ``lane``; with ``key``, shared with an identical call still
+        running, or answered from the results kept."""
         if key is not None:
             kept = self._results.get(key)
             if kept is not None:
@@ -117,7 +122,7 @@ class Jobs:
         loop = asyncio.get_running_loop()
         self._pending += 1
         self.computed += 1
-        future = loop.run_in_executor(self.executor, func)
+        future = loop.run_in_executor(self.executor(lane), func)
         if key is not None:
             self._inflight[key] = future
 
@@ -139,6 +144,6 @@ class Jobs:
         return await asyncio.shield(future)
 
     def shutdown(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        for executor in self._executors.values():
+            executor.shutdown(wait=False, cancel_futures=True)
+        self._executors.clear()
