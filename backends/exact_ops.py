@@ -146,6 +146,25 @@ class ExactEngine:
         v, ex, _ = self.solve(members, rounds, allowed, limit=np.inf, budget=1)
         return v
 
+    def guess_bounds(self, members, rounds: int, allowed=None):
+        """Per allowed probe, the lower bound of playing it first at this state (``inf`` for a
+        probe that does not split the state): the search's own one-pass bounds."""
+        kx = self.kx
+        S = np.ascontiguousarray(members, dtype=np.int64)
+        allowed = self.all_probes if allowed is None else np.ascontiguousarray(allowed, dtype=np.int64)
+        m = allowed.shape[0]
+        lbs = np.empty(max(1, m), dtype=np.float64)
+        sq = np.empty(max(1, m), dtype=np.float64)
+        valid = np.empty(max(1, m), dtype=np.bool_)
+        kx.sweep_bounds(self.M, self.w, self.cm, S, S.shape[0], allowed, m, int(rounds) - 1, self.loss, self.win,
+                        self.cnt, self.wsum, self.cmx, self.seen, lbs, sq, valid)
+        W = 0.0
+        for a in S:
+            W += float(self.w[int(a)])
+        out = W + lbs[:m]
+        out[~valid[:m]] = np.inf
+        return out
+
     def partition(self, members, guess: int):
         """``[(code, members), ...]`` of ``members`` split by ``guess``, codes ascending."""
         S = np.ascontiguousarray(members, dtype=np.int64)

@@ -276,6 +276,9 @@ def solve(game: Game, *, opener=None, hard: bool = False, t: float = 1.0, time_l
     order = sorted(range(len(parts)), key=lambda i: (len(parts[i][1]), i))
     lower = [0.0] * len(parts)
     exact = [False] * len(parts)
+    if limit is not None:  # each part's one-pass bound first: the others' share of the limit
+        for i, (code, members, rounds, allowed) in enumerate(parts):
+            lower[i] = engine.bound(members, rounds, allowed)
     budget_left = True
     for done_count, i in enumerate(order):
         code, members, rounds, allowed = parts[i]

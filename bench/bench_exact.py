@@ -1,0 +1,117 @@
+"""The exact solver's benchmarks -> bench/results/exact.json.
+
+* English Wordle, opener salet, normal mode: the proof of Selby's optimum (total 7920), each
+  run a fresh ``termo optimal --json`` process (kernels loaded from numba's cache, the matrix
+  from termo's), wall and CPU seconds (the CPU time says what the search costs when other
+  processes share the machine), median of ``--repeats`` runs;
+* Doddle (PyPI ``doddle``, Python + numba) building its SALET tree in the same run, alternated
+  with ours, when a virtual environment holding it is given (``--doddle-python``; it is never a
+  dependency of this project: install it apart, e.g. ``python -m venv /tmp/doddle-venv &&
+  /tmp/doddle-venv/bin/pip install doddle``);
+* Termo, opener tosar, T = 1: ``lower``/``upper``/``proved`` next to level 3's 3.0094161966572304;
+* Nerdle Mini (every first guess, commutative wins).
+
+Usage: ``python -m bench.bench_exact [--repeats 3] [--doddle-python /tmp/doddle-venv/bin/python]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+from bench.common import save
+
+DODDLE_SCRIPT = r"""
+import json, time
+t0 = time.perf_counter(); c0 = time.process_time()
+from doddle import Doddle
+d = Doddle(size=5, solver_type="ENTROPY", lazy_eval=False)
+b = d.tree_search("SALET")
+print(json.dumps({"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0,
+                  "games": b.num_games, "guesses": b.num_guesses, "mean": b.mean}))
+"""
+
+
+def _run(cmd, env=None) -> dict:
+    """Run ``cmd``; its JSON stdout, with wall and CPU seconds of the child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        raise RuntimeError(f"{cmd[:4]} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
+    data = json.loads(done.stdout)
+    return {"process_wall_s": wall, "process_cpu_s": cpu, "result": data}
+
+
+def _termo(args) -> list[str]:
+    return [sys.executable, "-m", "cli", "optimal", *args, "--json"]
+
+
+def _summary(runs, key) -> dict:
+    values = [r[key] for r in runs]
+    return {"median_s": statistics.median(values), "min_s": min(values), "runs_s": values}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--doddle-python", default=None, help="a Python with doddle installed")
+    parser.add_argument("--skip-termo", action="store_true", help="leave out the Termo tosar run")
+    opts = parser.parse_args(argv)
+    env = dict(os.environ)
+    load_before = os.getloadavg()
+    ours, doddle = [], []
+    for _ in range(opts.repeats):
+        ours.append(_run(_termo(["--game", "wordle", "--opener", "salet"]), env))
+        if opts.doddle_python and not doddle:  # once: ~5 minutes of CPU
+            doddle.append(_run([opts.doddle_python, "-c", DODDLE_SCRIPT], env))
+    salet = ours[-1]["result"]
+    payload = {
+        "backend": salet.get("backend", "numpy"),
+        "load_average_before": load_before,
+        "load_average_after": os.getloadavg(),
+        "wordle_salet": {
+            "total": salet["total"], "mean": salet["mean"], "proved": salet["proved"],
+            "lower": salet["lower"], "upper": salet["upper"], "nodes": salet["nodes"],
+            "solver_seconds": _summary([r["result"] for r in ours], "seconds"),
+            "process_wall": _summary(ours, "process_wall_s"),
+            "process_cpu": _summary(ours, "process_cpu_s"),
+            "published_total": 7920,
+        },
+    }
+    if doddle:
+        d = doddle[0]
+        payload["doddle_salet"] = {"version": _doddle_version(opts.doddle_python), **d["result"],
+                                   "process_wall_s": d["process_wall_s"], "process_cpu_s": d["process_cpu_s"],
+                                   "note": "Doddle's tree_search('SALET') (entropy-ordered tree search), run once "
+                                           "between our runs, same machine"}
+    else:
+        payload["doddle_salet"] = {"note": "not run (no --doddle-python given)"}
+    if not opts.skip_termo:
+        tosar = _run(_termo(["--game", "termo", "--opener", "tosar"]), env)
+        keys = ("lower", "upper", "proved", "gap", "mean", "beam", "nodes", "seconds", "losses", "groups")
+        payload["termo_tosar"] = {k: tosar["result"].get(k) for k in keys}
+        payload["termo_tosar"].update(process_wall_s=tosar["process_wall_s"], process_cpu_s=tosar["process_cpu_s"])
+    mini = _run(_termo(["--game", "nerdle-mini"]), env)
+    payload["nerdle_mini"] = {k: mini["result"].get(k) for k in ("total", "mean", "proved", "first_guess", "nodes",
+                                                                   "seconds")}
+    save("exact", payload)
+
+
+def _doddle_version(python) -> str:
+    done = subprocess.run([python, "-c", "import importlib.metadata as m; print(m.version('doddle'))"],
+                          capture_output=True, text=True, check=False)
+    return done.stdout.strip()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""The exact optimal opener among the best level-3 candidates (issue item 3), with bounds.
+
+Each candidate opener is solved exactly in level-3 order, sharing one engine (its memo keeps
+every state proved for an earlier opener); once one value is known, the next candidates are
+only asked whether they go below it (``termo.exact.solve(limit=...)``), which usually stops far
+sooner with a lower bound at least the best value: such a candidate *cannot beat* the best.
+Every other first guess gets the search's one-pass bound at the root; the ones whose bound is
+below the best value are counted as still open (not excluded by this run).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from termo.errors import TermoError
+from termo.exact.search import Problem, solve
+
+
+def level3_candidates(game, t: float = 1.0, backend=None) -> list[tuple[str, float]]:
+    """The level-3 opener and its alternatives, ``(word, E)`` in level-3 order (the opener
+    cache: shipped for Termo at T = 1, searched otherwise)."""
+    from termo.openers import optimal_opener
+    from termo.solver import Solver
+
+    decision = optimal_opener(Solver(game, level=3, t=t, backend=backend))
+    rows = [decision.choice] + list(decision.alternatives)
+    return [(c.word, float(c.expected)) for c in rows]
+
+
+def rank_openers(game, candidates=None, *, t: float = 1.0, hard: bool = False, time_limit: float | None = None,
+                 backend=None, progress=None) -> dict:
+    """Plain data: per candidate ``word``, ``beam`` (level 3's E when known), ``lower``,
+    ``upper``, ``proved``, ``status`` (``best``, ``cannot beat``, ``open``); the best opener and
+    its value; ``others_open`` (first guesses outside the list whose root bound is below the best
+    value) and ``others_lower`` (the least such bound); ``proved_global`` when nothing is open."""
+    start = time.perf_counter()
+    if candidates is None:
+        candidates = level3_candidates(game, t, backend)
+    cands = [(c, None) if isinstance(c, str) else (str(c[0]), c[1]) for c in candidates]
+    if not cands:
+        raise TermoError("no candidate opener")
+    prob = Problem(game, hard=hard, t=t, backend=backend)
+    deadline = None if time_limit is None else start + float(time_limit)
+    rows = []
+    best = None
+    best_total = math.inf
+    for k, (word, beam) in enumerate(cands):
+        left = None
+        if deadline is not None:
+            left = max(1.0, (deadline - time.perf_counter()) / (len(cands) - k))
+        r = solve(game, opener=word, problem=prob, time_limit=left if left is not None else 1e9,
+                  limit=None if best is None else best_total, progress=progress)
+        scale = r.upper_total / r.upper if r.upper else 1.0
+        row = {"word": r.opener, "beam": beam, "lower": r.lower, "upper": r.upper, "proved": r.proved,
+               "seconds": r.seconds, "nodes": r.nodes}
+        if r.proved and r.upper_total < best_total:
+            if best is not None:
+                best["status"] = "cannot beat"
+            best, best_total = row, r.upper_total
+            row["status"] = "best"
+        elif r.lower_total >= best_total:
+            row["status"] = "cannot beat"
+        else:
+            row["status"] = "open"
+        rows.append(row)
+        if progress is not None:
+            progress(f"opener {k + 1}/{len(cands)} {row['word']}: {row['status']}, lower {row['lower']:.6f}")
+    # every other first guess: the one-pass bound at the root
+    root = prob.root()
+    bounds = prob.engine.guess_bounds(root, game.max_turns)
+    listed = {game.index_of(row["word"]) for row in rows}
+    open_others = [i for i in range(game.n_probes) if i not in listed and bounds[i] < best_total]
+    others_lower = min((float(bounds[i]) for i in range(game.n_probes) if i not in listed), default=math.inf)
+    scale = prob.weight(root) if prob.weighted else float(game.n_answers)
+    return {
+        "game": game.label, "t": None if math.isinf(t) else t, "hard": hard,
+        "best": None if best is None else best["word"], "best_value": None if best is None else best["upper"],
+        "candidates": rows,
+        "candidates_settled": all(r["status"] != "open" for r in rows),
+        "others_open": len(open_others), "others_lower": others_lower / scale,
+        "proved_global": best is not None and not open_others and all(r["status"] != "open" for r in rows),
+        "seconds": time.perf_counter() - start,
+    }
