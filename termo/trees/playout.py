@@ -15,7 +15,7 @@ from __future__ import annotations
 from backends import host
 from termo.trees.model import Node
 
-CHUNK = 256  # sets decided per batched call (progress between calls)
+CHUNK = 32  # sets decided per batched call (progress between calls)
 
 
 def level3_opener(game, solver, opener=None) -> int:
@@ -71,12 +71,16 @@ def build_level3(game, solver, opener: int, hard: bool = False, progress=None) -
             progress(solved, game.n_answers)
         turn += 1
         guesses = []
+        placed = 0  # answers of this turn's sets decided so far: counted half-way in the progress
         for start in range(0, len(pending), CHUNK):
             part = pending[start:start + CHUNK]
             if hard:
                 guesses.extend(_decide_hard(game, solver, p[2], turn, p[3]) for p in part)
             else:
                 guesses.extend(solver.decide_many([p[2].tolist() for p in part], [turn] * len(part)))
+            placed += sum(int(p[2].shape[0]) for p in part)
+            if progress is not None:
+                progress(min(solved + placed // 2, game.n_answers - 1), game.n_answers)
         frontier = []
         for (node, code, members, rounds), guess in zip(pending, guesses):
             child = Node(int(guess))
