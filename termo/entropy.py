@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from backends import get_backend, host
 from backends.base import SweepTables
-from backends.host_ops import kernel_sources, numba_loaded, register_warm_up
+from backends.host_ops import kernel_sources, register_warm_up
 
 BIG_SET = 256  # above this size a single set is swept probe-parallel on the row-major matrix (NumPy)
 
@@ -76,10 +76,6 @@ class Sweeper:
         if cand.shape[0] <= 1:
             return xp.zeros(self.game.n_probes, dtype=xp.float64)
         return self.backend.probe_entropies(self.tables, cand)
-
-    def _compiled(self) -> bool:
-        """Has this process loaded numba (the compiled host kernels are then the cheap way)?"""
-        return numba_loaded()
 
     def entropy_of(self, probe: int, candidates) -> float:
         """H of one probe over ``candidates`` (host, exact same formula as the sweeps)."""

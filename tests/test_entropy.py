@@ -99,10 +99,10 @@ def test_full_order_tie_breaks():
     assert top_k(h, [2, 4], prior, 2)[0].tolist() == [2, 4]
 
 
-def test_every_backend_gives_the_same_sweeps(tiny, backend):
+def test_every_backend_gives_the_same_sweeps(tiny, other_backend):
     game, codes, prior = tiny
     ref = Sweeper(game, prior, "numpy")
-    other = Sweeper(game, prior, backend)
+    other = Sweeper(game, prior, other_backend)
     rng = np.random.default_rng(5)
     sets = [sorted(rng.choice(game.n_answers, m, replace=False).tolist()) for m in (2, 4, 11, 25, game.n_answers)]
     for cands in sets:

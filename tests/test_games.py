@@ -164,7 +164,7 @@ def test_a_commutative_rearrangement_wins_and_strict_does_not():
 
 
 @pytest.mark.parametrize("name", ["nerdle-mini", "wordle-ru"])
-def test_decisions_agree_on_every_backend(name, backend):
+def test_decisions_agree_on_every_backend(name, other_backend):
     """Cross-backend equivalence on a small game of each kind (equations; letters in Cyrillic)."""
     import dataclasses
 
@@ -176,7 +176,7 @@ def test_decisions_agree_on_every_backend(name, backend):
     cands = list(range(0, small.n_answers, 2))
     for level in (2, 3):
         ref = Solver(small, level=level, backend="numpy").decide(cands, 2)
-        got = Solver(small, level=level, backend=backend).decide(cands, 2)
+        got = Solver(small, level=level, backend=other_backend).decide(cands, 2)
         assert (got.index, [a.index for a in got.alternatives]) == (ref.index, [a.index for a in ref.alternatives])
         assert got.choice.expected == ref.choice.expected
         assert abs(got.choice.bits - ref.choice.bits) <= 1e-12

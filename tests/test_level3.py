@@ -104,9 +104,9 @@ def test_decide_many_equals_decide(tiny):
     assert solver.decide_many(states, turns) == [fresh.decide(s, t).index for s, t in zip(states, turns)]
 
 
-def test_every_backend_decides_and_values_alike(tiny, backend):
+def test_every_backend_decides_and_values_alike(tiny, other_backend):
     ref = Solver(tiny, level=3, beam=3, backend="numpy")
-    other = Solver(tiny, level=3, beam=3, backend=backend)
+    other = Solver(tiny, level=3, beam=3, backend=other_backend)
     cands = list(range(0, tiny.n_answers, 2))
     a, b = ref.decide(cands, 1), other.decide(cands, 1)
     assert (a.index, [x.index for x in a.alternatives]) == (b.index, [x.index for x in b.alternatives])

@@ -157,10 +157,10 @@ def test_uniform_weighted_equals_expected_remaining(small):
     assert stats.weighted.tolist() == (stats.sum_sq / state.n).tolist()
 
 
-def test_backends_agree(small, backend):
+def test_backends_agree(small, other_backend):
     state = make_state(small, [_history_for(small, small.probes[-2], 11)], 1.0)
     ref = partition_stats(state, backend="numpy")
-    got = partition_stats(state, backend=backend)
+    got = partition_stats(state, backend=other_backend)
     for key in ("groups", "largest", "sum_sq", "wins"):
         assert getattr(got, key).tolist() == getattr(ref, key).tolist()
     assert got.weighted.tolist() == pytest.approx(ref.weighted.tolist(), rel=1e-12, abs=1e-12)
