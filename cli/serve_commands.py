@@ -67,7 +67,7 @@ def serve_command(
     if jobs.workers < threads:
         typer.echo("warning: numba has no thread-safe threading layer here (tbb or omp): searches run "
                    "one at a time (--workers 1)", err=True)
-    app = create_app(jobs)
+    app = create_app(jobs, warm=True)
     typer.echo(f"termo: serving the board on http://{shown}:{port_number}/ (API: /api, docs: /docs); "
                f"Ctrl-C stops", err=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))

@@ -406,7 +406,7 @@ def test_a_full_queue_is_refused():
 
 
 def test_quick_questions_do_not_queue_behind_long_searches():
-    jobs = Jobs(workers=2)
+    jobs = Jobs(workers=2, processes=False)
     gate = threading.Event()
 
     async def scenario():
@@ -421,6 +421,28 @@ def test_quick_questions_do_not_queue_behind_long_searches():
     quick, waiting = asyncio.run(scenario())
     jobs.shutdown()
     assert quick == "answered" and waiting == 4  # the four long ones still queued or running
+
+
+def test_long_searches_run_in_worker_processes_that_restart():
+    import functools
+    import os
+
+    jobs = Jobs(workers=1)
+
+    async def scenario():
+        pid = await jobs.run("pid", os.getpid, lane="long")
+        with pytest.raises(service.TermoError, match="unknown game"):
+            await jobs.run("bad", functools.partial(service.load_game, "chess"), lane="long")
+        from concurrent.futures.process import BrokenProcessPool
+
+        with pytest.raises(BrokenProcessPool):  # the worker killed mid-search
+            await jobs.run(None, functools.partial(os._exit, 1), lane="long")
+        again = await jobs.run("pid again", os.getpid, lane="long")  # a fresh pool
+        return pid, again
+
+    pid, again = asyncio.run(scenario())
+    jobs.shutdown()
+    assert pid != os.getpid() and again not in (pid, os.getpid())
 
 
 def test_a_slow_search_does_not_block_the_event_loop(monkeypatch):

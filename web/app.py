@@ -19,8 +19,10 @@ sheet and icon; ``/docs`` and ``/openapi.json`` the framework's API description.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import json
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Optional
 
@@ -161,14 +163,17 @@ def _answer(data, warnings) -> JSONResponse:
     return JSONResponse(jsonable(data), headers=headers)
 
 
-def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
-    """A fresh app (its own worker pool unless ``jobs`` is given)."""
+def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
+    """A fresh app (its own worker pools unless ``jobs`` is given); ``warm``: start the worker
+    processes when the server starts (`Jobs.warm`; `termo serve` does)."""
     from termo import __version__
 
     jobs = jobs or Jobs()
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        if warm:
+            jobs.warm()
         yield
         jobs.shutdown()
 
@@ -190,10 +195,16 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
     async def _busy(request: Request, err: Busy):
         return JSONResponse({"detail": str(err)}, status_code=503, headers={"Retry-After": "1"})
 
+    @app.exception_handler(BrokenProcessPool)
+    async def _worker_died(request: Request, err: BrokenProcessPool):
+        return JSONResponse({"detail": "a search worker stopped (out of memory?); it is being restarted: try again"},
+                            status_code=503, headers={"Retry-After": "1"})
+
     async def call(key, func, *args, lane="short", **kwargs):
         """``func(*args, **kwargs)`` in a worker: its JSON, or 422 with the one-line message."""
         try:
-            data, warnings = await jobs.run(key, lambda: func(*args, **kwargs), lane=lane)
+            # a partial of a module function: it can travel to a worker process (the long lane)
+            data, warnings = await jobs.run(key, functools.partial(func, *args, **kwargs), lane=lane)
         except _user_errors() as err:
             return JSONResponse({"detail": _line(str(err))}, status_code=422)
         return _answer(data, warnings)
@@ -202,7 +213,7 @@ def create_app(jobs: Optional[Jobs] = None) -> FastAPI:
 
     @app.get("/api/games", summary="termo games --json")
     async def api_games():
-        return await call(("games",), lambda: (service.games(), []))
+        return await call(("games",), service.games_data)
 
     @app.post("/api/suggest", summary="termo suggest HISTORY... --json")
     async def api_suggest(body: SuggestBody):

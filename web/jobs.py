@@ -53,18 +53,35 @@ def _user_error(error: BaseException) -> bool:
 
 
 class Busy(Exception):
-    """Too many calls are waiting for a worker."""
+    """Too many calls are waiting for a worker (or a worker process died: asked again later)."""
+
+
+def _worker_started() -> None:
+    """In a ``long``-lane worker process: Ctrl-C is the server's to handle (the pool is shut down
+    with it), not a traceback per worker."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _import_library() -> None:
+    """A worker process's first task (`Jobs.warm`): import the library while nobody waits."""
+    import termo.solver  # noqa: F401
+    import termo.suggest  # noqa: F401
+    import web.service  # noqa: F401
 
 
 class Jobs:
     """A bounded thread pool with coalescing (see the module docstring)."""
 
     def __init__(self, workers: int = WORKERS, max_waiting: int = MAX_WAITING, max_results: int = MAX_RESULTS,
-                 keep=None) -> None:
+                 keep=None, processes: bool = True) -> None:
         """``keep(exception)``: whether a failure is kept like an answer (default: user errors,
-        `cli.common.USER_ERRORS`)."""
+        `cli.common.USER_ERRORS`); ``processes``: the ``long`` lane runs in worker processes
+        (default) rather than threads."""
         from collections import OrderedDict
 
+        self.processes = bool(processes)
         # one worker when the kernels' threading layer is not thread-safe (see kernels_threadsafe)
         self.workers = workers if workers <= 1 or kernels_threadsafe() else 1
         self.max_waiting = max_waiting
@@ -79,10 +96,25 @@ class Jobs:
         self.shared = 0  # requests answered by another request's computation
         self.remembered = 0  # requests answered from the results kept
 
-    def executor(self, lane: str = "short") -> ThreadPoolExecutor:
+    def executor(self, lane: str = "short"):
         """The pool of a lane: ``long`` (level-3 searches, openers, partitions) or ``short``
-        (everything else), so that quick questions are not queued behind long searches. With
-        one worker (kernels that are not thread-safe) both lanes share one thread."""
+        (everything else), so that quick questions are not queued behind long searches.
+
+        The ``long`` lane is a pool of worker *processes* (spawned, each with its own solvers):
+        a long search holds Python's GIL in stretches of up to ~0.7 s (measured: Termo level 3
+        over thousands of candidates), which in a thread would stall the event loop. The
+        ``short`` lane is threads (an answer in milliseconds, the caches shared). Without
+        processes and with one worker (kernels that are not thread-safe) both lanes share one
+        thread."""
+        if lane == "long" and self.processes:
+            if "long" not in self._executors:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                self._executors["long"] = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_worker_started)
+            return self._executors["long"]
         lane = lane if self.workers > 1 else "short"
         if lane not in self._executors:
             self._executors[lane] = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix=f"termo-{lane}")
@@ -122,7 +154,14 @@ class Jobs:
         loop = asyncio.get_running_loop()
         self._pending += 1
         self.computed += 1
-        future = loop.run_in_executor(self.executor(lane), func)
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            future = loop.run_in_executor(self.executor(lane), func)
+        except (BrokenProcessPool, RuntimeError):  # a worker process died: a fresh pool next time
+            self._pending -= 1
+            self._executors.pop(lane, None)
+            raise Busy("a search worker stopped; it is being restarted: try again") from None
         if key is not None:
             self._inflight[key] = future
 
@@ -130,11 +169,13 @@ class Jobs:
             self._pending -= 1
             if key is not None and self._inflight.get(key) is done:
                 del self._inflight[key]
-            if done.cancelled() or key is None:
-                if not done.cancelled():
-                    done.exception()  # retrieved: no "exception was never retrieved" when nobody waits
+            if done.cancelled():
                 return
-            error = done.exception()
+            error = done.exception()  # retrieved: no "exception was never retrieved" when nobody waits
+            if isinstance(error, BrokenProcessPool):
+                self._executors.pop(lane, None)  # killed (out of memory?): the next call starts a new pool
+            if key is None:
+                return
             if error is None:
                 self._remember(key, True, done.result())
             elif self._keep(error):
@@ -142,6 +183,15 @@ class Jobs:
 
         future.add_done_callback(finished)
         return await asyncio.shield(future)
+
+    def warm(self) -> None:
+        """Start the ``long`` lane's worker processes now (at server start), each importing the
+        library, so that the first long search does not also pay for a process start."""
+        if not self.processes:
+            return
+        pool = self.executor("long")
+        for _ in range(self.workers):
+            pool.submit(_import_library)
 
     def shutdown(self) -> None:
         for executor in self._executors.values():

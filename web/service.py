@@ -115,6 +115,11 @@ def games() -> list[dict]:
     return [get_game(name).summary() for name in GAME_NAMES]
 
 
+def games_data() -> tuple[list[dict], list[str]]:
+    """`games` as ``(data, warnings)``, like the other endpoints."""
+    return games(), []
+
+
 def suggest(game: str | None = None, history=(), level="3", t="1.0", beam="10", depth="1",
             extended: bool = False, strict: bool = False, opener: str = "default", hard: bool = False,
             list: Any = None, progress: Callable | None = None) -> tuple[dict, list[str]]:
