@@ -7,11 +7,14 @@ sending its next request as soon as the last one is answered (a closed loop):
 1. **warm-up**: every history of the pool once at level 2 (the caches the server keeps fill);
 2. **level 2**: ``--clients`` clients for ``--seconds`` of ``POST /api/suggest`` at level 2 with
    histories drawn from a seeded pool (Termo, one or two rounds, the second guess random, every
-   pattern taken from a real answer, so no history is impossible);
+   pattern taken from a real answer, so no history is impossible): questions the server has
+   answered before (its answer cache, if it keeps one, answers them);
+   **level 2 fresh**: the same, but every request a history never asked before (two rounds),
+   so every answer is computed: the cost of a real search under load;
 3. **level 3**: the same at level 3, while one more client asks ``GET /api/games`` every 50 ms:
    its latency shows whether a search ever blocks the server's event loop;
-4. **level 2 again** (a shorter run): the resident memory after it against after the first one
-   (no growth);
+4. **level 2, then level 3 again** (shorter runs): the resident memory after them against after
+   the first level-3 phase, when both workloads had run once (no growth);
 5. **kill**: a mixed level-2/level-3 load, the server killed with SIGKILL (its whole process
    group) in the middle of it, started again; the answers to a reference set of histories asked
    before the kill are asked again (stateless: the same JSON), the restarted server's log must not
@@ -210,6 +213,28 @@ def history_pool(size: int, seed: int = 20260101, game: str = "termo") -> list[l
     return pool
 
 
+def fresh_pool(size: int, exclude=(), seed: int = 99, game: str = "termo") -> list[list[str]]:
+    """``size`` distinct two-round histories (the opener, then a random probe), none in ``exclude``."""
+    from termo.feedback import feedback
+    from termo.games import get_game
+
+    g = get_game(game)
+    rng = random.Random(seed)
+    seen = {tuple(h) for h in exclude}
+    out = []
+    while len(out) < size:
+        answer = g.answers_norm[rng.randrange(len(g.answers_norm))]
+        probe = g.probes_norm[rng.randrange(len(g.probes_norm))]
+        first, second = feedback(g.default_opener, answer), feedback(probe, answer)
+        if g.win_pattern in (first, second):
+            continue
+        history = (f"{g.default_opener}:{first}", f"{probe}:{second}")
+        if history not in seen:
+            seen.add(history)
+            out.append(list(history))
+    return out
+
+
 def suggest_body(history: list[str], level: int, game: str = "termo") -> dict:
     return {"game": game, "history": history, "level": level, "t": 1, "extended": False, "hard": False}
 
@@ -321,6 +346,27 @@ def run_load(port: int, seconds: float, clients: int, make_body, *, probe_interv
     return result
 
 
+def jobs_stats(port: int) -> dict | None:
+    """The server's own counters (``GET /api/health``: computed, shared, remembered), if it has them."""
+    try:
+        status, data, _ = request(connect(port, timeout=10), "GET", "/api/health")
+    except (OSError, http.client.HTTPException):
+        return None
+    jobs = data.get("jobs") if status == 200 and isinstance(data, dict) else None
+    return jobs if isinstance(jobs, dict) else None
+
+
+def measured(port: int, *args, **kwargs) -> dict:
+    """`run_load`, with how the server answered (its counters' increase over the phase)."""
+    before = jobs_stats(port)
+    result = run_load(port, *args, **kwargs)
+    after = jobs_stats(port)
+    if before and after:
+        result["server_jobs"] = {key: after[key] - before[key] for key in ("computed", "shared", "remembered")
+                                 if isinstance(after.get(key), int) and isinstance(before.get(key), int)}
+    return result
+
+
 def warm_up(port: int, pool: list[list[str]], level: int) -> dict:
     """Every history once, one after another (first answers: the server's cold costs)."""
     conn = connect(port)
@@ -365,6 +411,51 @@ def _word(stdout: str):
         return None
 
 
+def seeded_cache(folder: Path, source: str | None) -> Path:
+    """A new cache folder holding copies of the full Termo matrices (and their stamps) of ``source``."""
+    import shutil
+
+    folder.mkdir(parents=True, exist_ok=True)
+    if source and Path(source).is_dir():
+        for path in Path(source).glob("matrix-termo-*-6046x6046-*"):
+            shutil.copy2(path, folder / path.name)
+    return folder
+
+
+def kill_during_build(command: str, logdir: Path, env: dict, expected: dict, item) -> dict:
+    """An empty cache folder: the first suggestion builds the Termo matrix; SIGKILL the server the
+    moment a cache file is being written (a ``*.tmp`` of the atomic write appears; 120 s at most),
+    start it again on the same folder and ask again: the same answer as the main server gave, and
+    no cache reported damaged (atomic writes leave no half file under the real name)."""
+    cold = dict(env, TERMO_CACHE_DIR=str(Path(tempfile.mkdtemp(prefix="cold-cache-", dir=logdir))))
+    port = free_port()
+    first = Server(command, port, logdir / "cold-1.log", cold)
+    first.start()
+    history, level = item
+    body = json.dumps(suggest_body(history, level)).encode()
+    sock = socket.create_connection((HOST, port))
+    sock.sendall(b"POST /api/suggest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    folder = Path(cold["TERMO_CACHE_DIR"])
+    deadline = time.perf_counter() + 120
+    while time.perf_counter() < deadline:  # kill the moment a file is being written (atomic: *.tmp)
+        if any(p.name.endswith(".tmp") for p in folder.rglob("*")):
+            break
+        time.sleep(0.005)
+    files_at_kill = sorted(p.name for p in folder.rglob("*") if p.is_file())
+    first.kill()
+    sock.close()
+    second = Server(command, port, logdir / "cold-2.log", cold)
+    try:
+        second.start()
+        answer = reference_answers(port, [item])[0]
+    finally:
+        second.stop()
+    return {"files_at_kill": files_at_kill, "killed_while_writing": any(n.endswith(".tmp") for n in files_at_kill),
+            "same_answer": answer == expected, "cache_warnings": cache_warnings(second.log_text()),
+            "files_after_restart": sorted(p.name for p in folder.rglob("*") if p.is_file())}
+
+
 # ----------------------------------------------------------------------------- the benchmark
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -374,22 +465,33 @@ def main(argv=None) -> dict:
     parser.add_argument("--kill-seconds", type=float, default=12.0, help="length of the kill phase")
     parser.add_argument("--pool", type=int, default=300, help="distinct level-2 histories")
     parser.add_argument("--level3-pool", type=int, default=60, help="distinct level-3 histories")
+    parser.add_argument("--fresh-pool", type=int, default=20000,
+                        help="histories never asked before, for the fresh level-2 phase (one per request)")
     parser.add_argument("--server-cmd", default=DEFAULT_SERVER_CMD, help="{host} and {port} are filled in")
     parser.add_argument("--name", default="server")
     parser.add_argument("--out", type=Path, default=None, help="write here instead of bench/results/<name>.json")
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 4 clients, 2 s phases")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 4 clients, 1 s phases")
+    parser.add_argument("--cache-dir", type=Path, default=None,
+                        help="the server's TERMO_CACHE_DIR (default: a new folder, seeded with the Termo "
+                             "matrices of $TERMO_CACHE_DIR when it has them, so other processes cannot "
+                             "change what the server reads)")
+    parser.add_argument("--no-cold-kill", action="store_true",
+                        help="skip the kill during a first matrix build (an empty cache folder)")
     args = parser.parse_args(argv)
     if args.quick:
         args.clients, args.seconds, args.repeat_seconds, args.kill_seconds = 4, 1.0, 0.5, 2.0
-        args.pool, args.level3_pool = min(args.pool, 20), min(args.level3_pool, 6)
+        args.pool, args.level3_pool, args.fresh_pool = min(args.pool, 20), min(args.level3_pool, 6), 2000
 
     env = dict(os.environ)
     logdir = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    cache_dir = args.cache_dir or seeded_cache(logdir / "cache", os.environ.get("TERMO_CACHE_DIR"))
+    env["TERMO_CACHE_DIR"] = str(cache_dir)
     port = free_port()
     server = Server(args.server_cmd, port, logdir / "server-1.log", env)
     pool2 = history_pool(args.pool)
     pool3 = history_pool(args.level3_pool, seed=7)
-    report: dict = {"server_cmd": args.server_cmd, "cache_dir": env.get("TERMO_CACHE_DIR"),
+    report: dict = {"server_cmd": args.server_cmd, "cache_dir": env["TERMO_CACHE_DIR"],
+                    "load_average_at_start": list(os.getloadavg()),
                     "histories": {"level2": len(pool2), "level3": len(pool3)}, "phases": {}}
     phases = report["phases"]
     try:
@@ -404,12 +506,22 @@ def main(argv=None) -> dict:
         def level3(rng):
             return suggest_body(rng.choice(pool3), 3)
 
-        phases["level2"] = run_load(port, args.seconds, args.clients, level2)
+        phases["level2"] = measured(port, args.seconds, args.clients, level2)
         report["rss_mb"]["after_level2"] = server.rss_mb()
-        phases["level3"] = run_load(port, args.seconds, args.clients, level3, probe_interval=0.05)
+        fresh = iter(fresh_pool(args.fresh_pool, exclude=pool2))
+        fresh_lock = threading.Lock()
+
+        def level2_fresh(rng):
+            with fresh_lock:
+                return suggest_body(next(fresh), 2)
+
+        phases["level2_fresh"] = measured(port, args.seconds, args.clients, level2_fresh)
+        report["rss_mb"]["after_level2_fresh"] = server.rss_mb()
+        phases["level3"] = measured(port, args.seconds, args.clients, level3, probe_interval=0.05)
         report["rss_mb"]["after_level3"] = server.rss_mb()
-        phases["level2_again"] = run_load(port, args.repeat_seconds, args.clients, level2)
-        report["rss_mb"]["after_level2_again"] = server.rss_mb()
+        phases["level2_again"] = measured(port, args.repeat_seconds, args.clients, level2)
+        phases["level3_again"] = measured(port, args.repeat_seconds, args.clients, level3)
+        report["rss_mb"]["after_repeat"] = server.rss_mb()
 
         # ---- the kill: reference answers first, then a mixed load with a SIGKILL in its middle
         reference = [(h, 2) for h in pool2[:20]] + [(h, 3) for h in pool3[:5]]
@@ -440,6 +552,8 @@ def main(argv=None) -> dict:
         kill["errors_while_down"] = len(error_times) - len(after_restart)
         kill["errors_after_restart"] = len(after_restart)
         kill["same_answers_after_restart"] = before == after
+        kill["differences"] = [{"history": h, "level": lvl, "before": x, "after": y}
+                               for (h, lvl), x, y in zip(reference, before, after) if x != y]
         kill["answers_compared"] = len(reference)
         kill["restart_log_cache_warnings"] = cache_warnings(log2)
         kill["fresh_process"] = fresh_process_check(env)
@@ -447,22 +561,27 @@ def main(argv=None) -> dict:
         report["rss_mb"]["restarted"] = server.rss_mb()
     finally:
         server.stop()
+    if not args.no_cold_kill:
+        phases["kill_during_build"] = kill_during_build(args.server_cmd, logdir, env, before[0], reference[0])
+    report["load_average_at_end"] = list(os.getloadavg())
     report["server_log_tail"] = (logdir / "server-1.log").read_text(errors="replace")[-1500:]
     for phase in phases.values():
         phase.pop("_error_times", None)
 
     rss = report["rss_mb"]
-    l2, l3, kill = phases["level2"], phases["level3"], phases["kill_restart"]
+    l2, l2f, l3, kill = phases["level2"], phases["level2_fresh"], phases["level3"], phases["kill_restart"]
     growth = None
-    if rss.get("after_level2") and rss.get("after_level2_again"):
-        growth = round(rss["after_level2_again"] - rss["after_level2"], 1)
+    if rss.get("after_level3") and rss.get("after_repeat"):
+        growth = round(rss["after_repeat"] - rss["after_level3"], 1)
     report["checks"] = {
         "level2_p99_ms": l2["p99_ms"],
         "level2_p99_le_100ms": l2["p99_ms"] is not None and l2["p99_ms"] <= 100,
-        "errors_zero": all(phases[p]["error_count"] == 0 for p in ("level2", "level3", "level2_again"))
+        "level2_fresh_p99_ms": l2f["p99_ms"],
+        "level2_fresh_p99_le_100ms": l2f["p99_ms"] is not None and l2f["p99_ms"] <= 100,
+        "errors_zero": all(phases[p]["error_count"] == 0 for p in ("level2", "level2_fresh", "level3", "level2_again", "level3_again"))
         and phases["warmup_level2"]["errors"] == 0,
-        "rss_growth_mb_level2_repeat": growth,
-        "no_rss_growth": growth is not None and growth <= max(20.0, 0.05 * rss["after_level2"]),
+        "rss_growth_mb_on_repeat": growth,
+        "no_rss_growth": growth is not None and growth <= max(20.0, 0.05 * rss["after_level3"]),
         "probe_p99_ms_during_level3": l3["probe"]["p99_ms"],
         "probe_max_ms_during_level3": l3["probe"]["max_ms"],
         "event_loop_not_blocked": l3["probe"]["p99_ms"] is not None and l3["probe"]["p99_ms"] <= 100
@@ -471,6 +590,9 @@ def main(argv=None) -> dict:
         "kill_no_errors_after_restart": kill["errors_after_restart"] == 0,
         "kill_no_cache_warnings": not kill["restart_log_cache_warnings"] and not kill["fresh_process"]["cache_warnings"],
     }
+    if "kill_during_build" in phases:
+        cold = phases["kill_during_build"]
+        report["checks"]["kill_during_build_ok"] = cold["same_answer"] and not cold["cache_warnings"]
     payload = {"config": {"clients": args.clients, "seconds": args.seconds, "quick": args.quick}, **report}
     if args.out:
         args.out.write_text(json.dumps({"benchmark": args.name, "machine": machine(), **payload}, indent=1,

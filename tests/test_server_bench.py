@@ -62,7 +62,7 @@ def test_harness_against_a_stub_server(tmp_path, monkeypatch):
     saved = json.loads(out.read_text())
     assert saved["checks"] == payload["checks"]
     phases = payload["phases"]
-    for name in ("level2", "level3", "level2_again"):
+    for name in ("level2", "level3", "level2_again", "level3_again"):
         assert phases[name]["requests"] > 0
         assert phases[name]["error_count"] == 0
         assert phases[name]["p50_ms"] <= phases[name]["p99_ms"] <= phases[name]["max_ms"]
