@@ -486,7 +486,8 @@ def test_shipped_files_read_back_and_are_small():
     from termo.trees.fileformat import read_tree
 
     files = sorted((data_dir() / "trees").glob("*.tree.gz"))
-    assert {p.name for p in files} >= {"nerdle-practical.tree.gz", "nerdle-mini-practical.tree.gz"}
+    assert {p.name for p in files} >= {"nerdle-practical.tree.gz", "nerdle-mini-practical.tree.gz",
+                                       "wordle-level3.tree.gz"}
     for path in files:
         assert path.stat().st_size < 512 * 1024
         tree, game = read_tree(path)
