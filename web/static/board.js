@@ -54,6 +54,7 @@
     cursor: 0,
     data: null,           // the last answer of /api/suggest (or /api/candidates)
     over: false,          // won or out of tries
+    busy: false,          // a request is on its way
     seq: 0,
   };
   resetRow();
@@ -162,7 +163,9 @@
   }
 
   async function register() {
-    if (state.over) return;
+    // one round at a time: a round registered while the last answer is still coming would be
+    // played against the history before it
+    if (state.over || state.busy) return;
     const word = currentWord();
     if (Array.from(word).length !== L) {
       say(fmt(T.not_applied, { message: cfg.unit === "letters" ?
@@ -224,6 +227,7 @@
   }
 
   function setBusy(busy) {
+    state.busy = busy;
     const status = $("#status");
     status.textContent = busy ? T.searching : "";
     status.dataset.busy = busy ? "true" : "false";
