@@ -535,3 +535,54 @@ def greedy_guess(M, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
     if best < 0:
         return S[0]
     return allowed[best]
+
+
+@njit(cache=True)
+def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed, loss, win, exact_rule, unit,
+                       cnt, wsum, cmx, seen, members, codes, start, lbs, sq, valid, out):
+    """Normal mode: for each probe of ``guesses``, a lower bound of playing it first at ``S``
+    (``r`` rounds left) one level deeper than the one-pass bound: ``W(S) + Σ_b B(S_b)`` with
+    ``B`` each group's closed form, candidates-first value, or least guess bound over every
+    allowed probe (its own one-pass bound)."""
+    W = 0.0
+    for j in range(n):
+        W += w[S[j]]
+    for o in range(n_guesses):
+        g = guesses[o]
+        nb = partition(M, g, S, n, win, cnt, seen, members, codes, start)
+        total = W
+        for i in range(nb):
+            c = codes[i]
+            if c == win:
+                continue
+            child = members[start[i]:start[i + 1]]
+            m = child.shape[0]
+            cv, cg, done = closed_form(M, w, child, m, r - 1, loss, win, exact_rule)
+            if done:
+                total += cv
+                continue
+            wc = 0.0
+            cbig = 0.0
+            for j in range(m):
+                wc += w[child[j]]
+                if cm[child[j]] > cbig:
+                    cbig = cm[child[j]]
+            if cbig > wc:
+                cbig = wc
+            lb0 = 2.0 * wc - cbig
+            if exact_rule:
+                pv, pg = candidates_first(M, w, cm, child, m, wc, r - 1, loss, win, cnt, wsum, cmx, seen)
+                if pg >= 0:
+                    total += pv
+                    continue
+            if unit:
+                sweep_bounds_unit(M, child, m, allowed, n_allowed, r - 2, loss, win, cnt, seen, lbs, sq, valid)
+            else:
+                sweep_bounds(M, w, cm, child, m, allowed, n_allowed, r - 2, loss, win, cnt, wsum, cmx, seen,
+                             lbs, sq, valid)
+            best = np.inf
+            for t in range(n_allowed):
+                if valid[t] and wc + lbs[t] < best:
+                    best = wc + lbs[t]
+            total += best if best > lb0 else lb0
+        out[o] = total

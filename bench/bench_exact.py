@@ -30,6 +30,9 @@ from bench.common import save
 DODDLE_SCRIPT = r"""
 import json, time
 t0 = time.perf_counter(); c0 = time.process_time()
+import numpy as np
+if not hasattr(np, "bool8"):  # doddle 1.6 predates NumPy 2, which dropped this alias of np.bool_
+    np.bool8 = np.bool_
 from doddle import Doddle
 d = Doddle(size=5, solver_type="ENTROPY", lazy_eval=False)
 b = d.tree_search("SALET")
@@ -66,7 +69,12 @@ def main(argv=None) -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--doddle-python", default=None, help="a Python with doddle installed")
     parser.add_argument("--skip-termo", action="store_true", help="leave out the Termo tosar run")
+    parser.add_argument("--termo-openers", type=float, default=None, metavar="SECONDS",
+                        help="only rank Termo's level-3 opener candidates exactly (issue item 3) within "
+                             "SECONDS and add the result to an existing exact.json")
     opts = parser.parse_args(argv)
+    if opts.termo_openers is not None:
+        return _termo_openers(opts.termo_openers)
     env = dict(os.environ)
     load_before = os.getloadavg()
     ours, doddle = [], []
@@ -93,7 +101,8 @@ def main(argv=None) -> None:
         payload["doddle_salet"] = {"version": _doddle_version(opts.doddle_python), **d["result"],
                                    "process_wall_s": d["process_wall_s"], "process_cpu_s": d["process_cpu_s"],
                                    "note": "Doddle's tree_search('SALET') (entropy-ordered tree search), run once "
-                                           "between our runs, same machine"}
+                                           "between our runs, same machine; np.bool8 aliased to np.bool_ "
+                                           "for NumPy 2"}
     else:
         payload["doddle_salet"] = {"note": "not run (no --doddle-python given)"}
     if not opts.skip_termo:
@@ -104,6 +113,23 @@ def main(argv=None) -> None:
     mini = _run(_termo(["--game", "nerdle-mini"]), env)
     payload["nerdle_mini"] = {k: mini["result"].get(k) for k in ("total", "mean", "proved", "first_guess", "nodes",
                                                                    "seconds")}
+    save("exact", payload)
+
+
+def _termo_openers(seconds: float) -> None:
+    from bench.common import RESULTS
+    from termo.exact.openers import rank_openers
+    from termo.games import get_game
+
+    cpu = time.process_time()
+    out = rank_openers(get_game("termo"), t=1.0, time_limit=seconds,
+                       progress=lambda line: print(line, file=sys.stderr, flush=True))
+    out["cpu_seconds"] = time.process_time() - cpu
+    path = RESULTS / "exact.json"
+    payload = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    payload.pop("benchmark", None)
+    payload.pop("machine", None)
+    payload["termo_openers"] = out
     save("exact", payload)
 
 

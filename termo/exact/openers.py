@@ -66,19 +66,65 @@ def rank_openers(game, candidates=None, *, t: float = 1.0, hard: bool = False, t
         rows.append(row)
         if progress is not None:
             progress(f"opener {k + 1}/{len(cands)} {row['word']}: {row['status']}, lower {row['lower']:.6f}")
-    # every other first guess: the one-pass bound at the root
+    # every other first guess: the one-pass bound at the root, then (normal mode) one level
+    # deeper for those it leaves below the best value, then a limit-mode search for the rest
     root = prob.root()
-    bounds = prob.engine.guess_bounds(root, game.max_turns)
+    R = game.max_turns
+    bounds = prob.engine.guess_bounds(root, R)
     listed = {game.index_of(row["word"]) for row in rows}
-    open_others = [i for i in range(game.n_probes) if i not in listed and bounds[i] < best_total]
-    others_lower = min((float(bounds[i]) for i in range(game.n_probes) if i not in listed), default=math.inf)
+    others = [i for i in range(game.n_probes) if i not in listed]
+    open1 = sorted((i for i in others if bounds[i] < best_total), key=lambda i: (float(bounds[i]), i))
+    lower_of = {i: float(bounds[i]) for i in others}
+    deep_done = 0
+    open2 = list(open1)
+    searched = []
+    if not hard and open1:
+        open2 = []
+        for c0 in range(0, len(open1), 64):
+            if deadline is not None and time.perf_counter() >= deadline:
+                open2.extend(open1[c0:])
+                break
+            chunk = open1[c0:c0 + 64]
+            deep = prob.engine.deep_guess_bounds(root, R, chunk)
+            for i, v in zip(chunk, deep):
+                lower_of[i] = max(lower_of[i], float(v))
+                if lower_of[i] < best_total:
+                    open2.append(i)
+            deep_done += len(chunk)
+            if progress is not None:
+                progress(f"deeper bounds: {deep_done}/{len(open1)} first guesses, {len(open2)} still open")
+        open2.sort(key=lambda i: (lower_of[i], i))
+    still_open = []
+    for i in open2:
+        if deadline is not None and time.perf_counter() >= deadline:
+            still_open.append(i)
+            continue
+        left = None if deadline is None else max(1.0, deadline - time.perf_counter())
+        r = solve(game, opener=i, problem=prob, time_limit=left if left is not None else 1e9, limit=best_total)
+        lower_of[i] = max(lower_of[i], r.lower_total)
+        searched.append(game.probes[i])
+        if r.proved and r.upper_total < best_total:  # a better opener outside the list
+            rows.append({"word": r.opener, "beam": None, "lower": r.lower, "upper": r.upper, "proved": True,
+                         "seconds": r.seconds, "nodes": r.nodes, "status": "best"})
+            if best is not None:
+                best["status"] = "cannot beat"
+            best, best_total = rows[-1], r.upper_total
+        elif r.lower_total < best_total:
+            still_open.append(i)
     scale = prob.weight(root) if prob.weighted else float(game.n_answers)
+    remaining = [i for i in still_open if lower_of[i] < best_total]
     return {
         "game": game.label, "t": None if math.isinf(t) else t, "hard": hard,
         "best": None if best is None else best["word"], "best_value": None if best is None else best["upper"],
         "candidates": rows,
         "candidates_settled": all(r["status"] != "open" for r in rows),
-        "others_open": len(open_others), "others_lower": others_lower / scale,
-        "proved_global": best is not None and not open_others and all(r["status"] != "open" for r in rows),
+        "others": len(others),
+        "others_open_one_pass": len(open1),
+        "others_open_deeper": len(open2),
+        "others_searched": len(searched),
+        "others_open": len(remaining),
+        "others_open_words": [game.probes[i] for i in remaining[:20]],
+        "others_lower": min((lower_of[i] for i in others), default=math.inf) / scale,
+        "proved_global": best is not None and not remaining and all(r["status"] != "open" for r in rows),
         "seconds": time.perf_counter() - start,
     }
