@@ -62,19 +62,19 @@ def build_command(
             from cli.common import os_error_message
 
             raise TermoError(f"cannot write the tree: {os_error_message(err)}") from None
-        summary = evaluate(tree, game)
+        summary = tree.info.get("eval") or evaluate(tree, game)
     except USER_ERRORS as err:
         fail(str(err))
     data = {"file": str(path), "game": game.label, "method": method, "opener": tree.opener, "nodes": tree.nodes,
             "seconds": tree.seconds, "mean": summary["mean"], "worst": summary["worst"],
-            "losses": summary["losses"], "answers": summary["answers"], "info": tree.info}
+            "losses": summary["losses"], "answers": game.n_answers, "info": tree.info}
     if json_out:
         print_json(data)
     else:
         typer.echo(f"wrote {path}")
         typer.echo(f"{game.title or game.label}, {method} tree from {tree.opener}: {tree.nodes:,} nodes in "
                    f"{tree.seconds:.1f} s; mean {summary['mean']:.4f} guesses, worst {summary['worst']}, "
-                   f"{summary['losses']} losses over {summary['answers']:,} answers")
+                   f"{summary['losses']} losses over {game.n_answers:,} answers")
 
 
 def _read(file: str):

@@ -410,7 +410,7 @@ def test_piped_termo_play_nerdle_follows_the_shipped_tree_and_leaves_it():
 
     game = get_game("nerdle")
     tree = find_tree(game, 3, 1.0, False, 10, 1, game.default_opener)
-    assert tree is not None and tree.method == "practical"
+    assert tree is not None
     secret = "12+35=47"
     items, node = _history_on(tree, game, secret, 1)
     guess, pattern = items[0].split(":")
@@ -421,7 +421,7 @@ def test_piped_termo_play_nerdle_follows_the_shipped_tree_and_leaves_it():
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
     blocks = proc.stdout.split("for guess ")
-    assert "(from the stored practical tree)" in blocks[2] and game.probes[node.guess] in blocks[2]
+    assert f"(from the stored {tree.method} tree)" in blocks[2] and game.probes[node.guess] in blocks[2]
     assert "stored" not in blocks[3]
 
 
@@ -469,7 +469,10 @@ def test_the_shipped_trees_serve_only_their_configuration():
 
     game = get_game("nerdle")
     tree = find_tree(game, 3, 1.0, False, 10, 1, game.default_opener)
-    assert tree is not None and tree.method == "practical" and tree.opener == game.default_opener
+    # two shipped Classic trees serve the default configuration: the level-3 playout (2.9902)
+    # is preferred to the practical tree (3.0073) by the mean noted when each was built
+    assert tree is not None and tree.method == "level3" and tree.opener == game.default_opener
+    assert tree.info["eval"]["mean"] < 3.0
     assert find_tree(game, 2, 1.0, False, 10, 1, game.default_opener) is None
     assert find_tree(game, 3, 1.0, False, 20, 1, game.default_opener) is None
     assert find_tree(game, 3, 1.0, True, 10, 1, game.default_opener) is None
@@ -481,13 +484,29 @@ def test_the_shipped_trees_serve_only_their_configuration():
     assert find_tree(get_game("termo"), 3, 1.0, False, 10, 1, "tarso") is None  # nothing shipped for Termo
 
 
+def test_rank_prefers_a_proved_exact_tree_then_the_lowest_noted_mean(mini_practical):
+    import dataclasses
+
+    from termo.trees.store import rank
+
+    def variant(method, mean, **info):
+        return dataclasses.replace(mini_practical, method=method, info={"eval": {"mean": mean}, **info})
+
+    trees = [variant("level3", 2.6), variant("practical", 2.55), variant("exact", 2.56),
+             variant("exact", 2.56, proved=True), variant("practical", None)]
+    order = sorted(trees, key=rank)
+    assert [(t.method, t.info["eval"]["mean"]) for t in order] == [
+        ("exact", 2.56), ("practical", 2.55), ("exact", 2.56), ("level3", 2.6), ("practical", None)]
+    assert order[0].info.get("proved") is True
+
+
 def test_shipped_files_read_back_and_are_small():
     from termo.paths import data_dir
     from termo.trees.fileformat import read_tree
 
     files = sorted((data_dir() / "trees").glob("*.tree.gz"))
-    assert {p.name for p in files} >= {"nerdle-practical.tree.gz", "nerdle-mini-practical.tree.gz",
-                                       "wordle-level3.tree.gz"}
+    assert {p.name for p in files} >= {"nerdle-practical.tree.gz", "nerdle-level3.tree.gz",
+                                       "nerdle-mini-practical.tree.gz", "wordle-level3.tree.gz"}
     for path in files:
         assert path.stat().st_size < 512 * 1024
         tree, game = read_tree(path)

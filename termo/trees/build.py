@@ -4,7 +4,8 @@
 policy played out (`termo.trees.playout`); ``practical``: games-spec §1.5
 (`termo.trees.practical`). The tree's key records the game, lists, rules, prior and hard mode
 (`termo.trees.model.tree_key`); ``level`` (3) and, for ``level3``, beam and depth record the
-live configuration the tree stands in for.
+live configuration the tree stands in for. Every built tree is replayed once and the result
+noted in ``info["eval"]`` (see `note_value`).
 """
 
 from __future__ import annotations
@@ -59,4 +60,16 @@ def build_tree(game, method: str, opener: str | None = None, *, t: float = 1.0, 
     tree = Tree(game=game.label, key=tree_key(game, t, hard), method=method, opener=game.probes[root.guess],
                 root=root, t=float(t), hard=bool(hard), level=3, beam=tree_beam, depth=tree_depth, info=info)
     tree.seconds = time.perf_counter() - started
+    note_value(tree, game)
     return tree
+
+
+def note_value(tree, game) -> dict:
+    """Replay ``tree`` (`termo.trees.evaluate`) and note the result in ``tree.info["eval"]``:
+    what `termo.trees.store` ranks serving trees by (``termo tree eval`` recomputes it, never
+    reads it)."""
+    from termo.trees.evaluate import evaluate
+
+    data = evaluate(tree, game)
+    tree.info["eval"] = {k: data[k] for k in ("mean", "total", "worst", "losses", "missing")}
+    return data
