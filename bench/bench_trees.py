@@ -4,9 +4,10 @@ the Termo level-3 playout, and the walk of a stored tree against the live search
 Usage: python bench/bench_trees.py [--repeats 3] [--no-build] [--no-termo]
 Writes bench/results/trees.json:
 
-* ``nerdle_practical_build``: one build of the shipped Nerdle Classic tree from 48-32=16 (the
-  matrix already cached; target <= 10 minutes), its size, its exact mean and whether the file
-  it writes is byte for byte the shipped one (the builder is deterministic);
+* ``nerdle_practical_build``, ``nerdle_level3_build``: one build of each shipped Nerdle Classic
+  tree from 48-32=16 (the matrix already cached; target <= 10 minutes), its size, its exact mean
+  and whether the file it writes is byte for byte the shipped one (the builders are
+  deterministic);
 * ``eval``: for each file in data/trees/, the median of ``--repeats`` in-process
   `termo.trees.evaluate.evaluate` calls (parse the file, replay every answer; target <= 5 s) and
   the whole ``termo tree eval FILE --json`` process once; the trees' means, worst cases, losses;
@@ -44,7 +45,7 @@ def _process(args) -> float:
     return time.perf_counter() - start
 
 
-def build_nerdle(out_dir: Path) -> dict:
+def build_nerdle(out_dir: Path, method: str = "practical") -> dict:
     from termo.matrix import pattern_matrix
     from termo.trees.build import build_tree
     from termo.trees.evaluate import evaluate
@@ -53,10 +54,10 @@ def build_nerdle(out_dir: Path) -> dict:
     game = get_game("nerdle")
     pattern_matrix(game)  # the matrix cached first: the build is what is timed
     start = time.perf_counter()
-    tree = build_tree(game, "practical")
+    tree = build_tree(game, method)  # includes the one replay noted in the header
     seconds = time.perf_counter() - start
-    path = write_tree(tree, game, out_dir / "nerdle-practical.tree.gz")
-    shipped = data_dir() / "trees" / "nerdle-practical.tree.gz"
+    path = write_tree(tree, game, out_dir / f"nerdle-{method}.tree.gz")
+    shipped = data_dir() / "trees" / f"nerdle-{method}.tree.gz"
     data = evaluate(tree, game)
     return {"seconds": seconds, "target_s": TARGET_BUILD_S, "opener": tree.opener, "nodes": tree.nodes,
             "bytes_gz": path.stat().st_size, "mean": data["mean"], "total": data["total"], "worst": data["worst"],
@@ -126,6 +127,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-trees-") as tmp:
         if not args.no_build:
             payload["nerdle_practical_build"] = build_nerdle(Path(tmp))
+            payload["nerdle_level3_build"] = build_nerdle(Path(tmp), "level3")
         payload["eval"] = eval_shipped(args.repeats)
         if not args.no_termo:
             payload["termo_level3_build"] = build_termo(Path(tmp))
