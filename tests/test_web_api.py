@@ -577,6 +577,8 @@ def test_a_page_per_game_in_its_language(client, game):
                  f'data-col="{config["length"] - 1}"'):
         assert hook in html, hook
     assert not EXTERNAL.search(html), EXTERNAL.search(html)
+    policy = response.headers["Content-Security-Policy"]  # the browser refuses anything from outside
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy and "http" not in policy
 
 
 def test_the_index_is_termo(client):

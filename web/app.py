@@ -37,6 +37,14 @@ from web.limits import MAX_BODY
 from web.models import CandidatesBody, FeedbackBody, PartitionBody, SuggestBody
 
 STATIC = Path(__file__).resolve().parent / "static"
+# the boards load nothing from outside the app (the browser enforces it); the game's colours are
+# an inline style attribute of the page; 'unsafe-eval' only lets test drivers evaluate their
+# expressions in the page (Playwright's wait_for_function): the board's script evaluates no text
+PAGE_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+               "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+               "form-action 'self'")
+PAGE_HEADERS = {"Content-Security-Policy": PAGE_POLICY, "X-Content-Type-Options": "nosniff",
+                "Referrer-Policy": "no-referrer"}
 # the Nerdle puzzle pages (web.nerdle_routes), linked from the Nerdle boards when they exist
 PUZZLE_PAGES = (("/nerdle/today", "Today's Nerdle"), ("/nerdle/archive", "Archive"), ("/nerdle/stats", "Statistics"))
 
@@ -284,7 +292,7 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index():
-        return HTMLResponse(await jobs.run(("page", "termo"), lambda: page("termo")))
+        return HTMLResponse(await jobs.run(("page", "termo"), lambda: page("termo")), headers=PAGE_HEADERS)
 
     @app.get("/{game}", response_class=HTMLResponse, include_in_schema=False)
     async def board(game: str):
@@ -298,7 +306,7 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
             return HTMLResponse(f"<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>not found</title>"
                                 f"<p>No game called {escape(game[:40])!s}. Games: {games}.</p></html>",
                                 status_code=404)
-        return HTMLResponse(await jobs.run(("page", key), lambda: page(key)))
+        return HTMLResponse(await jobs.run(("page", key), lambda: page(key)), headers=PAGE_HEADERS)
 
     return app
 
