@@ -219,24 +219,24 @@ class ArrayApiOps:
         n_states = offsets.shape[0] - 1
         out = np.empty(n_states, np.int64)
         out_h = np.empty(n_states, np.float64)
+        if n_states == 0:
+            return out, out_h
         sizes = offsets[1:] - offsets[:-1]
-        padded = np.array([self.bucket(max(1, int(m))) for m in sizes], dtype=np.int64)
+        w_all = self.segment_weights(prior, members, offsets)  # host, every state at once
+        padded = np.array([self.bucket(m) for m in range(int(sizes.max()) + 1)], dtype=np.int64)[np.maximum(sizes, 1)]
         for size in sorted(set(padded.tolist())):
             ids = np.flatnonzero(padded == size)
             per_batch = max(1, min(len(ids), max_cells // max(1, n_probes * max(size, n_bins))))
             per_batch = 1 << (per_batch.bit_length() - 1)  # a power of two
+            slot = np.arange(size, dtype=np.int64)[None, :]
             for start in range(0, len(ids), per_batch):
                 chunk = ids[start:start + per_batch]
                 batch = np.resize(chunk, per_batch)  # pad the batch with repeats (results ignored)
-                idx = np.empty((per_batch, size), dtype=np.int64)
-                wts = np.zeros((per_batch, size), dtype=np.float64)
-                valid = np.zeros((per_batch, size), dtype=bool)
-                for r, st in enumerate(batch):
-                    lo, hi = int(offsets[st]), int(offsets[st + 1])
-                    idx[r, :] = members[lo]
-                    idx[r, :hi - lo] = members[lo:hi]
-                    wts[r, :hi - lo] = _weights(prior, members, lo, hi)
-                    valid[r, :hi - lo] = True
+                lo = offsets[batch][:, None]
+                valid = slot < sizes[batch][:, None]
+                pos = np.where(valid, lo + slot, lo)  # padding: zero-weight copies of the first member
+                idx = members[pos]
+                wts = np.where(valid, w_all[pos], 0.0)
                 fn = self._compiled_op(
                     ("best", per_batch, size, n_probes, win_code, n_bins),
                     lambda: self.compile(functools.partial(_batch_pick, xp, self.row_histogram, per_batch, size,

@@ -180,6 +180,16 @@ class HostSearchOps:
         """``1 + Σ P·V`` per parent, summed in child order (``inf`` where ``single``)."""
         return _fullbeam_kernels().reduce_values(n_parents, child_parent, child_prob, child_value, single)
 
+    def segment_weights(self, prior, members, offsets):
+        """The normalised weights of every state of a segmented array, member by member (float64;
+        uniform in a state whose prior sums to 0): the full-beam kernels' own floats."""
+        import numpy as np
+
+        w, _, _ = _fullbeam_kernels().state_weights(np.ascontiguousarray(prior, dtype=np.float64),
+                                                    np.ascontiguousarray(members, dtype=np.int32),
+                                                    np.ascontiguousarray(offsets, dtype=np.int64))
+        return w
+
     def segment_positions(self, offsets, ids, sub_offsets):
         """Positions of the members of segments ``ids`` (``sub_offsets``: their new offsets)."""
         import numpy as np
