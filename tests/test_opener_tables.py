@@ -151,6 +151,12 @@ def test_chunking_checkpoints_and_limit_do_not_change_values(tmp_path):
     assert again == part and info["chunks_resumed"] == 5 and info["chunks_computed"] == 0
 
 
+def test_jax_backend_gives_the_same_table():
+    pytest.importorskip("jax")
+    numpy_table = run_table(TableConfig(game="nerdle-mini"))
+    assert run_table(TableConfig(game="nerdle-mini", backend="jax")) == numpy_table
+
+
 def test_dask_cluster_matches_in_process():
     distributed = pytest.importorskip("dask.distributed")
     from termo.robustness.distributed import DaskExecutor
