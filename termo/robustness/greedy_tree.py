@@ -25,6 +25,7 @@ import threading
 from dataclasses import dataclass, field
 
 from backends import get_backend, host
+from termo.robustness import win_rule
 
 LOSS = 7.0  # value of running out of rounds, on top of the guesses already counted (§6.1)
 
@@ -83,6 +84,9 @@ class GreedyTreeEvaluator:
         self._values: dict = {}
         self._choices: dict = {}
         self._plan = None  # what the backend's best_probes reads for this prior, built on first use
+        # a win rule beyond the exact one (Nerdle's commutative rule): some probe wins against an
+        # answer other than itself, so a two-member state may be won by its first guess
+        self._equivalent_wins = win_rule.has_equivalent_wins(self.matrix, n_answers, self.win_code)
 
     # ------------------------------------------------------------------------------------------
     def clear_caches(self) -> None:
@@ -112,6 +116,8 @@ class GreedyTreeEvaluator:
                 self.matrix, members, offsets, guesses, self.prior, self.win_code, self.n_bins
             )
             values = self._ops.leaf_values(cm, co, self.prior, r, self.loss)
+            if self._equivalent_wins and r >= 1:
+                win_rule.won_pairs(self.matrix, self.prior, cm, co, values, self.win_code)
             internal = xp.nonzero(xp.isnan(values))[0]
             node_keys: list[bytes] = []
             node_index: dict = {}
@@ -181,6 +187,9 @@ class GreedyTreeEvaluator:
             if self._plan is None:
                 self._plan = self.backend.best_probe_plan(self.matrix, self.probe_prior)
             best, _ = self.backend.best_probes(self._plan, sub, sub_off, self.prior, self.win_code, self.n_bins)
+            if self._equivalent_wins:  # §5.2's candidates under the game's win rule (win_rule module)
+                best = win_rule.candidates_first(self.matrix, sub, sub_off, self.prior, self.probe_prior, best,
+                                                 self.win_code, self.n_bins)
             self.stats.swept += len(todo)
             if len(self._choices) > self.cache_limit:
                 self._choices.clear()
