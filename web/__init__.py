@@ -1,1 +1,1 @@
-"""The web board and HTTP API (``termo serve``): an ASGI app that only calls the library."""
+"""The web board and the JSON API behind `termo serve` (see docs/web.md): `web.app.create_app`."""
