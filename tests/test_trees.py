@@ -511,3 +511,16 @@ def test_shipped_files_read_back_and_are_small():
         assert path.stat().st_size < 512 * 1024
         tree, game = read_tree(path)
         assert tree.opener == game.default_opener
+
+
+def test_a_damaged_cached_tree_is_reported_dropped_and_not_walked(tmp_path, monkeypatch, mini, mini_practical, capsys):
+    from termo.trees import store
+    from termo.trees.fileformat import write_tree
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    path = write_tree(mini_practical, mini, store.cache_path(mini_practical))
+    path.write_bytes(path.read_bytes()[:-40])
+    found = store.find_tree(mini, 3, 1.0, False, 10, 1, mini.default_opener)
+    assert found is None or found.info.get("eval")  # the shipped Mini tree still serves
+    assert not path.exists()
+    assert "stored trees: ignoring" in capsys.readouterr().err

@@ -79,27 +79,61 @@ def load(path, game):
 def candidates(game) -> list:
     """Every readable tree of ``game`` (shipped first, then cached)."""
     out = []
+    for path in _files(game):
+        tree = load(path, game)
+        if tree is not None:
+            out.append(tree)
+    return out
+
+
+def _files(game) -> list:
+    out = []
     for folder in (shipped_dir(), cache_folder()):
         try:
-            files = sorted(p for p in folder.iterdir() if p.name.startswith(game.label + "-")
-                           and p.name.endswith((".tree", ".tree.gz")))
+            out.extend(sorted(p for p in folder.iterdir() if p.name.startswith(game.label + "-")
+                              and p.name.endswith((".tree", ".tree.gz"))))
         except OSError:
             continue
-        for path in files:
-            tree = load(path, game)
-            if tree is not None:
-                out.append(tree)
     return out
+
+
+def _header_view(payload: dict):
+    """A node-less `Tree` with a header's fields (what `Tree.serves` and `rank` read)."""
+    from termo.trees.model import Tree
+
+    t = payload.get("t")
+    beam, depth = payload.get("beam"), payload.get("depth")
+    return Tree(game=payload.get("game"), key=payload.get("key"), method=payload.get("method"),
+                opener=payload.get("opener"), root=None,
+                t=float("inf") if t == "inf" else float(t) if isinstance(t, (int, float)) else 1.0,
+                hard=bool(payload.get("hard")), level=int(payload.get("level") or 3),
+                beam=None if beam is None else int(beam), depth=None if depth is None else int(depth),
+                info=payload.get("info") if isinstance(payload.get("info"), dict) else {})
 
 
 def find_tree(game, level: int, t: float, hard: bool, beam: int, depth: int, opener: str | None):
     """The stored tree that may serve this configuration (see the module docstring), or None.
-    ``opener`` is the first guess the configuration plays (None: any)."""
-    found = [tr for tr in candidates(game) if tr.serves(game, level, t, hard, beam, depth)
-             and (opener is None or game.index_of(opener) == tr.root.guess)]
-    if not found:
-        return None
-    return min(found, key=rank)
+    ``opener`` is the first guess the configuration plays (None: any). The headers are read
+    first; only the chosen file is parsed whole."""
+    from termo.trees.fileformat import read_header
+
+    views = []
+    for path in _files(game):
+        try:
+            payload, _ = read_header(path)
+        except TermoError:
+            load(path, game)  # reports it (and drops it from the cache)
+            continue
+        view = _header_view(payload)
+        first = view.opener
+        if (payload.get("game") == game.label and view.serves(game, level, t, hard, beam, depth)
+                and (opener is None or (first is not None and game.index_of(first) == game.index_of(opener)))):
+            views.append((rank(view), str(path), path))
+    for _, _, path in sorted(views):
+        tree = load(path, game)
+        if tree is not None and (opener is None or tree.root.guess == game.index_of(opener)):
+            return tree
+    return None
 
 
 def rank(tree) -> tuple:
