@@ -162,8 +162,10 @@ def _masses_entropy(jnp, lax, codes, w, n_bins: int, pairwise: bool):
     return -jnp.sum(jnp.where(table > 0.0, table * jnp.log2(safe), 0.0), axis=2)
 
 
-def _entropy_kernel(jnp, lax, opts, mt, idx, w):
-    return _masses_entropy(jnp, lax, mt[idx], w, opts["n_bins"], opts["pairwise"])
+def _entropy_kernel(jnp, lax, opts, mt, idx, w, start):
+    """H (R, block) of the probes ``start .. start+block`` (a traced start: one compile per block)."""
+    block = lax.dynamic_slice_in_dim(mt, start, opts["block"], axis=1)
+    return _masses_entropy(jnp, lax, block[idx], w, opts["n_bins"], opts["pairwise"])
 
 
 def _top_k(jnp, lax, key, k: int, iterate: bool):
@@ -194,6 +196,19 @@ def _sweep_kernel(jnp, lax, opts, mt, idx, w, valid, rank_key):
     key = key_h * (1 << (bits + 1)) + member * (1 << bits) + rank_key[None, :]
     top = _top_k(jnp, lax, key, k, opts["iterate"])  # keys are unique (the rank field): a total order
     return top.astype(jnp.int64), jnp.take_along_axis(h, top, axis=1)
+
+
+def _best_kernel(jnp, lax, opts, mt, idx, w, valid, rank_key):
+    """The first probe of the §5.2 order of each padded state (the full-beam sweeps): a probe
+    counts as a member when it gives the win code on some member (Nerdle's equivalent wins)."""
+    bits = opts["bits"]
+    codes = mt[idx]  # (R, W, P)
+    h = _masses_entropy(jnp, lax, codes, w, opts["n_bins"], opts["pairwise"])
+    member = jnp.any((codes == opts["win_code"]) & valid[:, :, None], axis=1).astype(jnp.int64)
+    key_h = jnp.round(jnp.maximum(h, 0.0) / ROUND_STEP).astype(jnp.int64)
+    key = key_h * (1 << (bits + 1)) + member * (1 << bits) + rank_key[None, :]
+    pick = jnp.argmax(key, axis=1)  # unique keys: one best
+    return pick.astype(jnp.int64), jnp.take_along_axis(h, pick[:, None], axis=1)[:, 0]
 
 
 class JaxBackend(Backend):
@@ -276,13 +291,13 @@ class JaxBackend(Backend):
         fn = self._kernels.get(key)
         if fn is None:
             jax = self._jax
-            body = {"entropy": _entropy_kernel, "sweep": _sweep_kernel}[name]
+            body = {"entropy": _entropy_kernel, "sweep": _sweep_kernel, "best": _best_kernel}[name]
             fn = self._kernels[key] = jax.jit(functools.partial(body, self._jnp, jax.lax, dict(static)))
         return fn
 
     def _call(self, name: str, args, **static):
         """Run kernel ``name`` on ``args`` (device arrays), saying so when it must compile."""
-        shape_key = json.dumps([name, sorted(static.items()), [list(a.shape) for a in args]])
+        shape_key = json.dumps([name, self.device.platform, sorted(static.items()), [list(a.shape) for a in args]])
         self._shapes.before(shape_key)
         out = self._kernel(name, **static)(*args)
         self._shapes.after(shape_key)
@@ -316,19 +331,28 @@ class JaxBackend(Backend):
 
     # --- the sweeps ----------------------------------------------------------------------------
     def probe_entropies(self, tables, members):
-        """H (bits) of every probe over ``members``: host float64 (see the module doc)."""
+        """H (bits) of every probe over ``members``: host float64 (see the module doc). A wide
+        set is swept in blocks of probes (each block's temporaries within :attr:`cells`)."""
         cand = np.asarray(members, dtype=np.int64)
         n_probes = tables.n_probes
         if cand.shape[0] <= 1:
             return np.zeros(n_probes, dtype=np.float64)
         width = self.bucket(cand.shape[0])
-        if width * n_probes > 4 * self.cells:  # a very big set: the shared histogram version
-            return super().probe_entropies(tables, cand)
+        pairwise = width <= PAIRWISE_MAX
+        per_probe = width if pairwise else width + int(tables.n_bins)
+        block = min(n_probes, max(1, self.cells // per_probe))
+        if block < n_probes:
+            block = 1 << (block.bit_length() - 1)
         idx, wts, _ = self._padded_states(cand, np.asarray([0, cand.shape[0]]), [0],
                                           np.asarray(tables.prior, dtype=np.float64), width, 1)
-        h = self._call("entropy", (self.answers_major(tables), self.asarray(idx), self.asarray(wts)),
-                       n_bins=int(tables.n_bins), pairwise=width <= PAIRWISE_MAX)
-        return np.asarray(self.to_numpy(h)[0], dtype=np.float64)
+        args = (self.answers_major(tables), self.asarray(idx), self.asarray(wts))
+        out = np.empty(n_probes, dtype=np.float64)
+        for p0 in range(0, n_probes, block):
+            start = min(p0, n_probes - block)  # the last block overlaps the one before
+            h = self._call("entropy", args + (self.asarray(np.int64(start)),), n_bins=int(tables.n_bins),
+                           pairwise=pairwise, block=block)
+            out[start:start + block] = np.asarray(self.to_numpy(h)[0], dtype=np.float64)
+        return out
 
     def sweep_top_k(self, tables, members, offsets, state_ids, k: int):
         """Batched sweeps: the first ``k`` probes of the §5.2 order (host int64 indices and
@@ -352,7 +376,8 @@ class JaxBackend(Backend):
         for t, m in enumerate(sizes.tolist()):
             by_width.setdefault(self.bucket(m), []).append(t)
         for width, rows in sorted(by_width.items()):
-            cap = self.rows_cap(width, n_probes) if self.pad else len(rows)
+            cap = (self.rows_cap(width if width <= PAIRWISE_MAX else width + int(tables.n_bins), n_probes)
+                   if self.pad else len(rows))
             for c0 in range(0, len(rows), cap):
                 chunk = rows[c0:c0 + cap]
                 n_rows = self.row_bucket(len(chunk), cap)
@@ -365,6 +390,50 @@ class JaxBackend(Backend):
                 out_i[chunk, :kk] = np.asarray(self.to_numpy(top), dtype=np.int64)[:n]
                 out_h[chunk, :kk] = np.asarray(self.to_numpy(top_h), dtype=np.float64)[:n]
         return out_i, out_h
+
+    # --- the full-beam sweeps ------------------------------------------------------------------
+    def best_probe_plan(self, matrix, probe_prior):
+        """The answers-major matrix on the device and the §5.2 rank field of the tie-break prior."""
+        from backends.array_api_ops import _check_key_room, _rank_key
+
+        host_m = np.asarray(self.to_numpy(matrix))
+        rank_key, bits = _rank_key(probe_prior)
+        return {"jax_matrix_t": self._jax.device_put(np.ascontiguousarray(host_m.T), self.device),
+                "rank_key": self.asarray(rank_key, dtype="int64"), "bits": bits, "n_probes": int(host_m.shape[0]),
+                "check": lambda n_bins: _check_key_room(int(n_bins), bits)}
+
+    def best_probes(self, plan, members, offsets, prior, win_code: int, n_bins: int, **_):
+        """(best probe, its entropy) of every state ``members[offsets[s]:offsets[s+1]]`` under the
+        plan's tie-break prior (host int64, float64); one device computation per padded chunk."""
+        if "jax_matrix_t" not in plan:
+            return super().best_probes(plan, members, offsets, prior, win_code, n_bins)
+        plan["check"](n_bins)
+        members = np.asarray(members, dtype=np.int64)
+        offsets = np.asarray(offsets, dtype=np.int64)
+        prior = np.asarray(prior, dtype=np.float64)
+        n_probes = plan["n_probes"]
+        n_states = offsets.shape[0] - 1
+        out = np.empty(n_states, np.int64)
+        out_h = np.empty(n_states, np.float64)
+        by_width: dict = {}
+        for t, m in enumerate((offsets[1:] - offsets[:-1]).tolist()):
+            by_width.setdefault(self.bucket(m), []).append(t)
+        ids = np.arange(n_states, dtype=np.int64)
+        for width, rows in sorted(by_width.items()):
+            pairwise = width <= PAIRWISE_MAX
+            cap = self.rows_cap(width if pairwise else width + int(n_bins), n_probes) if self.pad else len(rows)
+            for c0 in range(0, len(rows), cap):
+                chunk = rows[c0:c0 + cap]
+                n_rows = self.row_bucket(len(chunk), cap)
+                idx, wts, valid = self._padded_states(members, offsets, ids[chunk], prior, width, n_rows)
+                pick, pick_h = self._call("best", (plan["jax_matrix_t"], self.asarray(idx), self.asarray(wts),
+                                                   self.asarray(valid), plan["rank_key"]),
+                                          n_bins=int(n_bins), pairwise=pairwise, bits=plan["bits"],
+                                          win_code=int(win_code))
+                n = len(chunk)
+                out[chunk] = np.asarray(self.to_numpy(pick), dtype=np.int64)[:n]
+                out_h[chunk] = np.asarray(self.to_numpy(pick_h), dtype=np.float64)[:n]
+        return out, out_h
 
     def _rank_key(self, tables):
         """(device rank field of the §5.2 key, its bits) for a sweep table, made once."""
