@@ -11,8 +11,9 @@ sending its next request as soon as the last one is answered (a closed loop):
    answered before (its answer cache, if it keeps one, answers them);
    **level 2 fresh**: the same, but every request a history never asked before (two rounds),
    so every answer is computed: the cost of a real search under load;
-3. **level 3**: the same at level 3, while one more client asks ``GET /api/games`` every 50 ms:
-   its latency shows whether a search ever blocks the server's event loop;
+3. **level 3**: the same at level 3, each request a history not asked before (so every one is a
+   search), while one more client asks ``GET /api/games`` every 50 ms: its latency shows whether
+   a search ever blocks the server's event loop;
 4. **level 2, then level 3 again** (shorter runs): the resident memory after them against after
    the first level-3 phase, when both workloads had run once (no growth);
 5. **kill**: a mixed level-2/level-3 load, the server killed with SIGKILL (its whole process
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import random
@@ -106,16 +108,33 @@ class Server:
         self.kill()
         raise RuntimeError(f"the server did not answer within {timeout:.0f} s; log: {self.log_path}")
 
-    def kill(self) -> None:
-        """SIGKILL the server's whole process group (no clean shutdown) and reap it."""
+    def kill(self) -> bool:
+        """SIGKILL the server's whole process group (no clean shutdown) and reap it; returns
+        whether any process of the group was still alive 2 s later (it should not be)."""
         if self.proc is None:
-            return
+            return False
+        children = []
+        try:
+            import psutil
+
+            children = psutil.Process(self.proc.pid).children(recursive=True)
+        except Exception:  # noqa: BLE001 - no psutil, or already gone
+            pass
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
         self.proc.wait(timeout=30)
         self._close_log()
+        deadline = time.perf_counter() + 2
+        while time.perf_counter() < deadline:
+            alive = [c for c in children if c.is_running() and c.status() != "zombie"]
+            if not alive:
+                return False
+            time.sleep(0.05)
+        for child in alive:  # a worker that left the group: do not leave it running
+            child.kill()
+        return True
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL after 10 s."""
@@ -152,6 +171,22 @@ class Server:
                     pass
             return round(total / 2**20, 1)
         except psutil.Error:
+            return None
+
+    def cpu_s(self) -> float | None:
+        """CPU seconds (user + system) of the server and its live children so far."""
+        try:
+            import psutil
+
+            proc = psutil.Process(self.proc.pid)
+            total = sum(proc.cpu_times()[:2])
+            for child in proc.children(recursive=True):
+                try:
+                    total += sum(child.cpu_times()[:2])
+                except psutil.Error:
+                    pass
+            return total
+        except (ImportError, Exception):  # noqa: BLE001 - a figure we cannot take is left out
             return None
 
     def log_text(self) -> str:
@@ -356,11 +391,17 @@ def jobs_stats(port: int) -> dict | None:
     return jobs if isinstance(jobs, dict) else None
 
 
-def measured(port: int, *args, **kwargs) -> dict:
-    """`run_load`, with how the server answered (its counters' increase over the phase)."""
-    before = jobs_stats(port)
+def measured(server: Server, *args, **kwargs) -> dict:
+    """`run_load`, with how the server answered (its counters' increase over the phase) and the
+    CPU seconds the server (and its worker processes) spent per answer."""
+    port = server.port
+    before, cpu = jobs_stats(port), server.cpu_s()
     result = run_load(port, *args, **kwargs)
-    after = jobs_stats(port)
+    after, cpu_after = jobs_stats(port), server.cpu_s()
+    if cpu is not None and cpu_after is not None:
+        result["server_cpu_s"] = round(cpu_after - cpu, 2)
+        if result["requests"]:
+            result["server_cpu_ms_per_request"] = round(1000 * (cpu_after - cpu) / result["requests"], 3)
     if before and after:
         result["server_jobs"] = {key: after[key] - before[key] for key in ("computed", "shared", "remembered")
                                  if isinstance(after.get(key), int) and isinstance(before.get(key), int)}
@@ -438,10 +479,15 @@ def kill_during_build(command: str, logdir: Path, env: dict, expected: dict, ite
                  b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
     folder = Path(cold["TERMO_CACHE_DIR"])
     deadline = time.perf_counter() + 120
+    import select
+
+    answered = False
     while time.perf_counter() < deadline:  # kill the moment a file is being written (atomic: *.tmp)
         if any(p.name.endswith(".tmp") for p in folder.rglob("*")):
             break
-        time.sleep(0.005)
+        if select.select([sock], [], [], 0.005)[0]:  # answered before any write was seen
+            answered = True
+            break
     files_at_kill = sorted(p.name for p in folder.rglob("*") if p.is_file())
     first.kill()
     sock.close()
@@ -451,7 +497,7 @@ def kill_during_build(command: str, logdir: Path, env: dict, expected: dict, ite
         answer = reference_answers(port, [item])[0]
     finally:
         second.stop()
-    return {"files_at_kill": files_at_kill, "killed_while_writing": any(n.endswith(".tmp") for n in files_at_kill),
+    return {"files_at_kill": files_at_kill, "answered_before_kill": answered, "killed_while_writing": any(n.endswith(".tmp") for n in files_at_kill),
             "same_answer": answer == expected, "cache_warnings": cache_warnings(second.log_text()),
             "files_after_restart": sorted(p.name for p in folder.rglob("*") if p.is_file())}
 
@@ -464,7 +510,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--repeat-seconds", type=float, default=10.0, help="length of the second level-2 phase")
     parser.add_argument("--kill-seconds", type=float, default=12.0, help="length of the kill phase")
     parser.add_argument("--pool", type=int, default=300, help="distinct level-2 histories")
-    parser.add_argument("--level3-pool", type=int, default=60, help="distinct level-3 histories")
+    parser.add_argument("--level3-pool", type=int, default=3000,
+                        help="distinct level-3 histories, asked in turn (more than a run asks: every one computed)")
     parser.add_argument("--fresh-pool", type=int, default=20000,
                         help="histories never asked before, for the fresh level-2 phase (one per request)")
     parser.add_argument("--server-cmd", default=DEFAULT_SERVER_CMD, help="{host} and {port} are filled in")
@@ -503,10 +550,14 @@ def main(argv=None) -> dict:
         def level2(rng):
             return suggest_body(rng.choice(pool2), 2)
 
-        def level3(rng):
-            return suggest_body(rng.choice(pool3), 3)
+        fresh3 = itertools.cycle(pool3)  # in order: each history asked once before any repeats
+        fresh3_lock = threading.Lock()
 
-        phases["level2"] = measured(port, args.seconds, args.clients, level2)
+        def level3(rng):
+            with fresh3_lock:
+                return suggest_body(next(fresh3), 3)
+
+        phases["level2"] = measured(server, args.seconds, args.clients, level2)
         report["rss_mb"]["after_level2"] = server.rss_mb()
         fresh = iter(fresh_pool(args.fresh_pool, exclude=pool2))
         fresh_lock = threading.Lock()
@@ -515,12 +566,12 @@ def main(argv=None) -> dict:
             with fresh_lock:
                 return suggest_body(next(fresh), 2)
 
-        phases["level2_fresh"] = measured(port, args.seconds, args.clients, level2_fresh)
+        phases["level2_fresh"] = measured(server, args.seconds, args.clients, level2_fresh)
         report["rss_mb"]["after_level2_fresh"] = server.rss_mb()
-        phases["level3"] = measured(port, args.seconds, args.clients, level3, probe_interval=0.05)
+        phases["level3"] = measured(server, args.seconds, args.clients, level3, probe_interval=0.05)
         report["rss_mb"]["after_level3"] = server.rss_mb()
-        phases["level2_again"] = measured(port, args.repeat_seconds, args.clients, level2)
-        phases["level3_again"] = measured(port, args.repeat_seconds, args.clients, level3)
+        phases["level2_again"] = measured(server, args.repeat_seconds, args.clients, level2)
+        phases["level3_again"] = measured(server, args.repeat_seconds, args.clients, level3)
         report["rss_mb"]["after_repeat"] = server.rss_mb()
 
         # ---- the kill: reference answers first, then a mixed load with a SIGKILL in its middle
@@ -532,7 +583,7 @@ def main(argv=None) -> dict:
 
         def during(elapsed):
             if state["killed_at"] is None and elapsed >= kill_at:
-                server.kill()
+                state["survivors_after_kill"] = server.kill()
                 state["killed_at"] = round(elapsed, 2)
                 state["restart_s"] = round(restarted.start(), 2)
                 state["restarted_at"] = round(elapsed + state["restart_s"], 2)
@@ -588,6 +639,7 @@ def main(argv=None) -> dict:
         and l3["probe"]["max_ms"] <= 500,
         "kill_same_answers": kill["same_answers_after_restart"],
         "kill_no_errors_after_restart": kill["errors_after_restart"] == 0,
+        "kill_no_survivors": kill.get("survivors_after_kill") is False,
         "kill_no_cache_warnings": not kill["restart_log_cache_warnings"] and not kill["fresh_process"]["cache_warnings"],
     }
     if "kill_during_build" in phases:

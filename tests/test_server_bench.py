@@ -21,6 +21,7 @@ STUB = textwrap.dedent(
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body are two writes: no delayed-ACK stall
 
         def _send(self, status, obj):
             body = json.dumps(obj).encode()
@@ -57,7 +58,9 @@ def test_harness_against_a_stub_server(tmp_path, monkeypatch):
     out = tmp_path / "server.json"
     monkeypatch.setattr(bench_server, "fresh_process_check",
                         lambda env: {"returncode": 0, "seconds": 0.0, "cache_warnings": [], "word": "filme"})
-    payload = bench_server.main(["--quick", "--server-cmd", f"{sys.executable} {stub} {{host}} {{port}}",
+    payload = bench_server.main(["--clients", "4", "--seconds", "0.5", "--repeat-seconds", "0.3",
+                                 "--kill-seconds", "1.2", "--pool", "20", "--level3-pool", "6",
+                                 "--fresh-pool", "500", "--server-cmd", f"{sys.executable} {stub} {{host}} {{port}}",
                                  "--out", str(out)])
     saved = json.loads(out.read_text())
     assert saved["checks"] == payload["checks"]
