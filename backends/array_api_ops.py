@@ -159,25 +159,23 @@ class ArrayApiOps:
         if n_states == 0 or kk == 0:
             return out_i, out_h
         rank_key, bits, probe_index = self._sweep_arrays(tables)
-        sizes = offsets[state_ids + 1] - offsets[state_ids]
-        by_width: dict = {}
-        for t, m in enumerate(sizes.tolist()):
-            by_width.setdefault(self.bucket(max(1, m)), []).append(t)
-        for width, rows in sorted(by_width.items()):
+        lo_all = offsets[state_ids]
+        sizes = offsets[state_ids + 1] - lo_all
+        w_all = self._state_weights_of(prior, members, offsets, state_ids)  # (states', members) in order
+        w_lo = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(sizes)])[:-1]
+        widths = np.array([self.bucket(m) for m in range(int(sizes.max()) + 1)], dtype=np.int64)[np.maximum(sizes, 1)]
+        for width in sorted(set(widths.tolist())):
+            rows = np.flatnonzero(widths == width)
             per_call = max(1, CELLS // (n_probes * max(width, tables.n_bins)))
             per_call = 1 << (per_call.bit_length() - 1)  # a power of two
+            slot = np.arange(width, dtype=np.int64)[None, :]
             for c0 in range(0, len(rows), per_call):
                 chunk = rows[c0:c0 + per_call]
                 n_rows = min(per_call, self.bucket(len(chunk)))
-                idx = np.zeros((n_rows, width), dtype=np.int64)
-                wts = np.zeros((n_rows, width), dtype=np.float64)
-                valid = np.zeros((n_rows, width), dtype=bool)
-                for r, t in enumerate(chunk):
-                    s = int(state_ids[t])
-                    lo, hi = int(offsets[s]), int(offsets[s + 1])
-                    idx[r, :hi - lo] = members[lo:hi]
-                    wts[r, :hi - lo] = _weights(prior, members, lo, hi)
-                    valid[r, :hi - lo] = True
+                batch = np.resize(chunk, n_rows)  # padding rows repeat real ones (results ignored)
+                valid = slot < sizes[batch][:, None]
+                idx = np.where(valid, members[np.where(valid, lo_all[batch][:, None] + slot, 0)], 0)
+                wts = np.where(valid, w_all[np.where(valid, w_lo[batch][:, None] + slot, 0)], 0.0)
                 fn = self._compiled_op(
                     ("sweep", n_probes, tables.n_bins, bits, kk),
                     lambda: self.compile(functools.partial(_sweep_chunk, self.xp, self.row_histogram,
@@ -191,6 +189,21 @@ class ArrayApiOps:
                 out_i[chunk, :kk] = top[:n]
                 out_h[chunk, :kk] = top_h[:n]
         return out_i, out_h
+
+    def _state_weights_of(self, prior, members, offsets, state_ids):
+        """The normalised weights of the states ``state_ids``, one after the other (host float64):
+        one segmented host kernel call once this process has loaded numba, else state by state
+        (the same floats either way)."""
+        from backends.host_ops import numba_loaded
+
+        if numba_loaded() and state_ids.shape[0] > 1:
+            lo = offsets[state_ids]
+            sizes = offsets[state_ids + 1] - lo
+            sub_off = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(sizes)])
+            pos = np.repeat(lo - sub_off[:-1], sizes) + np.arange(int(sub_off[-1]), dtype=np.int64)
+            return self.segment_weights(prior, members[pos], sub_off)
+        parts = [_weights(prior, members, int(offsets[s]), int(offsets[s + 1])) for s in state_ids.tolist()]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.float64)
 
     # --- the full-beam experiments -----------------------------------------------------------
     def best_probe_plan(self, matrix, probe_prior):
