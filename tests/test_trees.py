@@ -524,3 +524,19 @@ def test_a_damaged_cached_tree_is_reported_dropped_and_not_walked(tmp_path, monk
     assert found is None or found.info.get("eval")  # the shipped Mini tree still serves
     assert not path.exists()
     assert "stored trees: ignoring" in capsys.readouterr().err
+
+
+def test_eval_of_an_incomplete_tree_names_the_missing_answers(mini, mini_practical):
+    import copy
+
+    from termo.trees.evaluate import evaluate
+
+    tree = copy.deepcopy(mini_practical)
+    code = max(tree.root.children, key=lambda c: tree.root.children[c].count())
+    cut = tree.root.children.pop(code)
+    data = evaluate(tree, mini)
+    lost = [a for a, k in zip(mini.answers, brute_force(tree, mini)) if k == 0]
+    assert data["missing"] == len(lost) > 0 and data["mean"] is None and data["total"] is None
+    assert data["missing_examples"] == lost[:5]
+    assert data["losses"] >= data["missing"]
+    assert cut.count() >= 1

@@ -3,9 +3,9 @@ feedback of each guess read from the game's pattern matrix (the two-pass colours
 game's win rule: a commutative rearrangement of a Nerdle answer wins), never from numbers the
 file holds.
 
-All answers are walked together, node by node: the answers that reach a node are split by the
-code its guess gives them; the win code ends them at that node's depth, every other code goes
-to the child of that code. An answer whose code has no child is *missing* (the tree is not
+All answers are walked together, one guess at a time: each answer still playing reads the code
+its node's guess gives it; the win code ends it at that depth, every other code moves it to the
+child of that code (looked up among the tree's sorted (node, code) keys). An answer whose code has no child is *missing* (the tree is not
 complete); a branch deeper than `MAX_GUESSES` is cut (missing too).
 
 ``mean`` weighs the answers by the game's prior at the tree's T (`termo.prior.prior_weights`;
@@ -26,36 +26,54 @@ from backends import host
 MAX_GUESSES = 64
 
 
+def flatten(tree, n_patterns: int):
+    """The tree as arrays: ``guess[node]`` and the sorted child keys ``node * n_patterns + code``
+    with the child each key leads to (nodes numbered in preorder, the root 0)."""
+    xp = host().xp
+    ids = {}
+    guesses, keys, kids = [], [], []
+    for path, node in tree.root.walk():
+        ids[id(node)] = len(guesses)
+        guesses.append(node.guess)
+    for path, node in tree.root.walk():
+        parent = ids[id(node)]
+        for code, child in node.children.items():
+            keys.append(parent * n_patterns + int(code))
+            kids.append(ids[id(child)])
+    keys_a = xp.asarray(keys, dtype=xp.int64)
+    order = xp.argsort(keys_a, stable=True)
+    return (xp.asarray(guesses, dtype=xp.int64), xp.take(keys_a, order),
+            xp.take(xp.asarray(kids, dtype=xp.int64), order))
+
+
 def replay(tree, game):
-    """Guesses the tree takes for every answer (host int64 array, 0 = missing)."""
+    """Guesses the tree takes for every answer (host int64 array, 0 = missing): every answer
+    still playing moves one node down per step, all of them at once."""
     from termo.matrix import pattern_matrix
 
     hb = host()
     xp = hb.xp
     matrix = hb.to_numpy(pattern_matrix(game, backend=hb))
-    n = game.n_answers
-    win = game.win_code
+    flat = xp.reshape(xp.asarray(matrix), (-1,))
+    n, n_patterns, win = game.n_answers, game.n_patterns, game.win_code
+    guess, keys, kids = flatten(tree, n_patterns)
     turns = xp.zeros(n, dtype=xp.int64)
-    stack = [(tree.root, xp.arange(n, dtype=xp.int64), 1)]
-    while stack:
-        node, answers, depth = stack.pop()
-        if depth > MAX_GUESSES:
-            continue
-        codes = xp.astype(xp.take(xp.asarray(matrix[node.guess]), answers), xp.int64)
+    answers = xp.arange(n, dtype=xp.int64)
+    node = xp.zeros(n, dtype=xp.int64)
+    depth = 1
+    while answers.shape[0] and depth <= MAX_GUESSES:
+        codes = xp.astype(xp.take(flat, xp.take(guess, node) * n + answers), xp.int64)
         won = codes == win
         turns[answers[won]] = depth
-        answers, codes = answers[~won], codes[~won]
-        if answers.shape[0] == 0:
-            continue
-        order = xp.argsort(codes, stable=True)
-        codes, answers = codes[order], answers[order]
-        values, counts = xp.unique_counts(codes)
-        start = 0
-        for code, count in zip(values.tolist(), counts.tolist()):
-            child = node.children.get(int(code))
-            if child is not None:
-                stack.append((child, answers[start:start + count], depth + 1))
-            start += count
+        answers, node, codes = answers[~won], node[~won], codes[~won]
+        if answers.shape[0] == 0 or keys.shape[0] == 0:
+            break
+        key = node * n_patterns + codes
+        pos = xp.searchsorted(keys, key)
+        pos = xp.where(pos < keys.shape[0], pos, 0)
+        found = xp.take(keys, pos) == key  # no branch: the answer is missing (turns stays 0)
+        answers, node = answers[found], xp.take(kids, pos[found])
+        depth += 1
     return turns
 
 

@@ -169,12 +169,16 @@ def read_tree(path, game=None) -> tuple[Tree, object]:
     length = game.word_length
     nodes: dict[tuple, Node] = {}
     root = None
+    codes: dict[str, int] = {}  # pattern text -> code, each distinct pattern checked once
+    probes: dict[str, int | None] = {}
     for number, line in enumerate(lines, start=2):
         where, sep, word = line.partition(" ")
         word = word.strip()
         if not sep or not word:
             _fail(path, f"line {number}: expected '<path> <guess>'")
-        probe = game.index_of(word)
+        probe = probes.get(word, -1)
+        if probe == -1:
+            probe = probes[word] = game.index_of(word)
         if probe is None:
             _fail(path, f"line {number}: {word[:40]!r} is not a guess of {game.label}")
         if where == ROOT:
@@ -182,9 +186,12 @@ def read_tree(path, game=None) -> tuple[Tree, object]:
         else:
             key = []
             for part in where.split("."):
-                if len(part) != length or any(ch not in "GYB" for ch in part):
-                    _fail(path, f"line {number}: bad pattern {part[:40]!r}")
-                key.append(encode(part))
+                code = codes.get(part)
+                if code is None:
+                    if len(part) != length or any(ch not in "GYB" for ch in part):
+                        _fail(path, f"line {number}: bad pattern {part[:40]!r}")
+                    code = codes[part] = encode(part)
+                key.append(code)
             key = tuple(key)
         if key in nodes:
             _fail(path, f"line {number}: a second node at the same path")
