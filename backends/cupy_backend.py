@@ -17,7 +17,7 @@ class CupyBackend(Backend):
 
     def asarray(self, obj, dtype=None):
         if isinstance(dtype, str):
-            dtype = getattr(self._cp, dtype)
+            dtype = getattr(self.xp, dtype)  # the array-API names ("bool", "int64", "float64")
         return self._cp.asarray(obj, dtype=dtype)
 
     def to_numpy(self, arr):
