@@ -36,6 +36,8 @@ def build_command(
     hard: Annotated[bool, typer.Option("--hard", metavar="", help="Hard mode: every guess of the tree is legal.")] = False,
     extended: Annotated[bool, typer.Option("--extended", metavar="", help="Termo: the extended probe list.")] = False,
     strict: Annotated[bool, typer.Option("--strict", metavar="", help="Nerdle: only the written form wins.")] = False,
+    time_limit: Annotated[Optional[str], typer.Option("--time", metavar="SECONDS", show_default=False,
+                                                      help="exact: the solver's time budget (default: its own).")] = None,
     game_name: GameOption = None,
     json_out: JsonOpt = False,
     backend: BackendOption = None,
@@ -52,9 +54,17 @@ def build_command(
         game = load_game(game_name, extended=extended, strict=strict)
         temperature = parse_temperature(t)
         k, p = parse_int("beam", beam, 1, 100), parse_int("depth", depth, 0, max(game.max_turns - 1, 0))
+        seconds = None
+        if time_limit is not None:
+            try:
+                seconds = float(time_limit)
+            except ValueError:
+                raise TermoError(f"--time takes a number of seconds, not {time_limit!r}") from None
+            if not seconds > 0:
+                raise TermoError(f"--time must be positive, not {time_limit}")
         with progress_bar(f"tree build {game.label} {method}", total=game.n_answers, unit="answers") as update:
             tree = build_tree(game, method, opener, t=temperature, hard=hard, beam=k, depth=p, backend=backend,
-                              progress=lambda done, total: update(done, total))
+                              progress=lambda done, total: update(done, total), time_limit=seconds)
         path = cache_path(tree) if out is None else out
         try:
             write_tree(tree, game, path)

@@ -23,9 +23,11 @@ def check_method(method: str) -> str:
 
 
 def build_tree(game, method: str, opener: str | None = None, *, t: float = 1.0, hard: bool = False,
-               beam: int = 10, depth: int = 1, backend=None, progress=None, solve=None) -> Tree:
+               beam: int = 10, depth: int = 1, backend=None, progress=None, solve=None,
+               time_limit: float | None = None) -> Tree:
     """Build a complete tree of ``game`` by ``method`` (see the module docstring);
-    ``progress(done, total)`` counts the answers whose branch is finished."""
+    ``progress(done, total)`` counts the answers whose branch is finished; ``time_limit``: the
+    exact solver's budget in seconds (its default otherwise)."""
     check_method(method)
     started = time.perf_counter()
     info: dict = {}
@@ -55,7 +57,8 @@ def build_tree(game, method: str, opener: str | None = None, *, t: float = 1.0, 
             first = game.index_of(opener)
             if first is None:
                 raise TermoError(f"--opener {opener!r} is not a guess of {game.label}")
-        root, info = build_exact(game, first, t=t, hard=hard, solve=solve)
+        extra = {} if time_limit is None else {"time_limit": float(time_limit)}
+        root, info = build_exact(game, first, t=t, hard=hard, solve=solve, **extra)
         tree_beam, tree_depth = 10, 1
     tree = Tree(game=game.label, key=tree_key(game, t, hard), method=method, opener=game.probes[root.guess],
                 root=root, t=float(t), hard=bool(hard), level=3, beam=tree_beam, depth=tree_depth, info=info)
