@@ -452,6 +452,18 @@ def _word(stdout: str):
         return None
 
 
+def git_commit() -> str | None:
+    """The checkout's commit, with "+changes" when web/, termo/, backends/ or cli/ differ from it."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "web", "termo", "backends", "cli"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return (head + ("+changes" if dirty else "")) or None
+
+
 def seeded_cache(folder: Path, source: str | None) -> Path:
     """A new cache folder holding copies of the full Termo matrices (and their stamps) of ``source``."""
     import shutil
@@ -537,7 +549,7 @@ def main(argv=None) -> dict:
     server = Server(args.server_cmd, port, logdir / "server-1.log", env)
     pool2 = history_pool(args.pool)
     pool3 = history_pool(args.level3_pool, seed=7)
-    report: dict = {"server_cmd": args.server_cmd, "cache_dir": env["TERMO_CACHE_DIR"],
+    report: dict = {"server_cmd": args.server_cmd, "commit": git_commit(), "cache_dir": env["TERMO_CACHE_DIR"],
                     "load_average_at_start": list(os.getloadavg()),
                     "histories": {"level2": len(pool2), "level3": len(pool3)}, "phases": {}}
     phases = report["phases"]
@@ -559,7 +571,7 @@ def main(argv=None) -> dict:
 
         phases["level2"] = measured(server, args.seconds, args.clients, level2)
         report["rss_mb"]["after_level2"] = server.rss_mb()
-        fresh = iter(fresh_pool(args.fresh_pool, exclude=pool2))
+        fresh = itertools.cycle(fresh_pool(args.fresh_pool, exclude=pool2))  # repeats only past the pool
         fresh_lock = threading.Lock()
 
         def level2_fresh(rng):
