@@ -349,3 +349,24 @@ def test_the_domain_asks_no_backend_its_name():
             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
             if "backend.name ==" in line or "kernels_" in line]
     assert hits == []
+
+
+def test_shared_implementation_on_numpy_arrays_equals_the_kernels(world):
+    """The array-API implementation run on NumPy arrays (NumPy's bincount histogram, as CuPy's)
+    against the compiled kernels of the NumPy backend: the same lists and picks."""
+    from backends.array_api_ops import ArrayApiOps
+
+    numpy_backend = get_backend("numpy")
+    tables = world["tables"](numpy_backend)
+    members, offsets = segmented(world["states"])
+    ids = np.arange(len(world["states"]), dtype=np.int64)
+    a = numpy_backend.sweep_top_k(tables, members, offsets, ids, 6)
+    b = ArrayApiOps.sweep_top_k(numpy_backend, tables, members, offsets, ids, 6)
+    assert a[0].tolist() == b[0].tolist()
+    np.testing.assert_allclose(a[1], b[1], rtol=0, atol=1e-12)
+    plan = numpy_backend.best_probe_plan(world["matrix"], world["probe_prior"])
+    shared = ArrayApiOps.best_probe_plan(numpy_backend, world["matrix"], world["probe_prior"])
+    got = ArrayApiOps.best_probes(numpy_backend, shared, members, offsets, world["prior"], WIN, N_BINS)
+    want = numpy_backend.best_probes(plan, members, offsets, world["prior"], WIN, N_BINS)
+    assert got[0].tolist() == want[0].tolist()
+    np.testing.assert_allclose(got[1], want[1], rtol=0, atol=1e-12)
