@@ -208,7 +208,7 @@ def test_probe_entropies_match_the_oracle(world, backend):
             world_entropies(world, state)[5], abs=1e-12)
 
 
-@pytest.mark.parametrize("k", [1, 4, 10, 64])
+@pytest.mark.parametrize("k", [1, 10, 64])  # each k is one more compile on JAX
 def test_sweep_top_k_matches_the_oracle(world, backend, k):
     tables = world["tables"](backend)
     members, offsets = segmented(world["states"])
