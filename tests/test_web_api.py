@@ -631,3 +631,81 @@ def test_static_assets_are_package_data():
     assert files
     for name in files:
         assert any(fnmatch.fnmatch(name, pattern) and "/" not in name[len("static/"):] for pattern in patterns), name
+
+
+# ----------------------------------------------------------------------------- slow: concurrency oracles
+
+def _histories(n: int, seed: int = 1) -> list[dict]:
+    import random
+
+    from termo.feedback import colours
+    from termo.games import get_game
+
+    game = get_game("termo")
+    rng = random.Random(seed)
+    bodies = []
+    while len(bodies) < n:
+        answer, second = rng.choice(game.answers_norm), rng.choice(game.answers_norm)
+        first, then = colours("tarso", answer), colours(second, answer)
+        if "GGGGG" in (first, then):
+            continue
+        history = ["tarso:" + first] + (["%s:%s" % (second, then)] if rng.random() < 0.5 else [])
+        bodies.append({"history": history, "level": rng.choice([1, 2, 2, 3]), "hard": rng.random() < 0.3,
+                       "list": 20})
+    return bodies
+
+
+@pytest.mark.slow
+def test_concurrent_answers_equal_one_at_a_time():
+    """Many different questions at once (both lanes, several configurations, shared solvers)
+    get exactly the answers they get one at a time."""
+    import httpx
+
+    bodies = _histories(60)
+
+    def answers(workers: int, processes: bool):
+        service.ADVISORS.clear()
+        app = create_app(Jobs(workers=workers, max_results=0, processes=processes))
+
+        async def scenario():
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=600) as http:
+                if workers == 1:
+                    return [await http.post("/api/suggest", json=b) for b in bodies]
+                return await asyncio.gather(*(http.post("/api/suggest", json=b) for b in bodies))
+
+        out = [(r.status_code, r.json()) for r in asyncio.run(scenario())]
+        app.state.jobs.shutdown()
+        return out
+
+    alone = answers(1, False)
+    assert sum(code == 200 for code, _ in alone) > 30  # the rest: hard-mode refusals (422), compared too
+    assert answers(2, False) == alone
+    assert answers(2, True) == alone
+
+
+@pytest.mark.slow
+def test_a_real_long_search_leaves_the_event_loop_free():
+    """A level-3 search over thousands of candidates (seconds of work) runs while quick requests
+    are answered within a fraction of a second each."""
+    import httpx
+
+    app = create_app(Jobs(workers=1))
+
+    async def scenario():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=600) as http:
+            search = asyncio.ensure_future(http.post("/api/suggest", json={"history": ["xyzzy:BBBBB"], "level": 3}))
+            worst = 0.0
+            while not search.done():
+                started = time.monotonic()
+                response = await http.get("/api/health")
+                assert response.status_code == 200
+                worst = max(worst, time.monotonic() - started)
+                await asyncio.sleep(0.02)
+            return (await search), worst
+
+    search, worst = asyncio.run(scenario())
+    app.state.jobs.shutdown()
+    assert search.status_code == 200 and search.json()["candidates"] > 1000
+    assert worst < 0.5, worst  # a search in a thread stalls the loop for up to ~0.7 s (the GIL)
