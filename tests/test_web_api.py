@@ -690,9 +690,13 @@ def test_a_real_long_search_leaves_the_event_loop_free():
     are answered within a fraction of a second each."""
     import httpx
 
-    app = create_app(Jobs(workers=1))
+    import os
+
+    jobs = Jobs(workers=1, max_results=0)
+    app = create_app(jobs)
 
     async def scenario():
+        await jobs.run(None, os.getpid, lane="long")  # the worker process started (as termo serve does)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=600) as http:
             search = asyncio.ensure_future(http.post("/api/suggest", json={"history": ["xyzzy:BBBBB"], "level": 3}))
