@@ -24,14 +24,15 @@ def serve_command(
                                            "interface, with a warning).")] = "127.0.0.1",
     port: Annotated[str, typer.Option("--port", metavar="PORT", help="TCP port (1 to 65535; 0: a free port, printed).")] = "8000",
     workers: Annotated[str, typer.Option("--workers", metavar="N",
-                                         help="Threads running searches (1 to 16; a level-3 search uses one).")] = "2",
+                                         help="Workers per lane (1 to 8): threads for quick questions, processes for "
+                                              "level-3 searches, openers and partitions (each holds its own solvers).")] = "2",
     today_source: Annotated[Optional[str], typer.Option(
         "--today-source", metavar="URL|FILE", show_default=False,
         help="Where today's official Nerdle answer is read (the /nerdle/today page; $TERMO_TODAY_SOURCE).")] = None,
 ) -> None:
     """Serve the board (http://HOST:PORT/, one page per game) and the JSON API (/api/..., /docs)."""
     port_number = parse_int("port", port, 0, 65535)
-    threads = parse_int("workers", workers, 1, 16)
+    threads = parse_int("workers", workers, 1, 8, "each search process holds its own solvers: up to ~1 GB for Nerdle")
     if today_source is not None:
         if not today_source.strip():
             fail("--today-source must be a URL or a file")
