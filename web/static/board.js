@@ -108,7 +108,8 @@
   }
 
   // Ask the server about `history`; returns true when it was accepted (then it becomes the
-  // board's history), false when refused (nothing changes; the reason is shown).
+  // board's history), false when refused (nothing changes; the reason is shown), null when a
+  // newer request took over before the answer came (nothing changes, nothing is said).
   async function ask(history) {
     const seq = ++state.seq;
     setBusy(true);
@@ -122,13 +123,12 @@
     try {
       answer = await post(last ? "/api/candidates" : "/api/suggest", body);
     } catch (err) {
-      if (seq === state.seq) {
-        setBusy(false);
-        say(fmt(T.server_error, { message: err.message || err }), "error");
-      }
+      if (seq !== state.seq) return null;
+      setBusy(false);
+      say(fmt(T.server_error, { message: err.message || err }), "error");
       return false;
     }
-    if (seq !== state.seq) return false; // a newer request took over
+    if (seq !== state.seq) return null; // a newer request took over
     setBusy(false);
     if (!answer.ok) {
       say(fmt(T.not_applied, { message: answer.data && answer.data.detail ? answer.data.detail : answer.status }),
@@ -397,10 +397,10 @@
       const typed = state.typed.slice();
       const colours = state.colours.slice();
       const ok = await ask(state.history.slice());
-      if (!ok) {
+      if (ok === false) {
         if (control.type === "checkbox") control.checked = previous;
         else control.value = previous;
-      } else {
+      } else if (ok) {
         previous = control.type === "checkbox" ? control.checked : control.value;
         state.typed = typed;
         state.colours = colours;
