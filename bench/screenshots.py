@@ -1,13 +1,15 @@
 """Screenshots of the web board (`termo serve`) in headless Chromium, for docs/screenshots/.
 
-Each game's page (Termo at ``/``, Nerdle, English and Russian Wordle at ``/{game}``) at desktop
+Each game's board (Termo at ``/``, Nerdle, English and Russian Wordle at ``/{game}``) at desktop
 width (1280 px) and phone width (360 px), first as it loads and then after one registered round
-(the suggestion typed with its tiles set from a fixed answer), full page. The server is started on
-loopback on a free port with the same command as the benchmark; the browser is the system
-Chromium driven by Playwright (``executable_path``; no browser is downloaded).
+(the suggestion's tiles set from a fixed answer: at desktop width also a shot before it is
+registered), full page; and the Nerdle puzzle pages (today, archive, statistics) at both widths.
+The server is started on loopback on a free port with the same command as the benchmark; the
+browser is the system Chromium driven by Playwright (``executable_path``; nothing downloaded).
 
 Usage: python bench/screenshots.py [--out docs/screenshots] [--chromium /usr/bin/chromium]
-Writes <out>/<game>-<desktop|phone>[-played].png and prints the paths.
+Writes <out>/<game>-<desktop|phone>[-colouring|-played].png and <out>/nerdle-<page>-<width>.png,
+and prints the paths.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from bench.bench_server import DEFAULT_SERVER_CMD, HOST, Server, free_port  # no
 
 PAGES = [("termo", "/"), ("nerdle", "/nerdle"), ("wordle", "/wordle"), ("wordle-ru", "/wordle-ru")]
 VIEWPORTS = {"desktop": (1280, 900), "phone": (360, 780)}
+# the Nerdle puzzle pages (plain pages, no board)
+PUZZLE_PAGES = [("nerdle-today", "/nerdle/today"), ("nerdle-archive", "/nerdle/archive"),
+                ("nerdle-stats", "/nerdle/stats")]
 
 
 def first_round(game_name: str) -> tuple[str, str]:
@@ -123,9 +128,6 @@ def register_round(page, guess: str | None, pattern: str) -> None:
     click_register(page)
 
 
-def play_round(page, guess: str | None, pattern: str) -> None:
-    register_round(page, guess, pattern)
-
 
 def main(argv=None) -> list[Path]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -161,8 +163,22 @@ def main(argv=None) -> list[Path]:
                     written.append(target)
                     if not args.no_played:
                         _, pattern = first_round(game)
-                        play_round(page, None, pattern)  # the ghosted suggestion, coloured
+                        click_pattern(page, pattern)  # the ghosted suggestion, coloured
+                        if label == "desktop":
+                            target = args.out / f"{game}-{label}-colouring.png"
+                            page.screenshot(path=str(target), full_page=True)
+                            written.append(target)
+                        click_register(page)
                         target = args.out / f"{game}-{label}-played.png"
+                        page.screenshot(path=str(target), full_page=True)
+                        written.append(target)
+                    page.close()
+                for name, path in PUZZLE_PAGES:
+                    page = context.new_page()
+                    response = page.goto(f"http://{HOST}:{port}{path}")
+                    page.wait_for_load_state("networkidle")
+                    if response is not None and response.status < 500:
+                        target = args.out / f"{name}-{label}.png"
                         page.screenshot(path=str(target), full_page=True)
                         written.append(target)
                     page.close()
