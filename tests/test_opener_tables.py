@@ -200,6 +200,19 @@ def test_cli_text_output(capsys, tmp_path):
     assert "partial table" in text and "best:" in text and "rank" in text
 
 
+def test_cli_local_workers_give_the_same_output(tmp_path):
+    """``--workers 2``: a local Dask cluster of two processes, same stdout as in process."""
+    pytest.importorskip("dask.distributed")
+    args = ["--game", "nerdle-mini", "--limit", "40", "--chunk", "5", "--json"]
+    runs = []
+    for extra in (["--workers", "2"], []):
+        proc = _cli(args + extra + ["--checkpoint-dir", str(tmp_path / f"ck{len(runs)}")])
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err.decode()
+        runs.append(out)
+    assert runs[0] == runs[1] and len(json.loads(runs[0])) == 40
+
+
 @pytest.mark.parametrize("args", [["--limit", "0"], ["--limit", "99999"], ["--game", "chess"], ["--workers", "0"],
                                   ["--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], ["--t", "-1"],
                                   ["--scheduler", "ucx://h:1"], ["--chunk", "0"]])
