@@ -69,9 +69,9 @@ def suggest_args(body: dict) -> list[str]:
     for key in ("level", "t", "beam", "depth", "opener", "list"):
         if key in body:
             args += [f"--{key}", str(body[key])]
-    for flag in ("extended", "strict", "hard"):
+    for flag in ("extended", "strict", "hard", "no_tree"):
         if body.get(flag):
-            args.append(f"--{flag}")
+            args.append(f"--{flag.replace('_', '-')}")
     return args
 
 
@@ -97,6 +97,9 @@ SUGGEST_CASES = [
     {"game": "nerdle-mini", "history": [], "level": 1},
     {"game": "nerdle-mini", "history": ["4*7=28:YBBYBB"], "level": 2, "list": 4},
     {"game": "nerdle-mini", "history": ["4*7=28:YBBYBB"], "level": 1, "strict": True},
+    {"game": "nerdle-mini", "history": ["4*7=28:YBBYBB"], "level": 3},  # a stored tree answers (source)
+    {"game": "nerdle-mini", "history": ["4*7=28:YBBYBB"], "level": 3, "no_tree": True},
+    {"game": "wordle", "history": ["salet:BYBYB"], "level": 3},
     {"game": "termo", "history": ["tarso:BBBBB", "filme:GGGGG"], "level": 2},  # solved
 ]
 

@@ -33,6 +33,7 @@ class SuggestBody(_Body):
     opener: StrictStr = Field("default", description="default (the game's interface opener) or optimal")
     hard: bool = Field(False, description="hard mode")
     list: Optional[Integer] = Field(None, description="also the N most likely candidates (key 'remaining')")
+    no_tree: bool = Field(False, description="never walk a stored strategy tree: always the live search (--no-tree)")
 
 
 class FeedbackBody(_Body):

@@ -57,16 +57,17 @@ class AdvisorCache:
         self._lock = threading.Lock()
 
     @staticmethod
-    def key(game, config) -> tuple:
-        return (game.label, game.name, bool(game.extended), getattr(game, "win_rule", ""), config)
+    def key(game, config, tree=None) -> tuple:
+        return (game.label, game.name, bool(game.extended), getattr(game, "win_rule", ""), config, tree)
 
     @contextlib.contextmanager
-    def use(self, game, config):
-        """An advisor of ``game`` and ``config`` for the block: a free one of the pool, a new one
-        while the pool is smaller than ``per_config``, else the first one when it is free."""
+    def use(self, game, config, tree=None):
+        """An advisor of ``game`` and ``config`` for the block (``tree``: what `Advisor` is told
+        about stored trees, "auto" or None): a free one of the pool, a new one while the pool
+        is smaller than ``per_config``, else the first one when it is free."""
         from termo.suggest import Advisor
 
-        key = self.key(game, config)
+        key = self.key(game, config, tree)
         wait = False
         with self._lock:
             pool = self._items.get(key)
@@ -77,7 +78,8 @@ class AdvisorCache:
             self._items.move_to_end(key)
             chosen = next((entry for entry in pool if entry[1].acquire(blocking=False)), None)
             if chosen is None and len(pool) < self.per_config:
-                chosen = (Advisor(game, config), threading.Lock())
+                chosen = (Advisor(game, config, tree=tree) if tree is not None else Advisor(game, config),
+                          threading.Lock())
                 chosen[1].acquire()
                 pool.append(chosen)
             elif chosen is None:
@@ -122,8 +124,11 @@ def games_data() -> tuple[list[dict], list[str]]:
 
 def suggest(game: str | None = None, history=(), level="3", t="1.0", beam="10", depth="1",
             extended: bool = False, strict: bool = False, opener: str = "default", hard: bool = False,
-            list: Any = None, progress: Callable | None = None) -> tuple[dict, list[str]]:
-    """``termo suggest HISTORY... --json`` with the same options (``list``: ``--list N``)."""
+            list: Any = None, no_tree: bool = False, progress: Callable | None = None) -> tuple[dict, list[str]]:
+    """``termo suggest HISTORY... --json`` with the same options (``list``: ``--list N``;
+    ``no_tree``: ``--no-tree``). Like the command, a stored strategy tree made for the exact
+    configuration answers while the rounds follow it (``--tree FILE`` has no counterpart: a
+    request does not choose the server's files)."""
     from cli.limits import parse_int
     from cli.solver_commands import parse_config
     from termo.suggest import suggest as library_suggest
@@ -134,7 +139,7 @@ def suggest(game: str | None = None, history=(), level="3", t="1.0", beam="10", 
                           None, hard=bool(hard), game=g)
     remaining = None if list is None else parse_int("list", _text(list), 1)
     warnings: list[str] = []
-    with ADVISORS.use(g, config) as advisor:
+    with ADVISORS.use(g, config, tree=None if no_tree else "auto") as advisor:
         data = library_suggest(g, items, advisor=advisor, progress=progress, on_warning=warnings.append,
                                remaining=remaining)
     return data, warnings
