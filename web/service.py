@@ -130,7 +130,7 @@ def suggest(game: str | None = None, history=(), level="3", t="1.0", beam="10", 
     configuration answers while the rounds follow it (``--tree FILE`` has no counterpart: a
     request does not choose the server's files)."""
     from cli.limits import parse_int
-    from cli.solver_commands import parse_config
+    from cli.solver_commands import parse_config, tree_spec
     from termo.suggest import suggest as library_suggest
 
     items = check_history(history)
@@ -139,7 +139,7 @@ def suggest(game: str | None = None, history=(), level="3", t="1.0", beam="10", 
                           None, hard=bool(hard), game=g)
     remaining = None if list is None else parse_int("list", _text(list), 1)
     warnings: list[str] = []
-    with ADVISORS.use(g, config, tree=None if no_tree else "auto") as advisor:
+    with ADVISORS.use(g, config, tree=tree_spec(None, bool(no_tree))) as advisor:  # the command's default
         data = library_suggest(g, items, advisor=advisor, progress=progress, on_warning=warnings.append,
                                remaining=remaining)
     return data, warnings
