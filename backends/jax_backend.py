@@ -36,7 +36,7 @@ import numpy as np
 
 from backends.base import Backend
 
-PAIRWISE_MAX = 128  # widest padded state whose masses are summed pairwise (else: a histogram)
+PAIRWISE_MAX = 64  # widest padded state whose masses are summed pairwise (else: a histogram)
 UNROLL_MAX = 16  # up to this width the pairwise sum is unrolled (one fused pass), above a loop
 ITERATE_MAX_K = 32  # on the CPU a top-k up to this k is k passes of argmax (see _top_k)
 ROW_STEP = 8  # batch row counts are powers of ROW_STEP (1, 8, 64, ...), capped by the cells
@@ -131,41 +131,57 @@ class _CompiledShapes:
 # --------------------------------------------------------------------------------------------
 # Kernels (pure functions of jax.numpy; compiled with jax.jit, shapes static)
 # --------------------------------------------------------------------------------------------
-def _masses_entropy(jnp, lax, codes, w, n_bins: int, pairwise: bool):
-    """H (R, P) of R padded states from their codes (R, W, P) and weights (R, W)."""
+def _masses_entropy(jnp, lax, codes, w, n_bins: int, pairwise: bool = True):
+    """H (R, P) of R narrow padded states from their codes (R, W, P) and weights (R, W):
+    ``mass_j = Σ_i w_i·[code_i = code_j]`` pairwise, ``H = −Σ_j w_j·log2 mass_j``."""
     n_rows, width, n_probes = codes.shape
-    if pairwise and width <= UNROLL_MAX:  # one fused pass
+    if width <= UNROLL_MAX:  # one fused pass
         mass = jnp.zeros(codes.shape, jnp.float64)
         for i in range(width):
             mass = mass + jnp.where(codes == codes[:, i:i + 1, :], w[:, i:i + 1, None], 0.0)
-        wj = w[:, :, None]
-        terms = jnp.where(wj > 0.0, wj * jnp.log2(jnp.where(mass > 0.0, mass, 1.0)), 0.0)
-        return -jnp.sum(terms, axis=1)
-    if pairwise:
+    else:
         def add_member(i, mass):
             ci = lax.dynamic_slice_in_dim(codes, i, 1, axis=1)  # (R, 1, P)
             wi = lax.dynamic_slice_in_dim(w, i, 1, axis=1)[:, :, None]  # (R, 1, 1)
             return mass + jnp.where(codes == ci, wi, 0.0)
 
         mass = lax.fori_loop(0, width, add_member, jnp.zeros(codes.shape, jnp.float64))
-        wj = w[:, :, None]
-        terms = jnp.where(wj > 0.0, wj * jnp.log2(jnp.where(mass > 0.0, mass, 1.0)), 0.0)
-        return -jnp.sum(terms, axis=1)
-    codes = jnp.swapaxes(codes, 1, 2)  # (R, P, W): each (state, probe) row's updates together
-    rows = (jnp.arange(n_rows, dtype=jnp.int32)[:, None, None] * n_probes
-            + jnp.arange(n_probes, dtype=jnp.int32)[None, :, None]) * n_bins
-    flat = (codes.astype(jnp.int32) + rows).reshape(-1)
-    weights = jnp.broadcast_to(w[:, None, :], codes.shape).reshape(-1)
-    table = jnp.zeros(n_rows * n_probes * n_bins, jnp.float64).at[flat].add(weights)
-    table = table.reshape(n_rows, n_probes, n_bins)
+    wj = w[:, :, None]
+    terms = jnp.where(wj > 0.0, wj * jnp.log2(jnp.where(mass > 0.0, mass, 1.0)), 0.0)
+    return -jnp.sum(terms, axis=1)
+
+
+def _wide_entropy(jnp, m, idx, w, n_bins: int):
+    """H (R, P) of R wide padded states from the probes-major matrix ``m`` (P, A): the codes of
+    each probe row are gathered together and scattered into that row's histogram (XLA's CPU
+    scatter is several times quicker with the updates of one histogram adjacent)."""
+    n_rows, width = idx.shape
+    n_probes = m.shape[0]
+    codes = jnp.take(m, idx.reshape(-1), axis=1).reshape(n_probes, n_rows, width)
+    base = (jnp.arange(n_probes, dtype=jnp.int32)[:, None, None] * n_rows
+            + jnp.arange(n_rows, dtype=jnp.int32)[None, :, None]) * n_bins
+    flat = (codes.astype(jnp.int32) + base).reshape(-1)
+    weights = jnp.broadcast_to(w[None, :, :], codes.shape).reshape(-1)
+    table = jnp.zeros(n_probes * n_rows * n_bins, jnp.float64).at[flat].add(weights)
+    table = table.reshape(n_probes, n_rows, n_bins)
     safe = jnp.where(table > 0.0, table, 1.0)
-    return -jnp.sum(jnp.where(table > 0.0, table * jnp.log2(safe), 0.0), axis=2)
+    return (-jnp.sum(jnp.where(table > 0.0, table * jnp.log2(safe), 0.0), axis=2)).T, codes
 
 
-def _entropy_kernel(jnp, lax, opts, mt, idx, w, start):
+def _states_entropy(jnp, lax, opts, mat, idx, w):
+    """(H (R, P), the codes) of padded states: pairwise on the answers-major matrix ``mat``
+    (A, P) for narrow states, a histogram on the probes-major one (P, A) for wide ones."""
+    if opts["pairwise"]:
+        codes = mat[idx]  # (R, W, P)
+        return _masses_entropy(jnp, lax, codes, w, opts["n_bins"], True), codes
+    return _wide_entropy(jnp, mat, idx, w, opts["n_bins"])  # codes (P, R, W)
+
+
+def _entropy_kernel(jnp, lax, opts, mat, idx, w, start):
     """H (R, block) of the probes ``start .. start+block`` (a traced start: one compile per block)."""
-    block = lax.dynamic_slice_in_dim(mt, start, opts["block"], axis=1)
-    return _masses_entropy(jnp, lax, block[idx], w, opts["n_bins"], opts["pairwise"])
+    axis = 1 if opts["pairwise"] else 0
+    block = lax.dynamic_slice_in_dim(mat, start, opts["block"], axis=axis)
+    return _states_entropy(jnp, lax, opts, block, idx, w)[0]
 
 
 def _top_k(jnp, lax, key, k: int, iterate: bool):
@@ -185,10 +201,10 @@ def _top_k(jnp, lax, key, k: int, iterate: bool):
     return lax.fori_loop(0, k, take_one, (key, jnp.zeros((key.shape[0], k), jnp.int64)))[1]
 
 
-def _sweep_kernel(jnp, lax, opts, mt, idx, w, valid, rank_key):
+def _sweep_kernel(jnp, lax, opts, mat, idx, w, valid, rank_key):
     """The first ``k`` probes of the §5.2 order of each padded state, and their entropies."""
     k, bits = opts["k"], opts["bits"]
-    h = _masses_entropy(jnp, lax, mt[idx], w, opts["n_bins"], opts["pairwise"])  # (R, P)
+    h, _ = _states_entropy(jnp, lax, opts, mat, idx, w)  # (R, P)
     n_rows = idx.shape[0]
     rows = jnp.broadcast_to(jnp.arange(n_rows)[:, None], idx.shape)
     member = jnp.zeros(h.shape, jnp.int64).at[rows, idx].max(valid.astype(jnp.int64))
@@ -198,15 +214,17 @@ def _sweep_kernel(jnp, lax, opts, mt, idx, w, valid, rank_key):
     return top.astype(jnp.int64), jnp.take_along_axis(h, top, axis=1)
 
 
-def _best_kernel(jnp, lax, opts, mt, idx, w, valid, rank_key):
+def _best_kernel(jnp, lax, opts, mat, idx, w, valid, rank_key):
     """The first probe of the §5.2 order of each padded state (the full-beam sweeps): a probe
     counts as a member when it gives the win code on some member (Nerdle's equivalent wins)."""
     bits = opts["bits"]
-    codes = mt[idx]  # (R, W, P)
-    h = _masses_entropy(jnp, lax, codes, w, opts["n_bins"], opts["pairwise"])
-    member = jnp.any((codes == opts["win_code"]) & valid[:, :, None], axis=1).astype(jnp.int64)
+    h, codes = _states_entropy(jnp, lax, opts, mat, idx, w)
+    if opts["pairwise"]:  # codes (R, W, P)
+        member = jnp.any((codes == opts["win_code"]) & valid[:, :, None], axis=1)
+    else:  # codes (P, R, W)
+        member = jnp.any((codes == opts["win_code"]) & valid[None, :, :], axis=2).T
     key_h = jnp.round(jnp.maximum(h, 0.0) / ROUND_STEP).astype(jnp.int64)
-    key = key_h * (1 << (bits + 1)) + member * (1 << bits) + rank_key[None, :]
+    key = key_h * (1 << (bits + 1)) + member.astype(jnp.int64) * (1 << bits) + rank_key[None, :]
     pick = jnp.argmax(key, axis=1)  # unique keys: one best
     return pick.astype(jnp.int64), jnp.take_along_axis(h, pick[:, None], axis=1)[:, 0]
 
@@ -318,6 +336,18 @@ class JaxBackend(Backend):
         self._device_arrays[key] = (ref, dev)
         return dev
 
+    def probes_major(self, tables):
+        """The probes-major matrix of a sweep table on this device (its own array when it is one)."""
+        if isinstance(tables.matrix, self._jax.Array) and tables.matrix.devices() == {self.device}:
+            return tables.matrix
+        key = (str(self.device), "probes-major", id(tables.matrix_host))
+        entry = self._device_arrays.get(key)
+        if entry is not None and entry[0] is tables.matrix_host:
+            return entry[1]
+        dev = self._jax.device_put(np.asarray(tables.matrix_host), self.device)
+        self._device_arrays[key] = (tables.matrix_host, dev)
+        return dev
+
     def _padded_states(self, members, offsets, state_ids, prior, width, n_rows):
         idx = np.zeros((n_rows, width), dtype=np.int64)
         wts = np.zeros((n_rows, width), dtype=np.float64)
@@ -345,7 +375,8 @@ class JaxBackend(Backend):
             block = 1 << (block.bit_length() - 1)
         idx, wts, _ = self._padded_states(cand, np.asarray([0, cand.shape[0]]), [0],
                                           np.asarray(tables.prior, dtype=np.float64), width, 1)
-        args = (self.answers_major(tables), self.asarray(idx), self.asarray(wts))
+        mat = self.answers_major(tables) if pairwise else self.probes_major(tables)
+        args = (mat, self.asarray(idx), self.asarray(wts))
         out = np.empty(n_probes, dtype=np.float64)
         for p0 in range(0, n_probes, block):
             start = min(p0, n_probes - block)  # the last block overlaps the one before
@@ -382,7 +413,8 @@ class JaxBackend(Backend):
                 chunk = rows[c0:c0 + cap]
                 n_rows = self.row_bucket(len(chunk), cap)
                 idx, wts, valid = self._padded_states(members, offsets, state_ids[chunk], prior, width, n_rows)
-                top, top_h = self._call("sweep", (mt, self.asarray(idx), self.asarray(wts), self.asarray(valid),
+                mat = mt if width <= PAIRWISE_MAX else self.probes_major(tables)
+                top, top_h = self._call("sweep", (mat, self.asarray(idx), self.asarray(wts), self.asarray(valid),
                                                   rank_key),
                                         n_bins=int(tables.n_bins), pairwise=width <= PAIRWISE_MAX, k=kk, bits=bits,
                                         iterate=kk <= ITERATE_MAX_K and not self.on_accelerator())
@@ -399,6 +431,7 @@ class JaxBackend(Backend):
         host_m = np.asarray(self.to_numpy(matrix))
         rank_key, bits = _rank_key(probe_prior)
         return {"jax_matrix_t": self._jax.device_put(np.ascontiguousarray(host_m.T), self.device),
+                "jax_matrix": matrix if self._on_device(matrix) else self._jax.device_put(host_m, self.device),
                 "rank_key": self.asarray(rank_key, dtype="int64"), "bits": bits, "n_probes": int(host_m.shape[0]),
                 "check": lambda n_bins: _check_key_room(int(n_bins), bits)}
 
@@ -426,7 +459,8 @@ class JaxBackend(Backend):
                 chunk = rows[c0:c0 + cap]
                 n_rows = self.row_bucket(len(chunk), cap)
                 idx, wts, valid = self._padded_states(members, offsets, ids[chunk], prior, width, n_rows)
-                pick, pick_h = self._call("best", (plan["jax_matrix_t"], self.asarray(idx), self.asarray(wts),
+                mat = plan["jax_matrix_t"] if pairwise else plan["jax_matrix"]
+                pick, pick_h = self._call("best", (mat, self.asarray(idx), self.asarray(wts),
                                                    self.asarray(valid), plan["rank_key"]),
                                           n_bins=int(n_bins), pairwise=pairwise, bits=plan["bits"],
                                           win_code=int(win_code))
