@@ -506,7 +506,7 @@ def test_shipped_files_read_back_and_are_small():
 
     files = sorted((data_dir() / "trees").glob("*.tree.gz"))
     assert {p.name for p in files} >= {"nerdle-practical.tree.gz", "nerdle-level3.tree.gz",
-                                       "nerdle-mini-practical.tree.gz", "wordle-level3.tree.gz"}
+                                       "nerdle-mini-practical.tree.gz", "wordle-exact.tree.gz"}
     for path in files:
         assert path.stat().st_size < 512 * 1024
         tree, game = read_tree(path)
@@ -540,3 +540,18 @@ def test_eval_of_an_incomplete_tree_names_the_missing_answers(mini, mini_practic
     assert data["missing_examples"] == lost[:5]
     assert data["losses"] >= data["missing"]
     assert cut.count() >= 1
+
+
+def test_the_shipped_wordle_tree_is_selbys_optimum_for_salet():
+    """The exact solver's proved strategy from salet, replayed by brute force: 7,920 guesses over
+    the 2,315 answers (Selby's published optimum), and the tree suggest walks for Wordle."""
+    from termo.paths import data_dir
+    from termo.trees.fileformat import read_tree
+    from termo.trees.store import find_tree
+
+    tree, game = read_tree(data_dir() / "trees" / "wordle-exact.tree.gz")
+    assert tree.opener == "salet" and tree.info["proved"] is True
+    data = check_against_brute_force(tree, game)
+    assert data["total"] == 7920 and data["losses"] == 0
+    walked = find_tree(game, 3, 1.0, False, 10, 1, "salet")
+    assert walked is not None and walked.method == "exact"
