@@ -165,10 +165,10 @@ class ExactEngine:
         out[~valid[:m]] = np.inf
         return out
 
-    def deep_guess_bounds(self, members, rounds: int, guesses):
+    def deep_guess_bounds(self, members, rounds: int, guesses, limit: float = np.inf):
         """Normal mode: per probe of ``guesses``, a bound of playing it first one level deeper
         than :meth:`guess_bounds` (each group's own least guess bound; see
-        ``kernels_exact.first_guess_bounds``)."""
+        ``kernels_exact.first_guess_bounds``); a bound that reaches ``limit`` may stop there."""
         kx = self.kx
         S = np.ascontiguousarray(members, dtype=np.int64)
         guesses = np.ascontiguousarray(guesses, dtype=np.int64)
@@ -176,7 +176,8 @@ class ExactEngine:
         P = self.n_probes
         out = np.empty(max(1, guesses.shape[0]), dtype=np.float64)
         kx.first_guess_bounds(self.M, self.w, self.cm, S, n, int(rounds), guesses, guesses.shape[0], self.all_probes,
-                              P, self.loss, self.win, self.exact_rule, self.unit, self.cnt, self.wsum, self.cmx,
+                              P, self.loss, self.win, self.exact_rule, self.unit, float(limit), self.cnt,
+                              self.wsum, self.cmx,
                               self.seen, np.empty(n, np.int64), np.empty(n + 1, np.int64), np.empty(n + 2, np.int64),
                               np.empty(P, np.float64), np.empty(P, np.float64), np.empty(P, np.bool_), out)
         return out[: guesses.shape[0]]

@@ -539,41 +539,66 @@ def greedy_guess(M, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
 
 @njit(cache=True)
 def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed, loss, win, exact_rule, unit,
-                       cnt, wsum, cmx, seen, members, codes, start, lbs, sq, valid, out):
+                       limit, cnt, wsum, cmx, seen, members, codes, start, lbs, sq, valid, out):
     """Normal mode: for each probe of ``guesses``, a lower bound of playing it first at ``S``
     (``r`` rounds left) one level deeper than the one-pass bound: ``W(S) + Σ_b B(S_b)`` with
     ``B`` each group's closed form, candidates-first value, or least guess bound over every
-    allowed probe (its own one-pass bound)."""
+    allowed probe (its own one-pass bound). Groups are deepened largest first from the one-pass
+    total and a guess stops as soon as its bound reaches ``limit`` (it is then at least that)."""
     W = 0.0
     for j in range(n):
         W += w[S[j]]
     for o in range(n_guesses):
         g = guesses[o]
         nb = partition(M, g, S, n, win, cnt, seen, members, codes, start)
+        # the one-pass total, and the groups by size, largest first
         total = W
+        idx = np.empty(nb, np.int64)
+        k = 0
         for i in range(nb):
-            c = codes[i]
-            if c == win:
+            if codes[i] == win:
                 continue
+            m = start[i + 1] - start[i]
+            ws = 0.0
+            cmax = 0.0
+            for j in range(start[i], start[i + 1]):
+                ws += w[members[j]]
+                if cm[members[j]] > cmax:
+                    cmax = cm[members[j]]
+            total += child_bound(m, ws, cmax, r - 1, loss)
+            idx[k] = i
+            k += 1
+        for a in range(1, k):
+            v = idx[a]
+            b = a - 1
+            while b >= 0 and (start[idx[b] + 1] - start[idx[b]]) < (start[v + 1] - start[v]):
+                idx[b + 1] = idx[b]
+                b -= 1
+            idx[b + 1] = v
+        for q in range(k):
+            if total >= limit:
+                break
+            i = idx[q]
             child = members[start[i]:start[i + 1]]
             m = child.shape[0]
-            cv, cg, done = closed_form(M, w, child, m, r - 1, loss, win, exact_rule)
-            if done:
-                total += cv
-                continue
             wc = 0.0
             cbig = 0.0
             for j in range(m):
                 wc += w[child[j]]
                 if cm[child[j]] > cbig:
                     cbig = cm[child[j]]
+            base = child_bound(m, wc, cbig, r - 1, loss)
+            cv, cg, done = closed_form(M, w, child, m, r - 1, loss, win, exact_rule)
+            if done:
+                total += cv - base
+                continue
             if cbig > wc:
                 cbig = wc
             lb0 = 2.0 * wc - cbig
             if exact_rule:
                 pv, pg = candidates_first(M, w, cm, child, m, wc, r - 1, loss, win, cnt, wsum, cmx, seen)
                 if pg >= 0:
-                    total += pv
+                    total += pv - base
                     continue
             if unit:
                 sweep_bounds_unit(M, child, m, allowed, n_allowed, r - 2, loss, win, cnt, seen, lbs, sq, valid)
@@ -584,5 +609,7 @@ def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed
             for t in range(n_allowed):
                 if valid[t] and wc + lbs[t] < best:
                     best = wc + lbs[t]
-            total += best if best > lb0 else lb0
+            deep = best if best > lb0 else lb0
+            if deep > base:
+                total += deep - base
         out[o] = total

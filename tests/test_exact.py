@@ -340,3 +340,23 @@ def test_rank_openers_settles_every_candidate(small):
         assert row["lower"] <= truth[row["word"]] + 1e-12
         if row["status"] == "cannot beat":
             assert truth[row["word"]] >= overall
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_first_guess_bounds_are_admissible(small, weighted):
+    game = small if weighted else uniform(small)
+    weights, _ = answer_weights(game, 1.0)
+    oracle = Oracle(game, weights)
+    prob = Problem(game)
+    root = prob.root()
+    probes = list(range(game.n_probes))
+    one = prob.engine.guess_bounds(root, game.max_turns)
+    deep = prob.engine.deep_guess_bounds(root, game.max_turns, probes)
+    truth = [oracle.guess_cost(tuple(range(game.n_answers)), game.max_turns, p) for p in probes]
+    best = min(truth)
+    capped = prob.engine.deep_guess_bounds(root, game.max_turns, probes, limit=best)
+    for p in probes:
+        if math.isinf(truth[p]):
+            continue
+        assert one[p] <= deep[p] * (1 + 1e-12) and deep[p] <= truth[p] * (1 + 1e-12)
+        assert capped[p] <= truth[p] * (1 + 1e-12) and (capped[p] >= best or capped[p] == pytest.approx(deep[p]))

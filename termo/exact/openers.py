@@ -85,7 +85,7 @@ def rank_openers(game, candidates=None, *, t: float = 1.0, hard: bool = False, t
                 open2.extend(open1[c0:])
                 break
             chunk = open1[c0:c0 + 64]
-            deep = prob.engine.deep_guess_bounds(root, R, chunk)
+            deep = prob.engine.deep_guess_bounds(root, R, chunk, limit=best_total)
             for i, v in zip(chunk, deep):
                 lower_of[i] = max(lower_of[i], float(v))
                 if lower_of[i] < best_total:
