@@ -15,7 +15,8 @@
 #
 # is the dry run of the same steps on JAX's CPU with tiny sizes (Nerdle Mini, a closed world of
 # 60), in the current environment (GPU_CHECK_INSTALL=1 makes the venv there too), writing to
-# ${GPU_CHECK_OUT:-/tmp/termo-gpu-check}: it proves the plumbing on a machine without a GPU.
+# ${GPU_CHECK_OUT:-/tmp/termo-gpu-check}: it proves the plumbing on a machine without a GPU
+# (GPU_CHECK_SCALE=3 GPU_CHECK_BUDGET=1500 gives each step three times its limit on a busy machine).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$(pwd)
@@ -39,7 +40,9 @@ FAILED=0
 elapsed() { echo $(( $(date +%s) - START )); }
 left() { echo $(( BUDGET - $(elapsed) )); }
 # limit WANTED: the step's own limit, cut to what is left of the budget (at least 1 s)
-limit() { local w=$1 l; l=$(left); [ "$l" -lt "$w" ] && w=$l; [ "$w" -lt 1 ] && w=1; echo "$w"; }
+# (GPU_CHECK_SCALE multiplies every step's own limit: a dry run on a slow or busy machine)
+SCALE=${GPU_CHECK_SCALE:-1}
+limit() { local w=$(( $1 * SCALE )) l; l=$(left); [ "$l" -lt "$w" ] && w=$l; [ "$w" -lt 1 ] && w=1; echo "$w"; }
 
 record() {  # record NAME STATUS WHY SECONDS
   local line="STEP $1: $2${3:+ ($3)} [$4 s, $(elapsed) s in all]"
@@ -178,7 +181,7 @@ run_step batteries 90 30 "$PY" bench/gpu_bench.py batteries --backend jax $TINY 
 run_step fullbeam_column 120 30 "$PY" bench/gpu_bench.py fullbeam --backend jax $TINY --columns project \
   --out "$OUT/gpu-fullbeam-column.json"
 GRID_LIMIT=$(limit 300)
-run_step fullbeam_grid "$GRID_LIMIT" 60 "$PY" bench/gpu_bench.py fullbeam --backend jax $TINY \
+run_step fullbeam_grid 300 60 "$PY" bench/gpu_bench.py fullbeam --backend jax $TINY \
   --limit "$GRID_LIMIT" --out "$OUT/gpu-fullbeam-grid.json"
 
 # --- the summary ---------------------------------------------------------------------------------
