@@ -151,7 +151,7 @@ TEST_FILES="tests/test_backends.py tests/test_entropy.py tests/test_matrix.py te
 tests/test_level3.py tests/test_level3_sizes.py tests/test_lockstep.py tests/test_robustness_greedy.py \
 tests/test_games.py tests/test_exact.py"
 [ "$CPU_MODE" = 1 ] && TEST_FILES="tests/test_backends.py"  # the dry run: the plumbing, not the whole set
-K_EXPR=$(echo "$TEST_BACKENDS" | sed 's/,/ or /g')
+K_EXPR="$(echo "$TEST_BACKENDS" | sed "s/,/ or /g") or test_jax_path"  # and every test of the JAX path
 run_step tests 150 30 "$PY" -m pytest -q -p no:xdist -m "not slow" -k "$K_EXPR" $TEST_FILES tests/test_jax_path.py \
   --junitxml="$LOG/tests.xml"
 "$PY" - "$LOG/tests.xml" "$OUT/gpu-tests.json" "$TEST_BACKENDS" <<'EOF' || true
