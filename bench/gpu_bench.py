@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -97,6 +98,7 @@ def fullbeam(args) -> int:
         out["wall_s"] = time.perf_counter() - t0
         out["error"] = f"cut short at {args.limit - 5:.0f} s"
         out["checkpoint_files"] = sum(1 for _ in folder.rglob("*") if _.is_file())
+    shutil.rmtree(folder, ignore_errors=True)
     _write(args.out, out)
     return 0 if "error" not in out else 1
 
