@@ -628,6 +628,12 @@ def main(argv=None) -> dict:
         phases["kill_during_build"] = kill_during_build(args.server_cmd, logdir, env, before[0], reference[0])
     report["load_average_at_end"] = list(os.getloadavg())
     report["server_log_tail"] = (logdir / "server-1.log").read_text(errors="replace")[-1500:]
+    import shutil
+
+    for folder in [logdir / "cache", *logdir.glob("cold-cache-*")]:  # the copies and builds (70-160 MB)
+        if not args.cache_dir or folder != args.cache_dir:
+            shutil.rmtree(folder, ignore_errors=True)
+    report["logs"] = str(logdir)
     for phase in phases.values():
         phase.pop("_error_times", None)
 
