@@ -13,7 +13,9 @@ one (a typical second turn). The opener search is a level-3 search from scratch 
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -83,6 +85,7 @@ def main() -> None:
     parser.add_argument("--no-openers", action="store_true", help="skip the level-3 opener searches")
     args = parser.parse_args()
     cache = tempfile.mkdtemp(prefix="termo-bench-games-")  # its own caches, warmed below
+    atexit.register(shutil.rmtree, cache, ignore_errors=True)
     os.environ["TERMO_CACHE_DIR"] = cache
     env = dict(os.environ)
     rows = []

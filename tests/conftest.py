@@ -24,8 +24,10 @@ oracle takes ``backend``. Per-backend markers, each with its reason::
 
 from __future__ import annotations
 
+import atexit
 import copy
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -36,7 +38,9 @@ BACKENDS = ("numpy", "array-api-strict", "array-api-strictest", "jax-cpu", "jax-
 SELECT_VAR = "TERMO_TEST_BACKENDS"
 
 # Tests never touch the user's cache: one fresh cache folder per test session (per xdist worker).
+# It is removed when the process ends (each holds a Termo matrix, over 1 GB with the extended one).
 os.environ["TERMO_CACHE_DIR"] = tempfile.mkdtemp(prefix="termo-test-cache-")
+atexit.register(shutil.rmtree, os.environ["TERMO_CACHE_DIR"], ignore_errors=True)
 os.environ.pop("TERMO_BACKEND", None)
 
 
