@@ -155,11 +155,13 @@ class HostSearchOps:
         return nb, single, out_members, out_size, out_prob
 
     def node_values(self, order, node_size, node_state, node_rmax, node_pair_lo, node_pair_hi, pair_single,
-                    pair_blo, pair_bhi, bucket_child, bucket_prob, members, offsets, prior, loss, r_cap, vals):
-        """Fill ``vals[node, r]`` bottom-up (nodes in ``order``, ascending size), §6.1."""
+                    pair_blo, pair_bhi, bucket_child, bucket_prob, members, offsets, prior, loss, r_cap, vals,
+                    matrix_t, win_code):
+        """Fill ``vals[node, r]`` bottom-up (nodes in ``order``, ascending size), §6.1; ``matrix_t``
+        (answers × probes) and ``win_code`` settle two-candidate states one guess wins outright."""
         _tree_kernels().node_values(order, node_size, node_state, node_rmax, node_pair_lo, node_pair_hi,
                                     pair_single, pair_blo, pair_bhi, bucket_child, bucket_prob, members, offsets,
-                                    prior, loss, r_cap, vals)
+                                    prior, loss, r_cap, vals, matrix_t, win_code)
 
     def pair_costs(self, pairs, r, pair_single, pair_blo, pair_bhi, bucket_child, bucket_prob, loss, vals):
         """``cost(g, S, r−1)`` of the given pairs, summed like ``node_values``."""

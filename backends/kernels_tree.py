@@ -85,7 +85,7 @@ def _count_pair(matrix_t, members, offsets, s, g, win_code, n_buckets, n_members
                 nb += 1
     n_buckets[p] = nb
     n_members[p] = kept
-    single[p] = total == 1
+    single[p] = total == 1 and nb == 1  # one losing bucket holding the whole state: no progress
 
 
 @njit(cache=True, parallel=True)
@@ -621,11 +621,12 @@ def sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_
 @njit(cache=True)
 def node_values(order, node_size, node_state, node_rmax, node_pair_lo, node_pair_hi,
                 pair_single, pair_bucket_lo, pair_bucket_hi, bucket_child, bucket_prob,
-                members, offsets, prior, loss, r_cap, vals):
+                members, offsets, prior, loss, r_cap, vals, matrix_t, win_code):
     """Fill ``vals[node, r]`` for r = 0..rmax(node), nodes processed in ``order`` (ascending size).
 
-    r = 0 → ``loss``; size 1 → 1; size 2 → 1 + f·w_min/(w_0+w_1) with f = 1 if r ≥ 2 else
-    ``loss`` (uniform when both weights are 0); larger → min over the node's pairs of
+    r = 0 → ``loss``; size 1 → 1; size 2 → 1 when one of the two wins against the other (a
+    win rule beyond the exact one, Nerdle's commutative answers), else 1 + f·w_min/(w_0+w_1) with
+    f = 1 if r ≥ 2 else ``loss`` (uniform when both weights are 0); larger → min over the node's pairs of
     ``1 + Σ_b P(b|S)·V(S_b, r-1)`` (sequential sum in ascending bucket code)."""
     for t in range(order.shape[0]):
         nd = order[t]
@@ -641,6 +642,10 @@ def node_values(order, node_size, node_state, node_rmax, node_pair_lo, node_pair
             lo = offsets[s]
             a = prior[members[lo]]
             b = prior[members[lo + 1]]
+            if matrix_t[members[lo + 1], members[lo]] == win_code or matrix_t[members[lo], members[lo + 1]] == win_code:
+                for r in range(1, rmax + 1):
+                    vals[nd, r] = 1.0
+                continue
             tot = a + b
             pmin = (min(a, b) / tot) if tot > 0.0 else 0.5
             for r in range(1, rmax + 1):

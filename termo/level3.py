@@ -345,7 +345,7 @@ class TreeSearch:
         bucket_prob = cat(bucket_prob_l, xp.float64)
         ops.node_values(order, node_size, node_state_a, node_rmax_a, node_pair_lo, node_pair_hi,
                         pair_single, pair_blo, pair_bhi, bucket_child, bucket_prob,
-                        self.members, self.offsets, self.prior, self.loss, r_top, vals)
+                        self.members, self.offsets, self.prior, self.loss, r_top, vals, self.matrix_t, self.win_code)
         for job in jobs:
             if isinstance(job, NodeJob):
                 job.value = float(vals[job._node, job.rounds])

@@ -8,7 +8,7 @@ the shipped and cached files are read (validated, `termo.trees.fileformat.read_t
 damaged file is reported on stderr and skipped, a cached one also deleted); of those that
 `Tree.serves` the configuration and start with the opener it plays, the best by `rank` is
 used (a proved exact tree, else the lowest mean noted at build time: on Nerdle Classic the
-level-3 playout, 2.9902, beats the practical tree, 3.0073). Parsed trees are kept per process.
+level-3 playout, 2.9748, beats the practical tree, 3.0073). Parsed trees are kept per process.
 """
 
 from __future__ import annotations
