@@ -22,7 +22,8 @@ def _run(capsys, *args):
 HELP_COMMANDS = [
     ["bench", "battery"], ["bench", "sweep-t"], ["bench", "extended"], ["bench", "worlds"], ["bench", "areio"],
     ["bench", "catalog"], ["bench", "second-guess"], ["robustness"], ["rank"], ["partition"], ["feedback"],
-    ["matrix"], ["lexicon"], ["games"], ["backends"],
+    ["matrix"], ["lexicon"], ["games"], ["backends"], ["optimal"], ["openers"], ["tree", "build"], ["tree", "eval"],
+    ["tree", "show"], ["serve"], ["nerdle", "archive"], ["nerdle", "today"], ["nerdle", "stats"],
 ]
 
 
