@@ -115,25 +115,47 @@ def child_bound(m, ws, cmax, rc, loss):
 
 
 @njit(cache=True)
+def count_groups(M, g, S, n, cnt, seen):
+    """Group the ``n`` answers ``S`` by probe ``g``'s code: ``cnt[c]`` counts each group (``cnt``
+    must be all zero for the codes met), ``seen[:k]`` lists the codes in order of first meeting;
+    returns ``k``."""
+    nseen = 0
+    for j in range(n):
+        c = M[g, S[j]]
+        if cnt[c] == 0:
+            seen[nseen] = c
+            nseen += 1
+        cnt[c] += 1
+    return nseen
+
+
+@njit(cache=True)
+def weighted_groups(M, g, S, n, w, cm, cnt, wsum, cmx, seen):
+    """:func:`count_groups` with each group's weight (``wsum``) and largest class weight (``cmx``)."""
+    nseen = 0
+    for j in range(n):
+        a = S[j]
+        c = M[g, a]
+        if cnt[c] == 0:
+            seen[nseen] = c
+            nseen += 1
+            wsum[c] = 0.0
+            cmx[c] = 0.0
+        cnt[c] += 1
+        wsum[c] += w[a]
+        if cm[a] > cmx[c]:
+            cmx[c] = cm[a]
+    return nseen
+
+
+@njit(cache=True)
 def sweep_bounds(M, w, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid):
     """For every allowed probe: the bound ``Σ_b lb(S_b)`` over its non-winning groups (``lbs``),
     ``Σ_b W(S_b)²`` (``sq``) and whether it splits ``S`` at all (``valid``). One pass over the
     state's rows of the matrix per probe; ``cnt`` must be all zero (it is left so)."""
     for t in range(n_allowed):
         p = allowed[t]
-        nseen = 0
-        for j in range(n):
-            a = S[j]
-            c = M[p, a]
-            if cnt[c] == 0:
-                seen[nseen] = c
-                nseen += 1
-                wsum[c] = 0.0
-                cmx[c] = 0.0
-            cnt[c] += 1
-            wsum[c] += w[a]
-            if cm[a] > cmx[c]:
-                cmx[c] = cm[a]
+        nseen = weighted_groups(M, p, S, n, w, cm, cnt, wsum, cmx, seen)
         total = 0.0
         s2 = 0.0
         for k in range(nseen):
@@ -155,13 +177,7 @@ def sweep_bounds_unit(M, S, n, allowed, n_allowed, rc, loss, win, cnt, seen, lbs
     the bound is ``2·Σm − k`` (``(1 + loss)·Σm − loss·k`` with one round left)."""
     for t in range(n_allowed):
         p = allowed[t]
-        nseen = 0
-        for j in range(n):
-            c = M[p, S[j]]
-            if cnt[c] == 0:
-                seen[nseen] = c
-                nseen += 1
-            cnt[c] += 1
+        nseen = count_groups(M, p, S, n, cnt, seen)
         sm = 0
         k = 0
         s2 = 0
@@ -188,13 +204,7 @@ def partition(M, g, S, n, win, cnt, seen, out_members, out_codes, out_start):
     """Split ``S`` by probe ``g``: groups in ascending code, members ascending within a group,
     written to ``out_members``; ``out_codes[i]``/``out_start[i:i+2]`` describe group i. Returns
     the number of groups."""
-    nseen = 0
-    for j in range(n):
-        c = M[g, S[j]]
-        if cnt[c] == 0:
-            seen[nseen] = c
-            nseen += 1
-        cnt[c] += 1
+    nseen = count_groups(M, g, S, n, cnt, seen)
     # insertion sort of the codes seen
     for i in range(1, nseen):
         v = seen[i]
@@ -310,19 +320,7 @@ def candidates_first(M, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen):
     other = np.inf
     for i in range(n):
         g = S[i]
-        nseen = 0
-        for j in range(n):
-            a = S[j]
-            c = M[g, a]
-            if cnt[c] == 0:
-                seen[nseen] = c
-                nseen += 1
-                wsum[c] = 0.0
-                cmx[c] = 0.0
-            cnt[c] += 1
-            wsum[c] += w[a]
-            if cm[a] > cmx[c]:
-                cmx[c] = cm[a]
+        nseen = weighted_groups(M, g, S, n, w, cm, cnt, wsum, cmx, seen)
         total = W
         closed = True
         for k in range(nseen):
