@@ -89,6 +89,19 @@ def _batch_pick(xp, row_histogram, per_batch, size, n_probes, win_code, n_bins,
     return pick, pick_h
 
 
+def sweep_request(tables, members, offsets, state_ids, k):
+    """The host inputs of a batched top-k sweep as int64/float64 arrays, the k actually taken,
+    and its (states, k) outputs filled with -1 and 0.0 (rows of states that have fewer probes)."""
+    members = np.asarray(members, dtype=np.int64)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    state_ids = np.asarray(state_ids, dtype=np.int64)
+    prior = np.asarray(tables.prior, dtype=np.float64)
+    n_states = state_ids.shape[0]
+    out_i = np.full((n_states, int(k)), -1, dtype=np.int64)
+    out_h = np.zeros((n_states, int(k)), dtype=np.float64)
+    return members, offsets, state_ids, prior, min(int(k), tables.n_probes), out_i, out_h
+
+
 def _weights(prior, members, lo, hi):
     """The state's normalised weights (the same floats as the host kernels')."""
     buf = prior[members[lo:hi]]
@@ -147,16 +160,9 @@ class ArrayApiOps:
         entropies, (S, k), -1 padded) of each state ``members[offsets[s]:offsets[s+1]]``,
         ``s`` in ``state_ids``. Each chunk of similar-size states is one device computation
         (gather, histogram, entropies, keys, top-k) whose (rows, k) result comes back."""
-        members = np.asarray(members, dtype=np.int64)
-        offsets = np.asarray(offsets, dtype=np.int64)
-        state_ids = np.asarray(state_ids, dtype=np.int64)
-        prior = np.asarray(tables.prior, dtype=np.float64)
-        n_states = state_ids.shape[0]
+        members, offsets, state_ids, prior, kk, out_i, out_h = sweep_request(tables, members, offsets, state_ids, k)
         n_probes = tables.n_probes
-        kk = min(int(k), n_probes)
-        out_i = np.full((n_states, int(k)), -1, dtype=np.int64)
-        out_h = np.zeros((n_states, int(k)), dtype=np.float64)
-        if n_states == 0 or kk == 0:
+        if state_ids.shape[0] == 0 or kk == 0:
             return out_i, out_h
         rank_key, bits, probe_index = self._sweep_arrays(tables)
         lo_all = offsets[state_ids]

@@ -389,16 +389,9 @@ class JaxBackend(Backend):
         """Batched sweeps: the first ``k`` probes of the §5.2 order (host int64 indices and
         float64 entropies, (S, k), -1 padded) of each state ``members[offsets[s]:offsets[s+1]]``,
         ``s`` in ``state_ids``; each chunk of equal padded width is one device computation."""
-        members = np.asarray(members, dtype=np.int64)
-        offsets = np.asarray(offsets, dtype=np.int64)
-        state_ids = np.asarray(state_ids, dtype=np.int64)
-        prior = np.asarray(tables.prior, dtype=np.float64)
-        n_states = state_ids.shape[0]
+        members, offsets, state_ids, prior, kk, out_i, out_h = _sweep_request(tables, members, offsets, state_ids, k)
         n_probes = tables.n_probes
-        kk = min(int(k), n_probes)
-        out_i = np.full((n_states, int(k)), -1, dtype=np.int64)
-        out_h = np.zeros((n_states, int(k)), dtype=np.float64)
-        if n_states == 0 or kk == 0:
+        if state_ids.shape[0] == 0 or kk == 0:
             return out_i, out_h
         rank_key, bits = self._rank_key(tables)
         mt = self.answers_major(tables)
@@ -482,6 +475,12 @@ class JaxBackend(Backend):
         dev = self.asarray(rank_key, dtype="int64")
         self._device_arrays[key] = (tables.probe_prior, dev, bits)
         return dev, bits
+
+
+def _sweep_request(tables, members, offsets, state_ids, k):
+    from backends.array_api_ops import sweep_request
+
+    return sweep_request(tables, members, offsets, state_ids, k)
 
 
 def _weights(prior, members, lo, hi):
