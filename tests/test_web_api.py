@@ -716,3 +716,10 @@ def test_a_real_long_search_leaves_the_event_loop_free():
     app.state.jobs.shutdown()
     assert search.status_code == 200 and search.json()["candidates"] > 1000
     assert worst < 0.5, worst  # a search in a thread stalls the loop for up to ~0.7 s (the GIL)
+
+
+def test_docs_page_is_served_offline(client):
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "/api/suggest" in page.text and "JSON body" in page.text
+    assert "http://" not in page.text and "https://" not in page.text and "<script" not in page.text

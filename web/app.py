@@ -12,7 +12,8 @@ with one line too; a body over `web.limits.MAX_BODY` bytes is 413; too many wait
 header (a JSON list, ASCII-escaped), so the JSON body has exactly the command's keys.
 
 Pages: ``/`` (Termo) and ``/{game}`` for each game; ``/static/...`` the board's script, style
-sheet and icon; ``/docs`` and ``/openapi.json`` the framework's API description. When
+sheet and icon; ``/docs`` and ``/openapi.json`` the API description (``/docs`` a self-contained page rendered
+from the OpenAPI document, no script: it works offline). When
 `web.nerdle_routes` exists, its ``router`` is included too.
 """
 
@@ -185,7 +186,7 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
         yield
         jobs.shutdown()
 
-    app = FastAPI(title="termo", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="termo", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Solver suite for Termo and other Wordle-family games: the CLI's JSON "
                               "contract over HTTP (see docs/web.md).")
     app.state.jobs = jobs
@@ -289,6 +290,12 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
             titles = {g: get_game(g).title or g for g in PAGE_GAMES}
             pages[name] = render_board(get_game(name), titles, links=puzzle_links if name.startswith("nerdle") else ())
         return pages[name]
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    def api_docs() -> HTMLResponse:
+        from web.api_page import render
+
+        return HTMLResponse(render(app.openapi()), headers=PAGE_HEADERS)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index():
