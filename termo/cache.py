@@ -17,8 +17,31 @@ from pathlib import Path
 from typing import Any
 
 
+STALE_TEMP_SECONDS = 3600.0  # a writer's temporary file untouched this long was left by a killed writer
+
+
+def sweep_stale_temps(path: Path | str, older_than: float = STALE_TEMP_SECONDS) -> int:
+    """Remove the temporary files of earlier writes of ``path`` that a killed writer left behind
+    (``.NAME.*.tmp`` beside it, not modified for ``older_than`` seconds; a live writer's file is
+    fresh). Returns how many were removed."""
+    import time
+
+    path = Path(path)
+    removed = 0
+    now = time.time()
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            if now - tmp.stat().st_mtime >= older_than:
+                tmp.unlink()
+                removed += 1
+        except OSError:
+            pass
+    return removed
+
+
 def atomic_write_bytes(path: Path | str, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, flush it, then rename it into place."""
+    """Write ``data`` to a temporary file beside ``path``, flush it, then rename it into place
+    (and sweep up the temporary files of killed earlier writes of the same file)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -34,6 +57,7 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+    sweep_stale_temps(path)
 
 
 def atomic_write_json(path: Path | str, obj: Any) -> None:
