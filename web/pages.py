@@ -130,7 +130,7 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
   </section>
   <section>
     <h2>{_e(text['candidates'])}: <span id="candidates-count">…</span></h2>
-    <details id="candidates-details" open><summary>{_e(text['candidates_list'])}</summary>
+    <details id="candidates-details" open><summary>{_e(text['candidates_list_uniform' if config['uniform_prior'] else 'candidates_list'])}</summary>
     <ol id="candidates-list"></ol></details>
   </section>
   <section>

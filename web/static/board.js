@@ -307,6 +307,7 @@
       tr.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); play(); board.focus(); } });
       return tr;
     }));
+    body.closest("section").hidden = body.children.length === 0;  // nothing to compare (an opener, the end)
   }
 
   function playWord(word) {
