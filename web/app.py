@@ -218,6 +218,10 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
             return JSONResponse({"detail": _line(str(err))}, status_code=422)
         return _answer(data, warnings)
 
+    async def ask(name: str, func, fields: dict, lane: str = "short"):
+        """:func:`call` of ``func(**fields)``, keyed by the command's name and its fields."""
+        return await call((name, json.dumps(fields, sort_keys=True, default=str)), func, lane=lane, **fields)
+
     # ------------------------------------------------------------------ API
 
     @app.get("/api/games", summary="termo games --json")
@@ -227,35 +231,27 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
     @app.post("/api/suggest", summary="termo suggest HISTORY... --json")
     async def api_suggest(body: SuggestBody):
         fields = body.model_dump()
-        key = ("suggest", json.dumps(fields, sort_keys=True, default=str))
         lane = "long" if str(fields.get("level")).strip() == "3" else "short"
-        return await call(key, service.suggest, lane=lane, **fields)
+        return await ask("suggest", service.suggest, fields, lane=lane)
 
     @app.get("/api/opener", summary="termo opener --json")
     async def api_opener(game: str = "termo", level: str = "3", t: str = "1.0", beam: str = "10",
                          depth: str = "1", extended: bool = False, strict: bool = False, hard: bool = False):
         fields = dict(game=game, level=level, t=t, beam=beam, depth=depth, extended=extended, strict=strict,
                       hard=hard)
-        key = ("opener", json.dumps(fields, sort_keys=True))
-        return await call(key, service.opener, lane="long", **fields)
+        return await ask("opener", service.opener, fields, lane="long")
 
     @app.post("/api/feedback", summary="termo feedback GUESS ANSWER --json")
     async def api_feedback(body: FeedbackBody):
-        fields = body.model_dump()
-        key = ("feedback", json.dumps(fields, sort_keys=True, default=str))
-        return await call(key, service.feedback, **fields)
+        return await ask("feedback", service.feedback, body.model_dump())
 
     @app.post("/api/partition", summary="termo partition GUESS HISTORY... --json")
     async def api_partition(body: PartitionBody):
-        fields = body.model_dump()
-        key = ("partition", json.dumps(fields, sort_keys=True, default=str))
-        return await call(key, service.partition, lane="long", **fields)
+        return await ask("partition", service.partition, body.model_dump(), lane="long")
 
     @app.post("/api/candidates", summary="the candidates a history leaves (the board's last round)")
     async def api_candidates(body: CandidatesBody):
-        fields = body.model_dump()
-        key = ("candidates", json.dumps(fields, sort_keys=True, default=str))
-        return await call(key, service.candidates, **fields)
+        return await ask("candidates", service.candidates, body.model_dump())
 
     @app.get("/api/health", summary="the server is up; its worker pool")
     async def api_health():
