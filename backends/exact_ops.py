@@ -104,8 +104,7 @@ class ExactEngine:
         """``(value, exact, guess)`` of a state (see ``kernels_exact.solve``); ``budget`` more
         expanded states at most (None: unlimited). ``aborted`` tells whether it ran out."""
         kx = self.kx
-        S = np.ascontiguousarray(members, dtype=np.int64)
-        allowed = self.all_probes if allowed is None else np.ascontiguousarray(allowed, dtype=np.int64)
+        S, allowed = self._state(members, allowed)
         if int(rounds) > self.max_rounds:
             raise ValueError(f"rounds {rounds} above the engine's {self.max_rounds}")
         self.stats[kx.ABORTED] = 0
@@ -129,14 +128,22 @@ class ExactEngine:
     def aborted(self) -> bool:
         return bool(self.stats[self.kx.ABORTED])
 
+    def _state(self, members, allowed):
+        """A state's members and allowed probes as int64 arrays (``None``: every probe)."""
+        S = np.ascontiguousarray(members, dtype=np.int64)
+        return S, self.all_probes if allowed is None else np.ascontiguousarray(allowed, dtype=np.int64)
+
+    def _sweep_inputs(self, members, allowed):
+        """:meth:`_state` and the bound sweep's per-probe outputs (bounds, squared group weights,
+        splits)."""
+        S, allowed = self._state(members, allowed)
+        n = max(1, allowed.shape[0])
+        return S, allowed, np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64), np.empty(n, dtype=np.bool_)
+
     def greedy_guess(self, members, rounds: int, allowed=None) -> int:
         """The search's first choice at a state it did not finish (least bound; closed forms)."""
-        S = np.ascontiguousarray(members, dtype=np.int64)
-        allowed = self.all_probes if allowed is None else np.ascontiguousarray(allowed, dtype=np.int64)
+        S, allowed, lbs, sq, valid = self._sweep_inputs(members, allowed)
         n_allowed = allowed.shape[0]
-        lbs = np.empty(max(1, n_allowed), dtype=np.float64)
-        sq = np.empty(max(1, n_allowed), dtype=np.float64)
-        valid = np.empty(max(1, n_allowed), dtype=np.bool_)
         return int(self.kx.greedy_guess(self.M, self.w, self.cm, S, S.shape[0], int(rounds), allowed, n_allowed,
                                         self.loss, self.win, self.exact_rule, self.cnt, self.wsum, self.cmx,
                                         self.seen, lbs, sq, valid))
@@ -150,12 +157,8 @@ class ExactEngine:
         """Per allowed probe, the lower bound of playing it first at this state (``inf`` for a
         probe that does not split the state): the search's own one-pass bounds."""
         kx = self.kx
-        S = np.ascontiguousarray(members, dtype=np.int64)
-        allowed = self.all_probes if allowed is None else np.ascontiguousarray(allowed, dtype=np.int64)
+        S, allowed, lbs, sq, valid = self._sweep_inputs(members, allowed)
         m = allowed.shape[0]
-        lbs = np.empty(max(1, m), dtype=np.float64)
-        sq = np.empty(max(1, m), dtype=np.float64)
-        valid = np.empty(max(1, m), dtype=np.bool_)
         kx.sweep_bounds(self.M, self.w, self.cm, S, S.shape[0], allowed, m, int(rounds) - 1, self.loss, self.win,
                         self.cnt, self.wsum, self.cmx, self.seen, lbs, sq, valid)
         W = 0.0
