@@ -102,6 +102,15 @@ def sweep_request(tables, members, offsets, state_ids, k):
     return members, offsets, state_ids, prior, min(int(k), tables.n_probes), out_i, out_h
 
 
+def best_probes_request(members, offsets, prior):
+    """The host inputs of a best-probe pass as int64/float64 arrays and its per-state outputs
+    (best probe, its entropy)."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    n_states = offsets.shape[0] - 1
+    return (np.asarray(members, dtype=np.int64), offsets, np.asarray(prior, dtype=np.float64),
+            np.empty(n_states, np.int64), np.empty(n_states, np.float64))
+
+
 def _weights(prior, members, lo, hi):
     """The state's normalised weights (the same floats as the host kernels')."""
     buf = prior[members[lo:hi]]
@@ -231,13 +240,9 @@ class ArrayApiOps:
         States are padded to :meth:`bucket` sizes (zero-weight copies of their first member)
         and batched by padded size; each batch is one device computation returning its picks."""
         xp = self.xp
-        members = np.asarray(members, dtype=np.int64)
-        offsets = np.asarray(offsets, dtype=np.int64)
-        prior = np.asarray(prior, dtype=np.float64)
+        members, offsets, prior, out, out_h = best_probes_request(members, offsets, prior)
         n_probes = plan["n_probes"]
-        n_states = offsets.shape[0] - 1
-        out = np.empty(n_states, np.int64)
-        out_h = np.empty(n_states, np.float64)
+        n_states = out.shape[0]
         if n_states == 0:
             return out, out_h
         sizes = offsets[1:] - offsets[:-1]

@@ -434,13 +434,11 @@ class JaxBackend(Backend):
         if "jax_matrix_t" not in plan:
             return super().best_probes(plan, members, offsets, prior, win_code, n_bins)
         plan["check"](n_bins)
-        members = np.asarray(members, dtype=np.int64)
-        offsets = np.asarray(offsets, dtype=np.int64)
-        prior = np.asarray(prior, dtype=np.float64)
+        from backends.array_api_ops import best_probes_request
+
+        members, offsets, prior, out, out_h = best_probes_request(members, offsets, prior)
         n_probes = plan["n_probes"]
-        n_states = offsets.shape[0] - 1
-        out = np.empty(n_states, np.int64)
-        out_h = np.empty(n_states, np.float64)
+        n_states = out.shape[0]
         by_width: dict = {}
         for t, m in enumerate((offsets[1:] - offsets[:-1]).tolist()):
             by_width.setdefault(self.bucket(m), []).append(t)
