@@ -75,6 +75,12 @@ def suggest_args(body: dict) -> list[str]:
     return args
 
 
+def in_api_terms(message: str) -> str:
+    """The CLI's message as the API words it: an option is named by its field (``level``), not
+    by its flag (``--level``)."""
+    return re.sub(r"(?<![\w'-])--(level|t|beam|depth|list|opener)(?![\w-])", r"\1", message)
+
+
 def warnings_of(response) -> list[str]:
     header = response.headers.get("X-Termo-Warnings")
     return json.loads(header) if header else []
@@ -220,10 +226,10 @@ ERROR_CASES = [
 
 @pytest.mark.parametrize("body", ERROR_CASES, ids=lambda b: json.dumps(b, ensure_ascii=True)[:60])
 def test_refused_like_the_cli(client, capsys, body):
-    message = cli_error(capsys, suggest_args(body))
+    message = in_api_terms(cli_error(capsys, suggest_args(body)))
     response = client.post("/api/suggest", json=body)
     assert response.status_code == 422
-    assert response.json() == {"detail": message}
+    assert response.json()["detail"] == message
 
 
 @pytest.mark.parametrize("body", [
@@ -255,11 +261,12 @@ def test_partition_refused_like_the_cli(client, capsys, body):
 
 
 def test_opener_refused_like_the_cli(client, capsys):
-    message = cli_error(capsys, ["opener", "--game", "wordle", "--beam", "500"])
+    message = in_api_terms(cli_error(capsys, ["opener", "--game", "wordle", "--beam", "500"]))
+    assert message.startswith("beam must be at most ")
     response = client.get("/api/opener", params={"game": "wordle", "beam": "500"})
-    assert response.status_code == 422 and response.json() == {"detail": message}
+    assert response.status_code == 422 and response.json()["detail"] == message
     response = client.get("/api/opener", params={"extended": "maybe"})
-    assert response.status_code == 422 and response.json() == {"detail": "extended must be true or false, not a text"}
+    assert response.status_code == 422 and response.json()["detail"] == "extended must be true or false, not 'maybe'"
 
 
 def test_echoed_input_is_escaped_like_the_cli(client, capsys):
@@ -285,12 +292,13 @@ def test_echoed_input_is_escaped_like_the_cli(client, capsys):
 def test_malformed_bodies_are_one_line(client, body, detail):
     response = client.post("/api/suggest", content=body, headers={"Content-Type": "application/json"})
     assert response.status_code == 422
-    assert response.json() == {"detail": detail}
+    assert response.json()["detail"] == detail and response.json()["loc"][0] == "body"
 
 
 def test_missing_field(client):
     response = client.post("/api/feedback", json={"guess": "tarso"})
-    assert response.status_code == 422 and response.json() == {"detail": "missing field 'answer'"}
+    assert response.status_code == 422 and response.json() == {"detail": "missing field 'answer'",
+                                                                "loc": ["body", "answer"]}
 
 
 def test_body_size_limit(client):
@@ -723,3 +731,158 @@ def test_docs_page_is_served_offline(client):
     assert page.status_code == 200
     assert "/api/suggest" in page.text and "JSON body" in page.text
     assert "http://" not in page.text and "https://" not in page.text and "<script" not in page.text
+
+
+# ----------------------------------------------------------------------------- the server's own edges
+
+def test_a_deeply_nested_body_is_422(client):
+    for body in (b"[" * 5000 + b"]" * 5000, b'{"history": ' + b"[" * 3000 + b"]" * 3000 + b"}"):
+        response = client.post("/api/suggest", content=body, headers={"Content-Type": "application/json"})
+        assert response.status_code == 422, response.text
+        assert response.headers["content-type"] == "application/json"
+        assert isinstance(response.json()["detail"], str) and "\n" not in response.json()["detail"]
+
+
+@pytest.mark.parametrize("value", [1, 0, "yes", "true", "on", "maybe", None, [True]])
+def test_booleans_are_strict_json_booleans(client, value):
+    for path, body in (("/api/suggest", {"level": 1}), ("/api/candidates", {}),
+                       ("/api/feedback", {"guess": "tarso", "answer": "filme"})):
+        key = "strict" if path == "/api/feedback" else "hard"
+        response = client.post(path, json={**body, key: value})
+        assert response.status_code == 422, (path, value, response.text)
+        assert response.json()["detail"].startswith(f"{key} must be true or false, not ")
+
+
+def test_opener_query_booleans_are_true_or_false(client):
+    for value in ("1", "yes", "on", "maybe"):
+        response = client.get("/api/opener", params={"game": "wordle", "level": "1", "hard": value})
+        assert response.status_code == 422, (value, response.text)
+        assert response.json()["detail"] == f"hard must be true or false, not {value!r}"
+    assert client.get("/api/opener", params={"game": "wordle", "level": "1", "hard": "true"}).status_code == 200
+
+
+def test_api_errors_name_the_fields_not_the_flags(client):
+    cases = [({"level": 4}, "level must be 1, 2 or 3, not 4"),
+             ({"beam": 101}, "beam must be at most 100 "),
+             ({"list": 0}, "list must be at least 1, not 0"),
+             ({"opener": "best"}, "opener must be 'default' or 'optimal', not 'best'"),
+             ({"history": ["--level:BBBBB"]}, None)]  # echoed input is left as typed
+    for body, detail in cases:
+        response = client.post("/api/suggest", json=body)
+        assert response.status_code == 422
+        if detail is not None:
+            assert response.json()["detail"].startswith(detail), response.json()
+        else:
+            assert "'--level" in response.json()["detail"]
+    response = client.get("/api/opener", params={"level": "7"})
+    assert response.status_code == 422 and response.json()["detail"] == "level must be 1, 2 or 3, not 7"
+
+
+def test_validation_errors_say_where(client):
+    response = client.post("/api/suggest", json={"hard": "very"})
+    assert response.json()["loc"] == ["body", "hard"]
+
+
+def test_head_is_answered_on_pages_and_gets(client):
+    for path in ("/", "/wordle", "/docs", "/api/health", "/static/board.js", "/favicon.ico"):
+        get, head = client.get(path), client.head(path)
+        assert head.status_code == 200 == get.status_code, path
+        assert head.content == b"" and head.headers["content-type"] == get.headers["content-type"], path
+
+
+def test_favicon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
+    assert response.content == client.get("/static/favicon.svg").content
+
+
+def test_text_answers_are_compressed(client):
+    for path in ("/wordle", "/static/board.js", "/api/games"):
+        plain = client.get(path, headers={"Accept-Encoding": "identity"})
+        packed = client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert "content-encoding" not in plain.headers, path
+        assert packed.headers.get("content-encoding") == "gzip", path
+        assert packed.content == plain.content  # decoded by the client: the same bytes
+        assert int(packed.headers["content-length"]) < len(plain.content) / 2, path
+    small = client.post("/api/feedback", json={"guess": "tarso", "answer": "filme"}, headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in small.headers  # under ~1 KB: sent as is
+    big = {"history": ["tarso:BBBBB"], "pad": "x" * MAX_BODY}  # the body limit still answers first
+    response = client.post("/api/suggest", json=big, headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 413
+
+
+SECURITY = {"x-content-type-options": "nosniff", "x-frame-options": "DENY"}
+
+
+def test_security_headers_on_every_answer(client):
+    answers = [client.get(p) for p in ("/", "/nerdle", "/nerdle/today", "/nerdle/archive", "/nerdle/stats",
+                                        "/chess", "/no/such/page", "/static/board.js", "/static/nothing",
+                                        "/api/games", "/api/health", "/docs", "/openapi.json", "/favicon.ico")]
+    answers += [client.post("/api/suggest", json={"level": 9}), client.put("/api/suggest"),
+                client.post("/api/suggest", content=b"x" * (MAX_BODY + 1))]
+    for response in answers:
+        where = (response.request.method, response.request.url.path, response.status_code)
+        for name, value in SECURITY.items():
+            assert response.headers.get(name) == value, where
+        policy = response.headers.get("content-security-policy", "")
+        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy, where
+
+
+def test_only_the_bound_host_names_are_served():
+    app = create_app(allowed_hosts=["127.0.0.1", "localhost", "[::1]"])
+    with TestClient(app, base_url="http://127.0.0.1") as local:
+        assert local.get("/api/health").status_code == 200
+        assert local.get("/api/health", headers={"Host": "localhost"}).status_code == 200
+        assert local.get("/api/health", headers={"Host": "[::1]"}).status_code == 200
+        for host in ("attacker.example", "127.0.0.1.attacker.example", "localhost.", ""):
+            response = local.get("/wordle", headers={"Host": host})
+            assert response.status_code == 400, host
+            assert response.headers["content-type"] == "application/json"
+            assert "not served" in response.json()["detail"]
+            assert response.headers.get("x-frame-options") == "DENY"
+    with TestClient(create_app()) as anything:  # no list: every name (the tests' "testserver")
+        assert anything.get("/api/health").status_code == 200
+
+
+def test_the_openapi_error_schema_is_the_real_body(client):
+    spec = client.get("/openapi.json").json()
+    ref = spec["paths"]["/api/suggest"]["post"]["responses"]["422"]["content"]["application/json"]["schema"]["$ref"]
+    schema = spec["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+    assert schema["properties"]["detail"]["type"] == "string" and schema["required"] == ["detail"]
+    assert {"code", "params", "messages", "loc"} <= set(schema["properties"])
+    assert "ValidationError" not in spec["components"]["schemas"]
+    real = client.post("/api/suggest", json={"level": 9}).json()
+    assert set(real) <= set(schema["properties"]) and isinstance(real["detail"], str)
+
+
+class _LaneSpy(Jobs):
+    def __init__(self):
+        super().__init__(workers=2, processes=False)
+        self.lanes = []
+
+    async def run(self, key, func, lane="short"):
+        self.lanes.append(lane)
+        return await super().run(key, func, lane=lane)
+
+
+def test_only_level_3_openers_take_the_long_lane():
+    jobs = _LaneSpy()
+    with TestClient(create_app(jobs)) as c:
+        for params in ({"game": "wordle", "level": "1"}, {"game": "wordle", "level": "2"},
+                       {"game": "wordle", "t": "nan"}, {"game": "wordle", "beam": "500"}, {"game": "chess"}):
+            jobs.lanes.clear()
+            c.get("/api/opener", params=params)
+            assert "long" not in jobs.lanes, params
+        jobs.lanes.clear()
+        assert c.get("/api/opener", params={"game": "nerdle-mini", "level": "3"}).status_code == 200
+        assert jobs.lanes[-1] == "long"
+    jobs.shutdown()
+
+
+def test_serve_calls_all_of_127_loopback(monkeypatch, capsys):
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    for host in ("127.0.0.2", "127.1.2.3", "localhost"):
+        code, _, err = cli(capsys, ["serve", "--host", host, "--port", "0"])
+        assert code == 0 and not any(line.startswith("warning") for line in err), (host, err)

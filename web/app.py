@@ -23,29 +23,28 @@ import contextlib
 import functools
 import importlib
 import json
+import re
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Optional
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from web import service
 from web.jobs import Busy, Jobs
 from web.limits import MAX_BODY
-from web.models import CandidatesBody, FeedbackBody, PartitionBody, SuggestBody
+from web.models import CandidatesBody, ErrorBody, FeedbackBody, PartitionBody, SuggestBody
+from web.responses import PAGE_POLICY, SECURITY_HEADERS, error_body, error_response
 
 STATIC = Path(__file__).resolve().parent / "static"
-# the boards load nothing from outside the app (the browser enforces it); the game's colours are
-# an inline style attribute of the page; 'unsafe-eval' only lets test drivers evaluate their
-# expressions in the page (Playwright's wait_for_function): the board's script evaluates no text
-PAGE_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-               "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-               "form-action 'self'")
-PAGE_HEADERS = {"Content-Security-Policy": PAGE_POLICY, "X-Content-Type-Options": "nosniff",
-                "Referrer-Policy": "no-referrer"}
+PAGE_HEADERS = SECURITY_HEADERS  # every answer carries them (SecurityHeaders); kept for the pages' callers
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # the names a loopback server answers to
+GZIP_MINIMUM = 1024  # bytes: smaller answers are sent as they are
 # the Nerdle puzzle pages (web.nerdle_routes), linked from the Nerdle boards when they exist
 PUZZLE_PAGES = (("/nerdle/today", "Today's Nerdle"), ("/nerdle/archive", "Archive"), ("/nerdle/stats", "Statistics"))
 
@@ -56,6 +55,19 @@ def _line(text: str) -> str:
     return one_line(text)
 
 
+# the options whose command-line flags (--level) are body fields or query parameters (level)
+_FLAGS = re.compile(r"(?<![\w-])--(level|t|beam|depth|list|opener|hard|extended|strict|no-tree|game)(?![\w-])")
+_QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
+
+
+def api_line(line: str) -> str:
+    """A CLI message in the API's terms: a flag (``--level``) is the field's name (``level``);
+    quoted input echoed in the message is left as it was typed."""
+    parts = _QUOTED.split(line)
+    return "".join(part if i % 2 else _FLAGS.sub(lambda m: m.group(1).replace("-", "_"), part)
+                   for i, part in enumerate(parts))
+
+
 def _user_errors():
     from cli.common import USER_ERRORS
 
@@ -64,7 +76,8 @@ def _user_errors():
 
 EXPECTED = {"level": "an integer", "beam": "an integer", "depth": "an integer", "list": "an integer",
             "t": "a number (or 'inf')", "history": "a list of texts guess:colours",
-            "extended": "true or false", "strict": "true or false", "hard": "true or false"}
+            "extended": "true or false", "strict": "true or false", "hard": "true or false",
+            "no_tree": "true or false"}
 
 
 def _json_type(value) -> str:
@@ -159,10 +172,97 @@ class BodyLimit:
                 raise
 
     async def _too_large(self, send):
-        body = json.dumps({"detail": f"the request body is larger than {self.limit:,} bytes"}).encode()
+        body = json.dumps(error_body(f"the request body is larger than {self.limit:,} bytes")).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+class SecurityHeaders:
+    """Pure ASGI middleware: `web.responses.SECURITY_HEADERS` on every answer (a page that
+    sets its own policy keeps it)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {name.lower() for name, _ in headers}
+                headers += [(k, v) for k, v in self.headers if k not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class AllowedHosts:
+    """Pure ASGI middleware: only requests whose ``Host`` names this server (``hosts``, any
+    case, with no port or the port it listens on) are answered; any other is 400, so that a
+    page of another site cannot reach the server through a name of its own that resolves to
+    this machine (DNS rebinding). ``hosts=None``: every name."""
+
+    def __init__(self, app, hosts=None) -> None:
+        self.app = app
+        self.hosts = None if hosts is None else {h.strip().lower() for h in hosts}
+
+    def allowed(self, scope) -> tuple[bool, str]:
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), None)
+        if host is None:
+            return scope.get("http_version") == "1.0", ""  # HTTP/1.1 requires the header
+        name, port = host.strip().lower(), ""
+        if name.startswith("["):
+            end = name.find("]")
+            name, port = (name[:end + 1], name[end + 2:]) if end > 0 and name[end + 1:end + 2] in ("", ":") else (name, "")
+        elif name.count(":") == 1:
+            name, port = name.split(":")
+        if name not in self.hosts:
+            return False, host
+        server = scope.get("server") or (None, None)
+        if port and server[1] is not None and port != str(server[1]):
+            return False, host
+        return True, host
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or self.hosts is None:
+            return await self.app(scope, receive, send)
+        ok, host = self.allowed(scope)
+        if ok:
+            return await self.app(scope, receive, send)
+        names = ", ".join(sorted(self.hosts))
+        response = error_response(400, _line(f"the host {host!r} is not served here (this server answers to {names})"))
+        await response(scope, receive, send)
+
+
+class HeadAsGet:
+    """Pure ASGI middleware: ``HEAD`` is answered like ``GET`` without the body, on every path
+    that answers ``GET`` (pages, the API's GETs, static files)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope.get("method") != "HEAD":
+            return await self.app(scope, receive, send)
+        done = False
+
+        async def headers_only(message):
+            nonlocal done
+            if message["type"] == "http.response.body":
+                if done:
+                    return
+                if message.get("more_body", False):
+                    return
+                done = True
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 def _answer(data, warnings) -> JSONResponse:
@@ -172,9 +272,24 @@ def _answer(data, warnings) -> JSONResponse:
     return JSONResponse(jsonable(data), headers=headers)
 
 
-def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
+def _query_bool(name: str, value: str) -> bool:
+    """A query parameter that is a boolean: ``true`` or ``false`` (as JSON spells them)."""
+    text = value.strip().lower()
+    if text not in ("true", "false"):
+        from termo.errors import TermoError
+
+        raise TermoError(f"{name} must be true or false, not {value!r}")
+    return text == "true"
+
+
+ERROR_RESPONSES = {413: {"model": ErrorBody, "description": "the request body is over the size limit"},
+                   503: {"model": ErrorBody, "description": "busy: too many waiting requests (Retry-After)"}}
+
+
+def create_app(jobs: Optional[Jobs] = None, warm: bool = False, allowed_hosts=None) -> FastAPI:
     """A fresh app (its own worker pools unless ``jobs`` is given); ``warm``: start the worker
-    processes when the server starts (`Jobs.warm`; `termo serve` does)."""
+    processes when the server starts (`Jobs.warm`; `termo serve` does); ``allowed_hosts``: the
+    host names answered (`AllowedHosts`; None: every name, as the test client needs)."""
     from termo import __version__
 
     jobs = jobs or Jobs()
@@ -190,7 +305,16 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
                   description="Solver suite for Termo and other Wordle-family games: the CLI's JSON "
                               "contract over HTTP (see docs/web.md).")
     app.state.jobs = jobs
+    # outermost last: the headers on everything, then the host check, HEAD, compression, the body limit
     app.add_middleware(BodyLimit)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(AllowedHosts, hosts=allowed_hosts)
+    app.add_middleware(SecurityHeaders)
+
+    def refusal(err: BaseException):
+        """422 for a value the library refuses: the CLI's line, in the API's terms."""
+        return error_response(422, api_line(_line(str(err))), error=err)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, err: RequestValidationError):
@@ -198,16 +322,34 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
         kind = request.headers.get("content-type", "")
         if line == "the body must be a JSON object" and "json" not in kind:
             line += f" (sent as {kind or 'no content type'}; send Content-Type: application/json)"
-        return JSONResponse({"detail": _line(line)}, status_code=422)
+        errors = err.errors()
+        loc = [p for p in errors[0].get("loc", ())] if errors else None
+        return error_response(422, _line(line), error=err, loc=loc)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, err: StarletteHTTPException):
+        if err.status_code == 400 and err.__cause__ is not None:  # the framework could not read the body
+            deep = isinstance(err.__cause__, RecursionError)
+            line = "the body is nested too deeply to be read" if deep else "the body is not valid JSON"
+            return error_response(422, line, error=err, loc=["body"])
+        if err.status_code in (204, 304):
+            return JSONResponse(None, status_code=err.status_code, headers=err.headers)
+        detail = err.detail if isinstance(err.detail, str) else json.dumps(err.detail)
+        return error_response(err.status_code, _line(detail), error=err, headers=err.headers)
+
+    @app.exception_handler(Exception)
+    async def _crashed(request: Request, err: Exception):  # answered outside the middleware: headers here
+        return error_response(500, "internal error: the server could not answer this request", error=err,
+                              headers=SECURITY_HEADERS)
 
     @app.exception_handler(Busy)
     async def _busy(request: Request, err: Busy):
-        return JSONResponse({"detail": str(err)}, status_code=503, headers={"Retry-After": "1"})
+        return error_response(503, str(err), error=err, headers={"Retry-After": "1"})
 
     @app.exception_handler(BrokenProcessPool)
     async def _worker_died(request: Request, err: BrokenProcessPool):
-        return JSONResponse({"detail": "a search worker stopped (out of memory?); it is being restarted: try again"},
-                            status_code=503, headers={"Retry-After": "1"})
+        return error_response(503, "a search worker stopped (out of memory?); it is being restarted: try again",
+                              error=err, headers={"Retry-After": "1"})
 
     async def call(key, func, *args, lane="short", **kwargs):
         """``func(*args, **kwargs)`` in a worker: its JSON, or 422 with the one-line message."""
@@ -215,12 +357,21 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
             # a partial of a module function: it can travel to a worker process (the long lane)
             data, warnings = await jobs.run(key, functools.partial(func, *args, **kwargs), lane=lane)
         except _user_errors() as err:
-            return JSONResponse({"detail": _line(str(err))}, status_code=422)
+            return refusal(err)
         return _answer(data, warnings)
 
     async def ask(name: str, func, fields: dict, lane: str = "short"):
         """:func:`call` of ``func(**fields)``, keyed by the command's name and its fields."""
         return await call((name, json.dumps(fields, sort_keys=True, default=str)), func, lane=lane, **fields)
+
+    async def level_of(fields: dict):
+        """The level of a request's options, checked on the short lane (a refusal never waits
+        behind long searches): an int, or the 422 answer."""
+        try:
+            return await jobs.run(("options", json.dumps(fields, sort_keys=True, default=str)),
+                                  functools.partial(service.check_options, **fields))
+        except _user_errors() as err:
+            return refusal(err)
 
     # ------------------------------------------------------------------ API
 
@@ -228,28 +379,44 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
     async def api_games():
         return await call(("games",), service.games_data)
 
-    @app.post("/api/suggest", summary="termo suggest HISTORY... --json")
+    @app.post("/api/suggest", summary="termo suggest HISTORY... --json", responses=ERROR_RESPONSES)
     async def api_suggest(body: SuggestBody):
         fields = body.model_dump()
-        lane = "long" if str(fields.get("level")).strip() == "3" else "short"
+        lane = "short"
+        if str(fields.get("level")).strip() == "3":
+            options = {k: fields[k] for k in ("game", "level", "t", "beam", "depth", "extended", "strict", "hard",
+                                              "opener")}
+            level = await level_of(options)
+            if not isinstance(level, int):
+                return level
+            lane = "long"
         return await ask("suggest", service.suggest, fields, lane=lane)
 
-    @app.get("/api/opener", summary="termo opener --json")
+    @app.get("/api/opener", summary="termo opener --json", responses=ERROR_RESPONSES)
     async def api_opener(game: str = "termo", level: str = "3", t: str = "1.0", beam: str = "10",
-                         depth: str = "1", extended: bool = False, strict: bool = False, hard: bool = False):
-        fields = dict(game=game, level=level, t=t, beam=beam, depth=depth, extended=extended, strict=strict,
-                      hard=hard)
-        return await ask("opener", service.opener, fields, lane="long")
+                         depth: str = "1", extended: str = "false", strict: str = "false", hard: str = "false"):
+        """Booleans are ``true`` or ``false``."""
+        try:
+            flags = {name: _query_bool(name, value)
+                     for name, value in (("extended", extended), ("strict", strict), ("hard", hard))}
+        except _user_errors() as err:
+            return refusal(err)
+        fields = dict(game=game, level=level, t=t, beam=beam, depth=depth, **flags)
+        checked = await level_of({**fields, "opener": "optimal"})
+        if not isinstance(checked, int):
+            return checked
+        return await ask("opener", service.opener, fields, lane="long" if checked == 3 else "short")
 
-    @app.post("/api/feedback", summary="termo feedback GUESS ANSWER --json")
+    @app.post("/api/feedback", summary="termo feedback GUESS ANSWER --json", responses=ERROR_RESPONSES)
     async def api_feedback(body: FeedbackBody):
         return await ask("feedback", service.feedback, body.model_dump())
 
-    @app.post("/api/partition", summary="termo partition GUESS HISTORY... --json")
+    @app.post("/api/partition", summary="termo partition GUESS HISTORY... --json", responses=ERROR_RESPONSES)
     async def api_partition(body: PartitionBody):
         return await ask("partition", service.partition, body.model_dump(), lane="long")
 
-    @app.post("/api/candidates", summary="the candidates a history leaves (the board's last round)")
+    @app.post("/api/candidates", summary="the candidates a history leaves (the board's last round)",
+              responses=ERROR_RESPONSES)
     async def api_candidates(body: CandidatesBody):
         return await ask("candidates", service.candidates, body.model_dump())
 
@@ -257,6 +424,21 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
     async def api_health():
         return {"ok": True, "jobs": jobs.stats(), "configurations": len(service.ADVISORS),
                 "advisors": service.ADVISORS.advisors()}
+
+    # ------------------------------------------------------------------ the OpenAPI document
+
+    framework_openapi = app.openapi
+
+    def openapi() -> dict:
+        """The framework's document, with the error body the API really sends (`ErrorBody`)."""
+        spec = framework_openapi()
+        schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+        if "ErrorBody" in schemas:
+            schemas["HTTPValidationError"] = {**schemas["ErrorBody"], "title": "HTTPValidationError"}
+        schemas.pop("ValidationError", None)
+        return spec
+
+    app.openapi = openapi
 
     # ------------------------------------------------------------------ the puzzle routes (when built)
     routes: set = set()
@@ -293,6 +475,10 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
 
         return HTMLResponse(render(app.openapi()), headers=PAGE_HEADERS)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index():
         return HTMLResponse(await jobs.run(("page", "termo"), lambda: page("termo")), headers=PAGE_HEADERS)
@@ -318,6 +504,6 @@ def __getattr__(name):
     """``web.app:app`` for ``uvicorn web.app:app`` (built on first use)."""
     if name == "app":
         global app
-        app = create_app()
+        app = create_app(allowed_hosts=LOOPBACK_HOSTS)
         return app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

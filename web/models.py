@@ -2,14 +2,15 @@
 
 Numbers may be given as JSON numbers or as the text the command line takes (``"inf"``, ``"3"``);
 they are checked by the CLI's own parsers (`web.service`), so a bad value gets the CLI's message.
-Unknown fields are refused (a misspelt option must not be silently ignored).
+Unknown fields are refused (a misspelt option must not be silently ignored); booleans are JSON
+``true`` or ``false`` (not ``1`` or ``"yes"``).
 """
 
 from __future__ import annotations
 
-from typing import List, Optional, Union
+from typing import Dict, List, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 Number = Union[StrictInt, StrictFloat, StrictStr]
 Integer = Union[StrictInt, StrictStr]
@@ -28,12 +29,12 @@ class SuggestBody(_Body):
     t: Number = Field(1.0, description="prior temperature; 'inf' = uniform")
     beam: Integer = Field(10, description="level 3: guesses tried per search node")
     depth: Integer = Field(1, description="level 3: search depth below the root")
-    extended: bool = Field(False, description="Termo: also guess the conjugated forms")
-    strict: bool = Field(False, description="Nerdle: only the written form wins")
+    extended: StrictBool = Field(False, description="Termo: also guess the conjugated forms")
+    strict: StrictBool = Field(False, description="Nerdle: only the written form wins")
     opener: StrictStr = Field("default", description="default (the game's interface opener) or optimal")
-    hard: bool = Field(False, description="hard mode")
+    hard: StrictBool = Field(False, description="hard mode")
     list: Optional[Integer] = Field(None, description="also the N most likely candidates (key 'remaining')")
-    no_tree: bool = Field(False, description="never walk a stored strategy tree: always the live search (--no-tree)")
+    no_tree: StrictBool = Field(False, description="never walk a stored strategy tree: always the live search (--no-tree)")
 
 
 class FeedbackBody(_Body):
@@ -42,7 +43,7 @@ class FeedbackBody(_Body):
     guess: StrictStr
     answer: StrictStr
     game: StrictStr = "termo"
-    strict: bool = False
+    strict: StrictBool = False
 
 
 class PartitionBody(_Body):
@@ -59,7 +60,17 @@ class CandidatesBody(_Body):
 
     game: StrictStr = "termo"
     history: List[StrictStr] = Field(default_factory=list)
-    extended: bool = False
-    strict: bool = False
-    hard: bool = False
+    extended: StrictBool = False
+    strict: StrictBool = False
+    hard: StrictBool = False
     list: Optional[Integer] = None
+
+
+class ErrorBody(BaseModel):
+    """Every error answer (422, 413, 503, ...): ``detail`` always; the others where they apply."""
+
+    detail: str = Field(description="one line: the CLI's message (a flag named by its field: 'level')")
+    loc: Optional[List[Union[str, int]]] = Field(None, description="a malformed request: where (e.g. ['body', 'hard'])")
+    code: Optional[str] = Field(None, description="the message's code in the server's catalogue")
+    params: Optional[Dict[str, object]] = Field(None, description="the values the message is built from")
+    messages: Optional[Dict[str, str]] = Field(None, description="the message in each language: en, pt, ru")

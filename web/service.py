@@ -158,6 +158,18 @@ def opener(game: str | None = None, level="3", t="1.0", beam="10", depth="1", ex
     return data, []
 
 
+def check_options(game: str | None = None, level="3", t="1.0", beam="10", depth="1", extended: bool = False,
+                  strict: bool = False, hard: bool = False, opener: str = "default") -> int:
+    """The level of a request's options, checked as `suggest` and `opener` check them (the same
+    TermoError), before the request is given to a lane: a refusal is answered at once."""
+    from cli.solver_commands import parse_config
+
+    g = load_game(game, extended=extended, strict=strict)
+    config = parse_config(_text(level), _text(t), _text(beam), _text(depth), check_text("opener", opener), None,
+                          hard=bool(hard), game=g)
+    return config.level
+
+
 def feedback(guess: str, answer: str, game: str | None = None, strict: bool = False) -> tuple[dict, list[str]]:
     """``termo feedback GUESS ANSWER --json``: the colours of ``guess`` when the secret is ``answer``."""
     from termo.feedback import colours, render_squares

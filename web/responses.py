@@ -1,0 +1,48 @@
+"""What every answer of `termo serve` carries: the security headers and the error body.
+
+`SECURITY_HEADERS` go on every response (pages, the Nerdle puzzle pages, 404 pages, static files,
+the API, the server's own refusals): a Content-Security-Policy of ``default-src 'self'`` with
+``frame-ancestors 'none'`` (and ``X-Frame-Options: DENY`` for older browsers: no page can be
+framed), ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``.
+
+`error_body` builds every JSON error body, in one place: ``{"detail": "<one line>"}`` plus, for a
+malformed request, ``"loc"`` (where in the request, FastAPI's location) and, for an error the
+message catalogue knows, ``"code"``, ``"params"`` and ``"messages"`` (`_catalogued`).
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from fastapi.responses import JSONResponse
+
+# the boards load nothing from outside the app (the browser enforces it); the game's colours are
+# an inline style attribute of the page; 'unsafe-eval' only lets test drivers evaluate their
+# expressions in the page (Playwright's wait_for_function): the board's script evaluates no text
+PAGE_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+               "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+               "form-action 'self'")
+SECURITY_HEADERS = {"Content-Security-Policy": PAGE_POLICY, "X-Content-Type-Options": "nosniff",
+                    "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"}
+
+
+def _catalogued(error: Optional[BaseException], detail: str) -> dict:
+    """``code``, ``params`` and ``messages`` of an error the message catalogue knows (none here:
+    the board then shows ``detail``)."""
+    return {}
+
+
+def error_body(detail: str, error: Optional[BaseException] = None, loc: Optional[Sequence] = None) -> dict:
+    """The JSON body of an error answer (see the module docstring)."""
+    body: dict = {"detail": detail}
+    if loc:
+        body["loc"] = list(loc)
+    body.update(_catalogued(error, detail))
+    return body
+
+
+def error_response(status: int, detail: str, error: Optional[BaseException] = None,
+                   loc: Optional[Sequence] = None, headers: Optional[dict] = None) -> JSONResponse:
+    """A JSON error answer with `error_body` (the security headers are added by the app's
+    middleware; ``headers``: more, e.g. ``Retry-After``)."""
+    return JSONResponse(error_body(detail, error, loc), status_code=status, headers=headers)
