@@ -2,7 +2,9 @@
 
 Loopback (127.0.0.1) by default: the board is a personal tool. Any other address is served too,
 with a warning line on stderr first (the API has no accounts; anyone who can reach the port can
-use the machine's CPU).
+use the machine's CPU). Only the names the server is bound to are answered (`web.app.AllowedHosts`).
+The connections' timeouts and bound are `web.connections`'. SIGTERM stops the server as Ctrl-C
+does (the worker processes with it), and the workers end by themselves if the server is killed.
 """
 
 from __future__ import annotations
@@ -15,7 +17,40 @@ import typer
 from cli.common import fail, one_line
 from cli.limits import parse_int
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+def is_loopback(address: str) -> bool:
+    """Whether ``address`` is this machine only: ``localhost``, 127.0.0.0/8 or ::1."""
+    import ipaddress
+
+    if address.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(address.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def allowed_hosts(address: str):
+    """The ``Host`` names the server answers to when bound to ``address``: the loopback names
+    and ``address`` itself; None (every name) when bound to every interface (0.0.0.0, ::),
+    whose names are not known here."""
+    import ipaddress
+
+    from web.app import LOOPBACK_HOSTS
+
+    bare = address.strip("[]")
+    try:
+        ip = ipaddress.ip_address(bare)
+    except ValueError:
+        return [*LOOPBACK_HOSTS, address.lower()]
+    if ip.is_unspecified:
+        return None
+    return [*LOOPBACK_HOSTS, f"[{ip}]" if ip.version == 6 else str(ip)]
+
+
+def _terminated(signum, frame) -> None:
+    """SIGTERM after uvicorn's graceful stop (it raises the signal again), or before it started:
+    a normal exit, so the worker pools are shut down as on Ctrl-C."""
+    raise SystemExit(128 + signum)
 
 
 def serve_command(
@@ -40,15 +75,15 @@ def serve_command(
     address = host.strip()
     if not address:
         fail("--host must be an address, e.g. 127.0.0.1")
-    if address not in LOOPBACK:
+    if not is_loopback(address):
         typer.echo(one_line(f"warning: listening on {address}, not on loopback: anyone who can reach port "
                             f"{port_number} of this machine can use the board and the API (no accounts, "
                             f"no TLS)"), err=True)
+    import signal
     import socket
 
-    import uvicorn
-
     from web.app import create_app
+    from web.connections import Server, config
     from web.jobs import Jobs
 
     shown = f"[{address}]" if ":" in address else address
@@ -68,12 +103,16 @@ def serve_command(
     if jobs.workers < threads:
         typer.echo("warning: numba has no thread-safe threading layer here (tbb or omp): searches run "
                    "one at a time (--workers 1)", err=True)
-    app = create_app(jobs, warm=True)
+    app = create_app(jobs, warm=True, allowed_hosts=allowed_hosts(address))
     typer.echo(f"termo: serving the board on http://{shown}:{port_number}/ (API: /api, docs: /docs); "
                f"Ctrl-C stops", err=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    with sock:
-        server.run(sockets=[sock])
+    server = Server(config(app, log_level="warning", access_log=False))
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        with sock:
+            server.run(sockets=[sock])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def register(app: typer.Typer) -> None:

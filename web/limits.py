@@ -3,7 +3,9 @@
 The option bounds are the CLI's own (`cli.limits`, `termo.suggest.Config.check_game`: the same
 values give the same messages); these are the ones only a server needs: how large a body may
 be, how many history items and how long each, how long a text field, how many searches may wait
-for a worker, how many solver configurations stay in memory.
+for a worker, how many solver configurations stay in memory; and the connections' own bounds
+(`web.connections`): how many may be open, how long one may stay silent or take to send a
+request, how large a request head may be.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ MAX_ADVISORS = 16  # solver configurations kept in memory (LRU)
 MAX_WAITING = 64  # searches waiting for a worker before the server answers 503
 MAX_RESULTS = 2048  # answers kept in memory (LRU, keyed by the whole request; a few KB each)
 WORKERS = 2  # worker threads running searches (the machine has 2 cores)
+MAX_CONNECTIONS = 1000  # open connections (lowered to fit the descriptor limit: web.connections)
+IDLE_TIMEOUT = 5.0  # seconds a connection may stay silent before its first request (and between requests)
+REQUEST_TIMEOUT = 10.0  # seconds from a request's first byte to its last (head and body)
+MAX_HEAD = 16 * 1024  # bytes of a request head (request line and headers)
 
 
 def check_text(name: str, value) -> str:
