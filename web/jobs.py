@@ -16,11 +16,16 @@ not. The cache is memory only (derived data: a restart starts empty and loses no
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Hashable
 
 from web.limits import MAX_RESULTS, MAX_WAITING, WORKERS
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL = 1.0  # seconds between two looks at the server's pid from a worker process
+STOP_WAIT = 5.0  # seconds a worker process is given to end after SIGTERM at shutdown, then SIGKILL
 
 
 def kernels_threadsafe() -> bool:
@@ -66,12 +71,52 @@ class Busy(Exception):
     """Too many calls are waiting for a worker (or a worker process died: asked again later)."""
 
 
-def _worker_started() -> None:
+def _worker_started(parent: int = 0) -> None:
     """In a ``long``-lane worker process: Ctrl-C is the server's to handle (the pool is shut down
-    with it), not a traceback per worker."""
+    with it), not a traceback per worker; and the worker ends when its server ends, even when
+    the server is killed (SIGKILL) and cannot stop it (`_end_with`)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent:
+        _end_with(parent)
+
+
+def _end_with(parent: int) -> None:
+    """End this process when ``parent`` (the server's pid) is gone: on Linux at once (the
+    kernel's parent-death signal, ``prctl(PR_SET_PDEATHSIG)``), elsewhere and as a fallback
+    within `PARENT_POLL` seconds (a thread that watches the parent pid).
+
+    The parent-death signal is SIGUSR1 with a handler that checks the parent is really gone:
+    the kernel also sends it when the *thread* that started the worker ends while the server
+    lives on, and that must not end the worker."""
+    import os
+    import signal
+    import sys
+
+    def check(*_):
+        if os.getppid() != parent:
+            os._exit(1)
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            signal.signal(signal.SIGUSR1, check)
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGUSR1), 0, 0, 0)
+        except (OSError, AttributeError, ValueError):  # no prctl here: the thread below does it
+            pass
+    check()  # the server died before the signal was asked for
+
+    def watch():
+        import time
+
+        while True:
+            time.sleep(PARENT_POLL)
+            check()
+
+    threading.Thread(target=watch, name="termo-parent-watch", daemon=True).start()
 
 
 def _import_library() -> None:
@@ -121,9 +166,11 @@ class Jobs:
                 import multiprocessing
                 from concurrent.futures import ProcessPoolExecutor
 
+                import os
+
                 self._executors["long"] = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_worker_started)
+                    initializer=_worker_started, initargs=(os.getpid(),))
             return self._executors["long"]
         lane = lane if self.workers > 1 else "short"
         if lane not in self._executors:
@@ -209,6 +256,20 @@ class Jobs:
             pool.submit(_import_library)
 
     def shutdown(self) -> None:
+        """Stop the pools: queued calls are cancelled, and the worker processes are ended now
+        (a search in progress is abandoned: its answer has nobody left to go to), so that none
+        outlives the server (SIGTERM, then SIGKILL after `STOP_WAIT` seconds)."""
+        processes = []
         for executor in self._executors.values():
+            processes += list((getattr(executor, "_processes", None) or {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
         self._executors.clear()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(STOP_WAIT)
+                if process.is_alive():
+                    process.kill()
+                    process.join(STOP_WAIT)
