@@ -43,9 +43,11 @@ LOG_EVERY = 10.0  # seconds between two lines of the same repeated message
 RESOURCE_ERRORS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 
 
-def max_connections(limit: int = MAX_CONNECTIONS) -> int:
-    """The bound on open connections: ``limit``, lowered to fit the soft descriptor limit."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+def max_connections(limit: int = MAX_CONNECTIONS, soft: int | None = None) -> int:
+    """The bound on open connections: ``limit``, lowered to fit the soft descriptor limit
+    (``soft``: that limit; default this process's)."""
+    if soft is None:
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return limit
     return max(16, min(limit, soft - FD_RESERVE - ACCEPT_BATCH, soft // 2 + soft // 4))

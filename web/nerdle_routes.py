@@ -66,7 +66,9 @@ def _line(err: TermoError) -> str:
 
 
 def _error_json(err: TermoError) -> JSONResponse:
-    return JSONResponse({"detail": _line(err)}, status_code=422)
+    from web.responses import error_response  # every error body is built there
+
+    return error_response(422, _line(err), error=err)
 
 
 # ----------------------------------------------------------------------------- JSON
