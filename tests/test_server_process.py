@@ -104,6 +104,14 @@ def server(tmp_path):
         s.close()
 
 
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """One server for the tests that leave it running as it was."""
+    s = Server(tmp_path_factory.mktemp("serve"))
+    yield s
+    s.close()
+
+
 def _raise_own_nofile(need: int) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < need:
@@ -208,10 +216,10 @@ def test_idle_connections_leave_the_server_answering(server):
     assert "Traceback" not in s.log.read_text(errors="replace")
 
 
-def test_idle_and_slow_header_connections_are_closed(server):
+def test_idle_and_slow_header_connections_are_closed(shared):
     """A connection that sends nothing, and one that sends its request head a byte at a time
     and never finishes it, are both closed by the server (bounded wait far above its timeouts)."""
-    s = server()
+    s = shared
     idle = socket.create_connection(("127.0.0.1", s.port))
     slow = socket.create_connection(("127.0.0.1", s.port))
     slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -243,8 +251,8 @@ def test_idle_and_slow_header_connections_are_closed(server):
         slow.close()
 
 
-def test_bad_requests_are_answered_in_json(server):
-    s = server()
+def test_bad_requests_are_answered_in_json(shared):
+    s = shared
     with socket.create_connection(("127.0.0.1", s.port), timeout=30) as sock:
         sock.sendall(b"NOT A REQUEST\r\n\r\n")
         answer = b""
@@ -266,8 +274,8 @@ def test_bad_requests_are_answered_in_json(server):
     assert b"application/json" in head.lower() and json.loads(body)["detail"]
 
 
-def test_a_foreign_host_header_is_refused(server):
-    s = server()
+def test_a_foreign_host_header_is_refused(shared):
+    s = shared
     status, _, body = s.get("/api/health", headers={"Host": "attacker.example"})
     assert status == 400 and "attacker.example" in json.loads(body)["detail"]
     for host in ("127.0.0.1", f"127.0.0.1:{s.port}", f"localhost:{s.port}", "localhost"):
