@@ -39,7 +39,7 @@ from web import service
 from web.jobs import Busy, Jobs
 from web.limits import MAX_BODY
 from web.models import CandidatesBody, ErrorBody, FeedbackBody, PartitionBody, SuggestBody
-from web.responses import PAGE_POLICY, SECURITY_HEADERS, error_body, error_response
+from web.responses import PAGE_POLICY, SECURITY_HEADERS, error_body, error_response  # noqa: F401 - PAGE_POLICY re-exported
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGE_HEADERS = SECURITY_HEADERS  # every answer carries them (SecurityHeaders); kept for the pages' callers
