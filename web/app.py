@@ -165,9 +165,12 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-def _answer(data, warnings) -> JSONResponse:
+def _answer(data, warnings, name: str = "") -> JSONResponse:
     from termo.plain_data import jsonable
+    from web.messages import answer_messages
 
+    if isinstance(data, dict):  # the board's languages beside the reason and the warnings
+        data = {**data, **answer_messages(name, data, warnings)}
     headers = {"X-Termo-Warnings": json.dumps(warnings, ensure_ascii=True)} if warnings else None
     return JSONResponse(jsonable(data), headers=headers)
 
@@ -215,8 +218,10 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
             # a partial of a module function: it can travel to a worker process (the long lane)
             data, warnings = await jobs.run(key, functools.partial(func, *args, **kwargs), lane=lane)
         except _user_errors() as err:
-            return JSONResponse({"detail": _line(str(err))}, status_code=422)
-        return _answer(data, warnings)
+            from web.messages import error_body
+
+            return JSONResponse(error_body(err), status_code=422)
+        return _answer(data, warnings, key[0])
 
     async def ask(name: str, func, fields: dict, lane: str = "short"):
         """:func:`call` of ``func(**fields)``, keyed by the command's name and its fields."""
