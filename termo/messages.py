@@ -138,9 +138,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ru": "используйте только буквы",
     },
     "guess.is_round": {
-        "en": "{text:q} is a round (a guess with its colours), not a guess: the guess to split by is missing",
-        "pt": "{text:q} é uma rodada (palavra com as cores), não uma palavra: falta a palavra que divide as candidatas",
-        "ru": "{text:q} — это ход (слово с цветами), а не слово: не указано слово, которым делить кандидатов",
+        "en": "{guess} with its colours is a round, not a guess: the guess to split the candidates by is missing",
+        "pt": "{guess} com as cores é uma rodada, não uma palavra: falta a palavra que divide as candidatas",
+        "ru": "{guess} с цветами — это ход, а не слово: не указано слово, которым делить кандидатов",
     },
     # ---- colours
     "colours.bad_char": {

@@ -189,7 +189,8 @@ def guess_codes(state: State, text: str):
     hx = hb.xp
     if ":" in text:  # a round given where the guess goes (the guess forgotten)
         raise TermoError(f"{text.strip()!r} is a round (guess:colours), not a guess: the guess to split by is "
-                         "missing (it comes first, before the rounds)", "guess.is_round", {"text": text.strip()})
+                         "missing (it comes first, before the rounds)", "guess.is_round",
+                         {"text": text.strip(), "guess": text.partition(":")[0].strip()})
     guess = Session(game).check_guess(text)
     if guess.probe is not None:
         row = hb.to_numpy(pattern_matrix(game, backend=hb))[guess.probe]
