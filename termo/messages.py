@@ -710,6 +710,13 @@ def message_of(text) -> dict | None:
     return None if found is None else {"code": found[0], "params": found[1]}
 
 
+def nested(text):
+    """A sentence as a param of another message: its ``{"code", "params"}``, or the text itself
+    when it has no code (rendered as it is)."""
+    found = message_of(text)
+    return str(text) if found is None else found
+
+
 def messages_of(text) -> dict[str, str] | None:
     """The three renderings of a library sentence (None when it has no code)."""
     found = message_of(text)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from termo.errors import TermoError
-from termo.messages import Message, message_of, unit_count
+from termo.messages import Message, nested, unit_count
 
 EMPTY_RESULT_HINT = (
     "mistyped colours, or the answer is not in the lexicon; the round was not applied"
@@ -179,7 +179,7 @@ class Session:
             ok, reason = is_legal(self.constraint(), guess.norm, self.game.unit)
             if not ok:
                 raise TermoError(f"hard mode: {guess.word!r} is not allowed: {reason}", "hard.not_allowed",
-                                 {"word": guess.word, "why": message_of(reason)})
+                                 {"word": guess.word, "why": nested(reason)})
         return guess
 
     def constraint(self):
@@ -236,7 +236,7 @@ class Session:
         ok, reason = pattern_possible(guess.norm, pattern, self.game.word_length, normalize=None)
         if not ok:
             raise TermoError(f"impossible colours {pattern} for {guess.word}: {reason}", "colours.impossible",
-                             {"word": guess.word, "pattern": pattern, "why": message_of(reason),
+                             {"word": guess.word, "pattern": pattern, "why": nested(reason),
                               "game": self.game.name})
         return pattern
 

@@ -145,10 +145,10 @@ class Game:
         if self.guess_error is not None:
             reason = self.guess_error(norm)
             if reason:
-                from termo.messages import message_of
+                from termo.messages import nested
 
                 raise TermoError(f"{norm!r} is not a valid guess: {reason}", "guess.invalid",
-                                 {"word": norm, "why": message_of(reason)})
+                                 {"word": norm, "why": nested(reason)})
 
     def word_of(self, text: str, role: str = "guess") -> str:
         """The normalised form of a typed word (or equation) of this game: a listed one, or one
