@@ -47,10 +47,7 @@ def games_command(json_out: JsonOption = False) -> None:
 
 def _game_word(game, text: str, label: str) -> str:
     """A normalised word of ``game`` typed on the command line (TermoError when invalid)."""
-    norm = game.normalize(text.strip())
-    if game.index_of(norm) is None:
-        game.check_guess_text(norm)
-    return norm
+    return game.word_of(text, label)
 
 
 @user_errors

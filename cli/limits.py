@@ -29,17 +29,20 @@ def parse_int(name: str, text: str, low: int, high: int | None = None, why: str 
     try:
         value = int(str(text).strip())
     except ValueError:
-        raise TermoError(f"--{name} takes an integer, not {text!r}") from None
+        raise TermoError(f"--{name} takes an integer, not {text!r}", "option.integer",
+                         {"name": name, "value": str(text)}) from None
     return check_int(name, value, low, high, why)
 
 
 def check_int(name: str, value: int, low: int, high: int | None = None, why: str = "") -> int:
     """``value`` of ``--name`` within ``[low, high]`` (``why``: the reason of the upper bound)."""
     if value < low:
-        raise TermoError(f"--{name} must be at least {low}, not {value}")
+        raise TermoError(f"--{name} must be at least {low}, not {value}", "option.at_least",
+                         {"name": name, "low": low, "value": value})
     if high is not None and value > high:
         reason = f" ({why})" if why else ""
-        raise TermoError(f"--{name} must be at most {high:,}{reason}, not {value:,}")
+        raise TermoError(f"--{name} must be at most {high:,}{reason}, not {value:,}", "option.at_most",
+                         {"name": name, "high": high, "value": value})
     return value
 
 
@@ -75,4 +78,4 @@ def check_search(game, beam: int, depth: int) -> None:
         Config(level=3, beam=beam, depth=depth).check_game(game)
     except TermoError as err:
         text = str(err)
-        raise TermoError(text if text.startswith("--") else f"--{text}") from None
+        raise err.reworded(text if text.startswith("--") else f"--{text}") from None

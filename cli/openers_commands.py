@@ -12,6 +12,7 @@ import typer
 from cli.common import BackendOption, GameOption, JsonOption, default_out, print_json, progress_bar, user_errors
 from cli.limits import MAX_TIMEOUT, check_int, check_seconds
 from termo.errors import TermoError
+from termo.messages import counted
 
 DEFAULT_DIR = "openers"  # checkpoints under <cache dir>/openers/<game>/checkpoints
 MAX_WORKERS = 64
@@ -121,7 +122,7 @@ def openers_command(
     finally:
         executor.close()
     typer.echo(
-        f"openers: {table['n_openers']:,} openers, {info.get('chunks_computed', 0)} chunks computed, "
+        f"openers: {table['n_openers']:,} openers, {counted(info.get('chunks_computed', 0), 'chunk')} computed, "
         f"{info.get('chunks_resumed', 0)} resumed, {info.get('seconds', 0.0):.1f} s"
         + (f"; wrote {out}" if out is not None else ""),
         err=True,

@@ -12,6 +12,7 @@ import typer
 from cli.common import BackendOption, GameOption, JsonOption, out_folder, print_json, progress_bar, user_errors
 from cli.limits import MAX_COLUMNS, MAX_TIMEOUT, check_int, check_seconds
 from termo.errors import TermoError
+from termo.messages import counted
 
 DEFAULT_OUT = "robustness"  # under the cache dir (cli.common.default_out)
 
@@ -176,12 +177,12 @@ def robustness_command(
     except ClusterStopped as err:  # every chunk that finished is checkpointed already
         if not store.finished:
             raise TermoError(err.reason) from None
-        raise TermoError(f"{err.reason}; {store.finished} chunks finished and checkpointed in {out / 'checkpoints'}; "
+        raise TermoError(f"{err.reason}; {counted(store.finished, 'chunk')} finished and checkpointed in {out / 'checkpoints'}; "
                          f"resume with: {_resume_command(ctx)}") from None
     finally:
         executor.close()
     typer.echo(
-        f"robustness: {info.get('chunks_computed', 0)} chunks computed, {info.get('chunks_resumed', 0)} resumed, "
+        f"robustness: {counted(info.get('chunks_computed', 0), 'chunk')} computed, {info.get('chunks_resumed', 0)} resumed, "
         f"{info.get('seconds', 0.0):.1f} s; wrote {paths['json']}",
         err=True,
     )

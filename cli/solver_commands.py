@@ -79,9 +79,9 @@ def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "defau
 
     lvl = parse_int("level", level, 1)
     if lvl not in (1, 2, 3):
-        raise TermoError(f"--level must be 1, 2 or 3, not {lvl}")
+        raise TermoError(f"--level must be 1, 2 or 3, not {lvl}", "option.level", {"value": lvl})
     if opener not in ("default", "optimal"):
-        raise TermoError(f"--opener must be 'default' or 'optimal', not {opener!r}")
+        raise TermoError(f"--opener must be 'default' or 'optimal', not {opener!r}", "option.opener", {"value": opener})
     temperature = parse_temperature(t)
     config = Config(
         level=lvl,
@@ -96,7 +96,7 @@ def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "defau
         try:
             config.check_game(game)
         except TermoError as err:
-            raise TermoError(f"--{err}") from None
+            raise err.reworded(f"--{err}") from None
     return config
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 from itertools import permutations
 
 from termo.errors import TermoError
+from termo.messages import Message, counted, unit_count
 
 COMBINING_CEDILLA = "\u0327"
 DIGIT = {"B": 0, "Y": 1, "G": 2}
@@ -59,7 +60,7 @@ def feedback(guess: str, answer: str, length: int = 5, fold_cedilla: bool = True
     a = normalize(answer, fold_cedilla)
     for label, word in (("guess", g), ("answer", a)):
         if len(word) != length:
-            raise TermoError(f"{label} '{word}' has {len(word)} letters; expected {length}")
+            raise TermoError(f"{label} '{word}' has {unit_count(len(word), 'letters')}; expected {length}")
     return colours(g, a)
 
 
@@ -95,11 +96,12 @@ def parse_pattern(text: str, length: int = 5) -> str:
         if colour is None:
             raise TermoError(
                 f"feedback '{text}': character {ch!r} (U+{ord(ch):04X}) is not a colour; "
-                "use G/Y/B, 2/1/0, v/a/p or the coloured squares"
-            )
+                "use G/Y/B, 2/1/0, v/a/p or the coloured squares",
+                "colours.bad_char", {"text": text, "char": ch})
         out.append(colour)
     if len(out) != length:
-        raise TermoError(f"feedback '{text}' has {len(out)} colours; expected {length}")
+        raise TermoError(f"feedback '{text}' has {counted(len(out), 'colour')}; expected {length}", "colours.count",
+                         {"text": text, "n": len(out), "expected": length})
     return "".join(out)
 
 
@@ -117,23 +119,23 @@ def pattern_possible(guess: str, pattern: str, length: int = 5, fold_cedilla: bo
     """
     g = guess if normalize is None else normalize(guess, fold_cedilla)
     if len(g) != length or len(pattern) != length:
-        return False, f"guess and pattern must both have {length} letters"
+        return False, Message(f"guess and pattern must both have {length} letters", "colours.why.length", n=length)
     # 1. For each letter, yellows go to the leftmost non-green copies first.
     seen_black: set[str] = set()
     for letter, mark in zip(g, pattern):
         if mark == "B":
             seen_black.add(letter)
         elif mark == "Y" and letter in seen_black:
-            return False, (
+            return False, Message(
                 f"'{letter}' is marked absent and then present further right; "
-                "the game colours the leftmost copy first"
+                "the game colours the leftmost copy first", "colours.why.absent_then_present", letter=letter
             )
     # 2. Every yellow letter needs its own free (non-green) position holding another letter.
     free = [i for i, mark in enumerate(pattern) if mark != "G"]
     yellows = [g[i] for i, mark in enumerate(pattern) if mark == "Y"]
     if len(yellows) > len(free):
-        return False, "more yellow letters than free positions"
+        return False, Message("more yellow letters than free positions", "colours.why.too_many_present")
     for places in permutations(free, len(yellows)):
         if all(g[p] != letter for p, letter in zip(places, yellows)):
             return True, ""
-    return False, "the yellow letters have no other free position to go to"
+    return False, Message("the yellow letters have no other free position to go to", "colours.why.no_room")

@@ -29,6 +29,7 @@ from typing import Iterable
 
 from backends import host
 from termo.errors import TermoError
+from termo.messages import Message
 
 
 @dataclass(frozen=True)
@@ -111,16 +112,18 @@ def is_legal(constraint: Constraint, guess_norm: str, unit: str = "letters") -> 
     """
     tile = unit[:-1] if unit.endswith("s") else unit
     if len(guess_norm) != constraint.length:
-        return False, f"a guess has {constraint.length} {unit}, not {len(guess_norm)}"
+        return False, Message(f"a guess has {constraint.length} {unit}, not {len(guess_norm)}", "hard.why.length",
+                              n=constraint.length, unit=unit, got=len(guess_norm))
     for i, sym in enumerate(constraint.greens):
         if sym is not None and guess_norm[i] != sym:
-            return False, f"the {ordinal(i + 1)} {tile} must be {sym!r}"
+            return False, Message(f"the {ordinal(i + 1)} {tile} must be {sym!r}", "hard.why.position", pos=i + 1,
+                                  symbol=sym)
     counts = Counter(guess_norm)
     for sym, n in constraint.minimum:
         if counts[sym] < n:
             if n == 1:
-                return False, f"must contain {sym!r}"
-            return False, f"needs at least {n} {sym!r}"
+                return False, Message(f"must contain {sym!r}", "hard.why.contain", symbol=sym)
+            return False, Message(f"needs at least {n} {sym!r}", "hard.why.at_least", n=n, symbol=sym)
     return True, ""
 
 
@@ -212,7 +215,7 @@ def top_allowed(sweeper, candidates, allowed, k: int) -> list[int]:
     mask = xp.asarray(allowed, dtype=xp.bool)
     keep = xp.nonzero(mask)[0]
     if keep.shape[0] == 0:
-        raise TermoError("hard mode: no guess of the word list satisfies the rule")
+        raise TermoError("hard mode: no guess of the word list satisfies the rule", "hard.no_guess")
     cand = xp.asarray(list(candidates), dtype=xp.int64)
     h = sweeper.entropies(cand)
     members = xp.searchsorted(keep, cand[mask[cand]])  # candidates, in the allowed coordinates

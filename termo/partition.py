@@ -84,7 +84,7 @@ def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) 
         session = Session(game)
         session.replay(items)
     if session.won:
-        raise TermoError("the history ends with a win: no candidates are left to split")
+        raise TermoError("the history ends with a win: no candidates are left to split", "partition.won")
     xp = host().xp
     cand = xp.asarray(session.candidates, dtype=xp.int64)
     return State(game, cand, float(t), prior_weights(game.icf, t), items or tuple(session.history()))
@@ -187,6 +187,10 @@ def guess_codes(state: State, text: str):
     game = state.game
     hb = host()
     hx = hb.xp
+    if ":" in text:  # a round given where the guess goes (the guess forgotten)
+        raise TermoError(f"{text.strip()!r} is a round (guess:colours), not a guess: the guess to split by is "
+                         "missing (it comes first, before the rounds)", "guess.is_round",
+                         {"text": text.strip(), "guess": text.partition(":")[0].strip()})
     guess = Session(game).check_guess(text)
     if guess.probe is not None:
         row = hb.to_numpy(pattern_matrix(game, backend=hb))[guess.probe]
@@ -267,8 +271,11 @@ def off_list_warnings(game, guess) -> tuple[str, ...]:
     if guess.probe is not None:
         return ()
     noun = "word" if game.unit == "letters" else "guess"
-    return (f"{guess.word!r} is not in the {noun} list: its groups are computed answer by answer "
-            "(scalar rule; it wins only when written as an answer)",)
+    from termo.messages import Message
+
+    return (Message(f"{guess.word!r} is not in the {noun} list: its groups are computed answer by answer "
+                    "(scalar rule; it wins only when written as an answer)", "warning.partition_off_list",
+                    word=guess.word, unit=game.unit),)
 
 
 def groups_of(state: State, codes) -> list[dict]:

@@ -42,10 +42,12 @@ def parse_temperature(text: str | float) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise TermoError(f"temperature {text!r} is not a number (use e.g. 1, 0.5 or inf)") from None
+            raise TermoError(f"temperature {text!r} is not a number (use e.g. 1, 0.5 or inf)", "temperature.not_number",
+                             {"text": text}) from None
         if value == 0.0 and _positive_text(text):
             raise TermoError(f"temperature {text.strip()} is below the smallest positive number a float64 holds "
-                             f"(5e-324), so it would be 0; use a T of at least 5e-324")
+                             f"(5e-324), so it would be 0; use a T of at least 5e-324", "temperature.underflow",
+                             {"text": text.strip()})
     check_temperature(value)
     return value
 
@@ -62,7 +64,8 @@ def _positive_text(text: str) -> bool:
 
 def check_temperature(t: float) -> None:
     if math.isnan(t) or t <= 0:
-        raise TermoError(f"temperature must be positive (or inf for a uniform prior), got {t}")
+        raise TermoError(f"temperature must be positive (or inf for a uniform prior), got {t}",
+                         "temperature.positive", {"value": t})
 
 
 def _scores(icf):

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from termo.errors import TermoError
+from termo.messages import Message, nested, unit_count
 
 EMPTY_RESULT_HINT = (
     "mistyped colours, or the answer is not in the lexicon; the round was not applied"
@@ -90,8 +91,8 @@ def parse_history_item(text: str) -> tuple[str, str]:
     guess = guess.strip()
     if not sep or not guess or not pattern.strip():
         raise TermoError(
-            f"bad history item {text!r}: expected guess:colours, e.g. tarso:BBGBY or 52-34=18:GBBYBBGB"
-        )
+            f"bad history item {text!r}: expected guess:colours, e.g. tarso:BBGBY or 52-34=18:GBBYBBGB",
+            "history.bad_item", {"item": text})
     return guess, pattern
 
 
@@ -177,7 +178,8 @@ class Session:
 
             ok, reason = is_legal(self.constraint(), guess.norm, self.game.unit)
             if not ok:
-                raise TermoError(f"hard mode: {guess.word!r} is not allowed: {reason}")
+                raise TermoError(f"hard mode: {guess.word!r} is not allowed: {reason}", "hard.not_allowed",
+                                 {"word": guess.word, "why": nested(reason)})
         return guess
 
     def constraint(self):
@@ -199,7 +201,7 @@ class Session:
     def _check_word(self, text: str) -> Guess:
         raw = text.strip().lower()
         if not raw:
-            raise TermoError("empty guess")
+            raise TermoError("empty guess", "guess.empty")
         game = self.game
         norm = game.normalize(raw)
         probe = game.index_of(raw)
@@ -207,18 +209,22 @@ class Session:
             return Guess(game.probes[probe], norm, probe)
         n = game.word_length
         if len(norm) != n:
-            raise TermoError(f"{raw!r} has {len(norm)} {game.unit}; guesses here have {n}")
+            raise TermoError(f"{raw!r} has {unit_count(len(norm), game.unit)}; guesses here have {n}", "guess.length",
+                             {"word": raw, "n": len(norm), "expected": n, "unit": game.unit})
         try:
             game.check_guess_text(norm)
         except TermoError as err:
             if game.unit == "letters" and not norm.isalpha():
-                raise TermoError(f"{raw!r} is not a word: use letters only") from None
-            raise TermoError(str(err).replace(repr(norm), repr(raw), 1)) from None
+                raise TermoError(f"{raw!r} is not a word: use letters only", "guess.not_letters",
+                                 {"word": raw}) from None
+            raise err.reworded(str(err).replace(repr(norm), repr(raw), 1), word=raw) from None
         noun = "word" if game.unit == "letters" else "guess"
         warning = (
-            f"{raw!r} is not in the word list; its colours are still used to filter the candidates"
+            Message(f"{raw!r} is not in the word list; its colours are still used to filter the candidates",
+                    "warning.off_list", word=raw)
             if noun == "word" else
-            f"{raw!r} is not in the guess list; its colours are still used to filter the candidates"
+            Message(f"{raw!r} is not in the guess list; its colours are still used to filter the candidates",
+                    "warning.off_list_guess", word=raw)
         )
         return Guess(raw, norm, None, (warning,))
 
@@ -229,7 +235,9 @@ class Session:
         pattern = parse_pattern(text, self.game.word_length)
         ok, reason = pattern_possible(guess.norm, pattern, self.game.word_length, normalize=None)
         if not ok:
-            raise TermoError(f"impossible colours {pattern} for {guess.word}: {reason}")
+            raise TermoError(f"impossible colours {pattern} for {guess.word}: {reason}", "colours.impossible",
+                             {"word": guess.word, "pattern": pattern, "why": nested(reason),
+                              "game": self.game.name})
         return pattern
 
     # ------------------------------------------------------------- filtering
@@ -274,7 +282,7 @@ class Session:
         An empty filter result is returned as ``Outcome(status="empty")`` and not applied.
         """
         if self.won:
-            raise TermoError("the game is already won; undo or start a new one")
+            raise TermoError("the game is already won; undo or start a new one", "game.won")
         guess = self.check_guess(guess_text)
         pattern = self.check_pattern(guess, pattern_text)
         before = self.n_candidates
@@ -316,11 +324,13 @@ class Session:
             try:
                 outcome = self.play(guess, pattern)
             except TermoError as err:
-                raise TermoError(f"round {number} ({item}): {err}") from None
+                inner = {"code": err.code, "params": err.params} if err.code else None
+                raise TermoError(f"round {number} ({item}): {err}", "history.round" if inner else None,
+                                 {"round": number, "item": item, "guess": guess, "error": inner}) from None
             if outcome.status == "empty":
                 raise TermoError(
-                    f"round {number} ({item}) leaves no candidate: {EMPTY_RESULT_HINT}"
-                )
+                    f"round {number} ({item}) leaves no candidate: {EMPTY_RESULT_HINT}",
+                    "history.round_empty", {"round": number, "item": item, "guess": guess})
             outcomes.append(outcome)
         return outcomes
 

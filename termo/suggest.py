@@ -47,15 +47,18 @@ class Config:
 
     def __post_init__(self):
         if self.level not in LEVELS:
-            raise TermoError(f"level must be 1, 2 or 3, not {self.level}")
+            raise TermoError(f"level must be 1, 2 or 3, not {self.level}", "option.level", {"value": self.level})
         if not (self.t > 0):  # also rejects NaN
             raise TermoError(f"temperature must be > 0 (or inf), not {self.t}")
         if self.beam < 1:
-            raise TermoError(f"beam must be at least 1, not {self.beam}")
+            raise TermoError(f"beam must be at least 1, not {self.beam}", "option.at_least",
+                             {"name": "beam", "low": 1, "value": self.beam})
         if self.depth < 0:
-            raise TermoError(f"depth must be at least 0, not {self.depth}")
+            raise TermoError(f"depth must be at least 0, not {self.depth}", "option.at_least",
+                             {"name": "depth", "low": 0, "value": self.depth})
         if self.opener not in OPENERS:
-            raise TermoError(f"opener must be 'default' or 'optimal', not {self.opener!r}")
+            raise TermoError(f"opener must be 'default' or 'optimal', not {self.opener!r}", "option.opener",
+                             {"value": self.opener})
 
     def check_game(self, game) -> None:
         """Raise TermoError when the search asks more of ``game`` than it has: a beam of more
@@ -64,14 +67,17 @@ class Config:
         name = getattr(game, "title", "") or getattr(game, "name", "the game")
         probes = getattr(game, "n_probes", None)
         if probes is not None and self.beam > probes and probes <= MAX_BEAM:
-            raise TermoError(f"beam must be at most {probes:,} (the probe count of {name}), not {self.beam:,}")
+            raise TermoError(f"beam must be at most {probes:,} (the probe count of {name}), not {self.beam:,}",
+                             "option.beam_probes", {"high": probes, "game": name, "value": self.beam})
         if self.beam > MAX_BEAM:
             raise TermoError(f"beam must be at most {MAX_BEAM} (the search's memory grows with the beam: "
-                             f"150 after tarso:BBBBB took 0.56 GB, 600 took 4.9 GB), not {self.beam:,}")
+                             f"150 after tarso:BBBBB took 0.56 GB, 600 took 4.9 GB), not {self.beam:,}",
+                             "option.beam_memory", {"high": MAX_BEAM, "value": self.beam})
         turns = getattr(game, "max_turns", None)
         if turns is not None and self.depth > max(turns - 1, 0):
             raise TermoError(f"depth must be at most {max(turns - 1, 0)} ({name} has {turns} tries: "
-                             f"the search cannot look past the last one), not {self.depth:,}")
+                             f"the search cannot look past the last one), not {self.depth:,}", "option.depth_tries",
+                             {"high": max(turns - 1, 0), "game": name, "tries": turns, "value": self.depth})
 
     def describe(self) -> str:
         t = "inf" if math.isinf(self.t) else f"{self.t:g}"
@@ -171,7 +177,7 @@ class Advisor:
         hard = {} if allowed is None else {"allowed": allowed}
         n = int(len(candidates)) if not hasattr(candidates, "shape") else int(candidates.shape[0])
         if n == 0:
-            raise TermoError("no candidate left")
+            raise TermoError("no candidate left", "game.no_candidate")
         solver = self.solver()
         with _search_progress(solver, progress):
             return solver.decide(candidates, turn, **hard)
@@ -286,7 +292,7 @@ def suggest(
         played = len(session.rounds)
         extra = f" ({played} rounds given)" if played > game.max_turns else ""
         raise TermoError(f"the game is over: all {game.max_turns} tries were played{extra}, there is no "
-                         f"try {played + 1} to suggest")
+                         f"try {played + 1} to suggest", "game.over", {"tries": game.max_turns, "next": played + 1})
     decision, source = advisor.move(session, progress=progress)
     data = decision.as_dict()
     data.update(source)

@@ -6,7 +6,8 @@ share one process. Every library call runs in a worker thread (`web.jobs.Jobs`),
 event loop; identical requests in flight share one computation.
 
 Errors: a value the CLI would refuse is HTTP 422 with the CLI's one-line message as
-``{"detail": "..."}`` (`cli.common.one_line`: escaped, echoed input cut); a malformed body is 422
+``{"detail": "..."}`` (`cli.common.one_line`: escaped, echoed input cut), with its catalogue code
+and its renderings in the board languages (`web.messages.error_body`); a malformed body is 422
 with one line too; a body over `web.limits.MAX_BODY` bytes is 413; too many waiting requests is
 503. Warnings the CLI prints on stderr (a word outside the list) come in the ``X-Termo-Warnings``
 header (a JSON list, ASCII-escaped), so the JSON body has exactly the command's keys.
@@ -265,9 +266,12 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
-def _answer(data, warnings) -> JSONResponse:
+def _answer(data, warnings, name: str = "") -> JSONResponse:
     from termo.plain_data import jsonable
+    from web.messages import answer_messages
 
+    if isinstance(data, dict):  # the board's languages beside the reason and the warnings
+        data = {**data, **answer_messages(name, data, warnings)}
     headers = {"X-Termo-Warnings": json.dumps(warnings, ensure_ascii=True)} if warnings else None
     return JSONResponse(jsonable(data), headers=headers)
 
@@ -358,7 +362,7 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False, allowed_hosts=No
             data, warnings = await jobs.run(key, functools.partial(func, *args, **kwargs), lane=lane)
         except _user_errors() as err:
             return refusal(err)
-        return _answer(data, warnings)
+        return _answer(data, warnings, key[0])
 
     async def ask(name: str, func, fields: dict, lane: str = "short"):
         """:func:`call` of ``func(**fields)``, keyed by the command's name and its fields."""

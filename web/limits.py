@@ -29,9 +29,10 @@ MAX_HEAD = 16 * 1024  # bytes of a request head (request line and headers)
 def check_text(name: str, value) -> str:
     """A text field of at most `MAX_TEXT` characters."""
     if not isinstance(value, str):
-        raise TermoError(f"{name} must be text, not {type(value).__name__}")
+        raise TermoError(f"{name} must be text, not {type(value).__name__}", "option.text_type", {"name": name})
     if len(value) > MAX_TEXT:
-        raise TermoError(f"{name} is too long: {len(value):,} characters, at most {MAX_TEXT}")
+        raise TermoError(f"{name} is too long: {len(value):,} characters, at most {MAX_TEXT}", "option.too_long",
+                         {"name": name, "n": len(value), "max": MAX_TEXT})
     return value
 
 
@@ -40,10 +41,12 @@ def check_history(history) -> list[str]:
     items = list(history or [])
     if len(items) > MAX_HISTORY:
         raise TermoError(f"history has {len(items):,} items; at most {MAX_HISTORY} are accepted "
-                         f"(no game has more than 6 tries)")
+                         f"(no game has more than 6 tries)", "history.too_long", {"n": len(items), "max": MAX_HISTORY})
     for number, item in enumerate(items, start=1):
         if not isinstance(item, str):
-            raise TermoError(f"history item {number} must be text (guess:colours), not {type(item).__name__}")
+            raise TermoError(f"history item {number} must be text (guess:colours), not {type(item).__name__}",
+                             "history.item_type", {"number": number})
         if len(item) > MAX_ITEM:
-            raise TermoError(f"history item {number} is too long: {len(item):,} characters, at most {MAX_ITEM}")
+            raise TermoError(f"history item {number} is too long: {len(item):,} characters, at most {MAX_ITEM}",
+                             "history.item_too_long", {"number": number, "n": len(item), "max": MAX_ITEM})
     return items

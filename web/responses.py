@@ -27,9 +27,15 @@ SECURITY_HEADERS = {"Content-Security-Policy": PAGE_POLICY, "X-Content-Type-Opti
 
 
 def _catalogued(error: Optional[BaseException], detail: str) -> dict:
-    """``code``, ``params`` and ``messages`` of an error the message catalogue knows (none here:
-    the board then shows ``detail``)."""
-    return {}
+    """``code``, ``params`` and ``messages`` of an error the message catalogue knows (`web.messages`;
+    none for one it does not: the board then shows ``detail``)."""
+    if error is None:
+        return {}
+    from web.messages import error_body as catalogued
+
+    body = catalogued(error, detail)
+    body.pop("detail", None)
+    return body
 
 
 def error_body(detail: str, error: Optional[BaseException] = None, loc: Optional[Sequence] = None) -> dict:

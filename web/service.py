@@ -177,21 +177,13 @@ def feedback(guess: str, answer: str, game: str | None = None, strict: bool = Fa
     check_text("guess", guess)
     check_text("answer", answer)
     g = load_game(game, strict=strict)
-    gn, an = _game_word(g, guess), _game_word(g, answer)
+    gn, an = g.word_of(guess), g.word_of(answer, "answer")
     gi, ai = g.index_of(gn), g.index_of(an)
     if gi is not None and ai is not None and g.is_answer_index(ai) and g.wins(gi, ai):
         pattern = g.win_pattern
     else:
         pattern = colours(gn, an)
     return {"guess": guess, "answer": answer, "pattern": pattern, "squares": render_squares(pattern)}, []
-
-
-def _game_word(game, text: str) -> str:
-    """A normalised word of ``game`` (TermoError when invalid), as `termo feedback` reads it."""
-    norm = game.normalize(text.strip())
-    if game.index_of(norm) is None:
-        game.check_guess_text(norm)
-    return norm
 
 
 def partition(guess: str, history=(), game: str | None = None, t="1") -> tuple[dict, list[str]]:

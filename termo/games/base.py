@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Callable, Optional
 
 from termo.errors import TermoError
+from termo.messages import unit_count
 
 EXACT = "exact"  # a guess wins when it is the answer, written the same way
 
@@ -24,6 +25,10 @@ def lower(word: str) -> str:
     """The simplest normalisation: lower case, nothing else."""
     return word.lower()
 
+
+# Latin letters drawn like a Cyrillic one (a Russian word typed with a Latin "o" looks right)
+LATIN_LOOKALIKES = {"a": "а", "b": "в", "c": "с", "e": "е", "h": "н", "k": "к", "m": "м", "o": "о",
+                    "p": "р", "t": "т", "x": "х", "y": "у"}
 
 @dataclass(frozen=True)
 class Game:
@@ -130,16 +135,57 @@ class Game:
     def check_guess_text(self, norm: str) -> None:
         """Raise TermoError when a normalised guess outside the probe list is not a valid guess."""
         if len(norm) != self.word_length:
-            raise TermoError(f"{norm!r} has {len(norm)} {self.unit}; guesses here have {self.word_length}")
+            raise TermoError(f"{norm!r} has {unit_count(len(norm), self.unit)}; guesses here have {self.word_length}",
+                             "guess.length", {"word": norm, "n": len(norm), "expected": self.word_length,
+                                              "unit": self.unit})
         if self.symbols:
             bad = [ch for ch in norm if ch not in self.symbols]
             if bad:
-                raise TermoError(f"{norm!r}: {bad[0]!r} is not a symbol of {self.title or self.name}"
-                                 f" (use {self._symbols_hint()})")
+                raise self._symbol_error(norm, bad[0])
         if self.guess_error is not None:
             reason = self.guess_error(norm)
             if reason:
-                raise TermoError(f"{norm!r} is not a valid guess: {reason}")
+                from termo.messages import nested
+
+                raise TermoError(f"{norm!r} is not a valid guess: {reason}", "guess.invalid",
+                                 {"word": norm, "why": nested(reason)})
+
+    def word_of(self, text: str, role: str = "guess") -> str:
+        """The normalised form of a typed word (or equation) of this game: a listed one, or one
+        `check_guess_text` accepts (TermoError otherwise; ``role="answer"`` names it the answer)."""
+        norm = self.normalize(text.strip())
+        if self.index_of(norm) is not None:
+            return norm
+        try:
+            self.check_guess_text(norm)
+        except TermoError as err:
+            if role != "answer" or err.code not in ("guess.length", "guess.invalid"):
+                raise
+            if err.code == "guess.length":
+                raise TermoError(f"the answer {norm!r} has {unit_count(len(norm), self.unit)}; answers here have "
+                                 f"{self.word_length}", "answer.length", err.params) from None
+            raise TermoError(str(err).replace("is not a valid guess", "is not a valid answer", 1),
+                             "answer.invalid", err.params) from None
+        return norm
+
+    def _symbol_error(self, norm: str, ch: str) -> TermoError:
+        """The error for a symbol outside the game's own: a Latin letter in a Cyrillic game says
+        so (and which Cyrillic letter it looks like), any other the symbols to use."""
+        title = self.title or self.name
+        cyrillic = self.unit == "letters" and any("\u0400" <= c <= "\u04ff" for c in self.symbols)
+        if cyrillic and "a" <= ch.lower() <= "z":
+            twin = LATIN_LOOKALIKES.get(ch.lower())
+            if twin is not None and twin in self.symbols:
+                return TermoError(f"{norm!r}: {ch!r} is a Latin letter that looks like the Cyrillic {twin!r}; "
+                                  f"type the Cyrillic one", "guess.latin_lookalike",
+                                  {"word": norm, "char": ch, "cyrillic": twin, "game": self.name})
+            return TermoError(f"{norm!r}: {ch!r} is a Latin letter; {title} is played with Cyrillic letters",
+                              "guess.latin", {"word": norm, "char": ch, "game": title})
+        if self.unit == "letters":
+            return TermoError(f"{norm!r}: {ch!r} is not a symbol of {title} (use {self._symbols_hint()})",
+                              "guess.letter", {"word": norm, "char": ch, "game": title})
+        return TermoError(f"{norm!r}: {ch!r} is not a symbol of {title} (use {self._symbols_hint()})",
+                          "guess.symbol", {"word": norm, "char": ch, "game": title, "symbols": self._symbols_hint()})
 
     def _symbols_hint(self) -> str:
         if self.unit == "letters":

@@ -89,6 +89,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from termo.errors import TermoError
+from termo.messages import Message as M
 
 DIGITS = "0123456789"
 OPERATORS = "+-*/"
@@ -273,13 +274,13 @@ class _Reject(Exception):
 def _number_error(text: str, rules: Rules) -> None:
     digits = text.lstrip("+-")
     if rules.no_leading_zeros and len(digits) > 1 and digits[0] == "0":
-        raise _Reject(f"leading zero in {text}")
+        raise _Reject(M(f"leading zero in {text}", "eq.leading_zero", number=text))
 
 
 def _parse_left(left: str, rules: Rules) -> tuple[list[int], list[str]]:
     """The numbers and operators of a left side (numbers carry their unary sign)."""
     if not left:
-        raise _Reject("nothing before '='")
+        raise _Reject(M("nothing before '='", "eq.empty_left"))
     numbers: list[int] = []
     ops: list[str] = []
     i, n = 0, len(left)
@@ -287,31 +288,32 @@ def _parse_left(left: str, rules: Rules) -> tuple[list[int], list[str]]:
         start = i
         if i < n and left[i] in "+-" and i + 1 < n and left[i + 1] in DIGITS:
             if rules.no_unary_signs:
-                raise _Reject(f"no unary signs: {left[i]!r} before a number"
-                              + (" at the start" if i == 0 else f" after {left[i - 1]!r}"))
+                raise _Reject(M(f"no unary signs: {left[i]!r} before a number"
+                                + (" at the start" if i == 0 else f" after {left[i - 1]!r}"), "eq.unary", sign=left[i]))
             i += 1
         if i >= n:
-            raise _Reject(f"the left side ends with {left[-1]!r}")
+            raise _Reject(M(f"the left side ends with {left[-1]!r}", "eq.left_ends", symbol=left[-1]))
         if left[i] not in DIGITS:
             if i == 0:
-                raise _Reject(f"the left side starts with {left[i]!r}")
-            raise _Reject(f"two operators in a row ({left[i - 1]}{left[i]})")
+                raise _Reject(M(f"the left side starts with {left[i]!r}", "eq.left_starts", symbol=left[i]))
+            raise _Reject(M(f"two operators in a row ({left[i - 1]}{left[i]})", "eq.two_operators",
+                            ops=left[i - 1] + left[i]))
         while i < n and left[i] in DIGITS:
             i += 1
         text = left[start:i]
         _number_error(text, rules)
         value = int(text)
         if value == 0 and rules.no_lone_zero:
-            raise _Reject("lone 0 on the left side" + ("" if text == "0" else f" ({text})"))
+            raise _Reject(M("lone 0 on the left side" + ("" if text == "0" else f" ({text})"), "eq.lone_zero"))
         numbers.append(value)
         if i == n:
             break
         if left[i] not in OPERATORS:
-            raise _Reject(f"{left[i]!r} on the left side")
+            raise _Reject(M(f"{left[i]!r} on the left side", "eq.left_symbol", symbol=left[i]))
         ops.append(left[i])
         i += 1
     if not ops and rules.needs_operator:
-        raise _Reject("the left side needs an operator")
+        raise _Reject(M("the left side needs an operator", "eq.needs_operator"))
     return numbers, ops
 
 
@@ -321,26 +323,27 @@ def _evaluate(numbers: list[int], ops: list[str], rules: Rules) -> Fraction:
         nxt = _step(rules, state, op, x)
         if nxt is None:
             if x == 0:
-                raise _Reject("division by zero")
-            raise _Reject(f"a division does not come out whole ({state[1]}/{x})")
+                raise _Reject(M("division by zero", "eq.division_by_zero"))
+            raise _Reject(M(f"a division does not come out whole ({state[1]}/{x})", "eq.division_not_whole",
+                            division=f"{state[1]}/{x}"))
         state = nxt
     return state[0] + state[1]
 
 
 def _parse_right(right: str, rules: Rules) -> int:
     if not right:
-        raise _Reject("nothing after '='")
+        raise _Reject(M("nothing after '='", "eq.empty_right"))
     body = right[1:] if right[0] == "-" else right
     if not body or any(ch not in DIGITS for ch in body):
-        raise _Reject("the right side must be a single number")
+        raise _Reject(M("the right side must be a single number", "eq.right_single"))
     if right[0] == "-" and rules.unsigned_right:
-        raise _Reject(f"the right side cannot be negative ({right})")
+        raise _Reject(M(f"the right side cannot be negative ({right})", "eq.right_negative", number=right))
     _number_error(right, rules)
     value = int(right)
     if right[0] == "-" and value == 0:
-        raise _Reject("the right side cannot be -0")
+        raise _Reject(M("the right side cannot be -0", "eq.right_minus_zero"))
     if value == 0 and not rules.zero_right:
-        raise _Reject("the right side cannot be 0")
+        raise _Reject(M("the right side cannot be 0", "eq.right_zero"))
     return value
 
 
@@ -351,23 +354,24 @@ def _show(value: Fraction) -> str:
 def equation_error(text: str, rules: Rules = CLASSIC) -> str | None:
     """None when ``text`` is a true equation of ``rules.tiles`` tiles under ``rules``; else why not."""
     if len(text) != rules.tiles:
-        return f"an equation here has {rules.tiles} symbols, not {len(text)}"
+        return M(f"an equation here has {rules.tiles} symbols, not {len(text)}", "eq.length", n=rules.tiles,
+                 got=len(text))
     for ch in text:
         if ch not in SYMBOLS:
-            return f"{ch!r} is not a Nerdle symbol (use 0-9 + - * / =)"
+            return M(f"{ch!r} is not a Nerdle symbol (use 0-9 + - * / =)", "eq.symbol", char=ch)
     if text.count("=") != 1:
-        return "needs exactly one '='"
+        return M("needs exactly one '='", "eq.one_equals")
     left, _, right = text.partition("=")
     if not left:
-        return "nothing before '='"
+        return M("nothing before '='", "eq.empty_left")
     try:
         target = _parse_right(right, rules)
         numbers, ops = _parse_left(left, rules)
         value = _evaluate(numbers, ops, rules)
     except _Reject as why:
-        return str(why)
+        return why.args[0]
     if value != target:
-        return f"the left side is {_show(value)}, not {target}"
+        return M(f"the left side is {_show(value)}, not {target}", "eq.value", value=_show(value), target=target)
     return None
 
 

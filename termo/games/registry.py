@@ -30,7 +30,8 @@ def resolve_name(name: str | None = None) -> str:
     key = str(raw).strip().lower().replace("_", "-")
     if key not in _SPECS:
         shown = str(raw)[:40]
-        raise TermoError(f"unknown game {shown!r}; choose one of: {', '.join(GAME_NAMES)}")
+        raise TermoError(f"unknown game {shown!r}; choose one of: {', '.join(GAME_NAMES)}", "game.unknown",
+                         {"name": shown, "choices": list(GAME_NAMES)})
     return key
 
 

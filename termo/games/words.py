@@ -11,7 +11,9 @@ from termo.games.base import Game
 
 def letters_only(norm: str) -> str | None:
     """The guess rule of a letter game: every tile a letter."""
-    return None if norm.isalpha() else "use letters only"
+    from termo.messages import Message
+
+    return None if norm.isalpha() else Message("use letters only", "guess.why.letters_only")
 
 
 def read_words(path: Path) -> list[str]:

@@ -212,7 +212,9 @@ def _stderr_line(line: str) -> None:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    from termo.messages import counted
+
+    return counted(n, word)
 
 
 class DaskExecutor:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from backends import host
 from termo.errors import TermoError
+from termo.messages import counted
 
 
 def _matrix(game):
@@ -50,7 +51,7 @@ def top_levels(tree, game, depth: int = 2) -> dict:
 
 def format_levels(data: dict, indent: str = "") -> list[str]:
     lines = []
-    head = f"{indent}{data.get('pattern', 'start')} -> {data['guess']}  ({data['answers']} answers"
+    head = f"{indent}{data.get('pattern', 'start')} -> {data['guess']}  ({counted(data['answers'], 'answer')}"
     head += f", {data['solved_here']} solved here)" if data.get("solved_here") else ")"
     if data.get("more"):
         head += f"  [+{data['more']} nodes below]"

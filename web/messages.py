@@ -1,0 +1,57 @@
+"""The board's languages for what the API says: error bodies and the messages beside an answer's
+reason and warnings (`termo.messages` holds the catalogue; docs/web.md the keys).
+
+- `error_body(exc)`: ``{"detail", "code", "params", "messages": {"en", "pt", "ru"}}`` for a user
+  error (``detail`` the CLI's one line; the other keys only when the error has a code).
+- `answer_messages(name, data, warnings)`: the keys added at the end of an answer:
+  ``reason_messages`` beside ``reason`` and ``warning_messages`` (parallel to the
+  X-Termo-Warnings header) on the endpoints that warn.
+"""
+
+from __future__ import annotations
+
+from termo.messages import jsonable_params, messages, messages_of
+
+WARNING_ENDPOINTS = frozenset({"suggest", "partition", "candidates"})
+
+
+def error_body(exc, detail: str | None = None) -> dict:
+    """The JSON body of a refused request: ``detail`` (default the error's one line, escaped and
+    cut as the CLI prints it) and, when ``exc`` has a catalogue code, ``code``, ``params`` and
+    ``messages``."""
+    if detail is None:
+        from cli.common import one_line
+
+        detail = one_line(str(exc))
+    body = {"detail": detail}
+    code = getattr(exc, "code", None)
+    if code:
+        params = jsonable_params(getattr(exc, "params", {}) or {})
+        try:
+            rendered = messages(code, params)
+        except (KeyError, IndexError, ValueError, TypeError):  # a code the catalogue lacks: the line only
+            return body
+        from termo.plain_data import jsonable  # a refused nan or inf travels as its text
+
+        body.update(code=code, params=jsonable(params), messages={lang: _safe(text) for lang, text in rendered.items()})
+    return body
+
+
+def _safe(text: str) -> str:
+    from cli.common import one_line
+
+    return one_line(text)
+
+
+def answer_messages(name: str, data, warnings) -> dict:
+    """The keys to add at the end of the answer ``data`` of endpoint ``name`` (see the module
+    docstring); a reason the catalogue does not know gets no ``reason_messages``."""
+    extra: dict = {}
+    if isinstance(data, dict) and isinstance(data.get("reason"), str):
+        rendered = messages_of(data["reason"])
+        if rendered is not None:
+            extra["reason_messages"] = rendered
+    if name in WARNING_ENDPOINTS:
+        extra["warning_messages"] = [messages_of(w) or {"en": str(w), "pt": str(w), "ru": str(w)}
+                                     for w in warnings or ()]
+    return extra
