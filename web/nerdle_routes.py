@@ -114,11 +114,22 @@ input,button{font-size:1rem;padding:.2rem .4rem}
 """
 
 
+def _player_reason(reason) -> str:
+    """Why today's answer is not shown, said to a player: the server's configuration (a command
+    line option) is the operator's business, not the player's."""
+    text = str(reason or "")
+    if "--today-source" in text or "no source configured" in text:
+        return "This server has not been given a source for today's official answer, so it cannot show it."
+    if "cannot be reached" in text:
+        return "Today's official answer cannot be fetched right now (its source does not answer)."
+    return f"Today's official answer is being checked: {text}."
+
+
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     text = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1">'
             f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
-            f'<nav><a href="/nerdle">Play</a><a href="/nerdle/today">Today</a><a href="/nerdle/archive">Archive</a>'
+            f'<nav><a href="/">All boards</a><a href="/nerdle">Play</a><a href="/nerdle/today">Today</a><a href="/nerdle/archive">Archive</a>'
             f'<a href="/nerdle/stats">Statistics</a></nav><h1>{html.escape(title)}</h1>{body}</body></html>')
     return HTMLResponse(text, status_code=status)
 
@@ -173,9 +184,11 @@ def page_today(date: Optional[str] = None):
         return _page("Today's Nerdle", f'<p class="error">{_e(_line(err))}</p>', status=422)
     title = f"Nerdle #{data['number']} ({data['date']})"
     if data["status"] != "verified":
-        body = (f'<p class="pending">The answer is being verified: {_e(data["reason"])}.</p>'
-                f"<p>It is read from the configured source and checked (date, puzzle number, 8 symbols, "
-                f"arithmetic) before it is shown; this page asks again shortly.</p>")
+        body = (f'<p class="pending">{_e(_player_reason(data["reason"]))}</p>'
+                f"<p>The official answer is shown only once it has been read and checked (the date, the "
+                f"puzzle number, 8 symbols, the arithmetic). Reload this page in a minute. Meanwhile: "
+                f'<a href="/nerdle">solve a Nerdle on the board</a> or <a href="/nerdle/archive">open the '
+                f"archive</a>.</p>")
         return _page(title, body)
     body = f'<p>Official answer: <span class="eq">{_e(data["equation"])}</span></p>'
     if data["in_model"]:
