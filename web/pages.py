@@ -139,7 +139,7 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
     <p id="outcome" hidden></p>
     <p><strong id="suggestion" data-word=""></strong> <span id="suggestion-flag"></span></p>
     <p><span id="suggestion-bits"></span> <span id="suggestion-expected"></span></p>
-    <h3>{_e(text['reason'])}</h3>
+    <h3 id="reason-title">{_e(text['reason'])}</h3>
     <p id="reason"></p>
   </section>
   <section>

@@ -526,6 +526,7 @@
     $("#suggestion-expected").textContent =
       word && data.expected != null ? `${T.expected}: ${num(data.expected, 3)}` : "";
     $("#reason").textContent = state.over ? "" : localised(data.reason_messages, data.reason || "");
+    $("#reason-title").hidden = !$("#reason").textContent;
     const result = $("#outcome");
     result.textContent = outcome();
     result.hidden = !state.over;
