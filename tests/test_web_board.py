@@ -432,3 +432,14 @@ def test_the_404_page_is_for_a_player(page):
     assert page.locator("meta[name='viewport']").count() == 1
     links = page.eval_on_selector_all("#boards a", "as => as.map(a => a.getAttribute('href'))")
     assert "/termo" in links and "/wordle-ru" in links
+
+
+def test_the_puzzle_and_api_pages_read_for_a_player(page):
+    page.goto(page.base + "/nerdle/today")  # this server has no source for today's answer
+    text = page.inner_text("body")
+    assert "--today-source" not in text and "source" in text
+    assert page.locator("a[href='/']").count() == 1  # back to the boards
+    page.goto(page.base + "/docs")
+    text = page.inner_text("body")
+    assert "``" not in text and ":func:" not in text
+    assert page.locator("a[href='/']").count() == 1
