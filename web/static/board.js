@@ -491,6 +491,9 @@
     renderPanel();
     const registerButton = $("#register");
     registerButton.disabled = state.over || state.busy || !touched();
+    // the tooltip says what to do where the row is what keeps it off
+    if (!state.over && !state.busy && !touched()) registerButton.title = T.touch_first;
+    else registerButton.removeAttribute("title");
   }
 
   // what the registered rounds showed of each symbol: the best state wins
