@@ -443,3 +443,12 @@ def test_the_puzzle_and_api_pages_read_for_a_player(page):
     text = page.inner_text("body")
     assert "``" not in text and ":func:" not in text
     assert page.locator("a[href='/']").count() == 1
+
+
+def test_a_kept_board_the_server_refuses_starts_a_new_game_and_says_so(page):
+    kept = {"history": [{"guess": "tarso", "pattern": "GGGGY"}], "options": {"level": "3"}, "row": None}
+    page.add_init_script(f"localStorage.setItem('termo-board:v1:termo', {json.dumps(json.dumps(kept))})")
+    open_board(page)
+    text, kind = message(page)
+    assert kind == "error" and text
+    assert active_row(page) == 0 and candidates(page) == 6046 and suggestion(page) == "tarso"
