@@ -452,3 +452,14 @@ def test_a_kept_board_the_server_refuses_starts_a_new_game_and_says_so(page):
     text, kind = message(page)
     assert kind == "error" and text
     assert active_row(page) == 0 and candidates(page) == 6046 and suggestion(page) == "tarso"
+
+
+def test_a_server_that_does_not_answer_is_said_in_the_games_language(page):
+    open_board(page, "/wordle-ru")
+    page.route("**/api/suggest", lambda route: route.abort())
+    click_pattern(page, "BBBBB")
+    page.click("#register")
+    page.wait_for_selector("#message[data-kind='error']", timeout=EVENT)
+    text, _ = message(page)
+    assert text.startswith("Сервер не ответил") and "fetch" not in text
+    assert active_row(page) == 0 and not busy(page)

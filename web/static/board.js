@@ -263,7 +263,7 @@
     } catch (err) {
       if (seq !== state.seq) return null;
       setBusy(false);
-      say(fmt(T.server_error, { message: err.message || err }), "error");
+      say(T.server_error, "error");  // the browser's own words ("Failed to fetch") are English
       render();
       return false;
     }
