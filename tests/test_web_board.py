@@ -463,3 +463,12 @@ def test_a_server_that_does_not_answer_is_said_in_the_games_language(page):
     text, _ = message(page)
     assert text.startswith("Сервер не ответил") and "fetch" not in text
     assert active_row(page) == 0 and not busy(page)
+
+
+def test_a_move_of_the_stored_strategy_says_why_there_are_no_alternatives(page):
+    open_board(page, "/wordle")
+    assert suggestion(page) == "salet"
+    click_pattern(page, "BBBBB")
+    click_register(page)  # answered from the stored exact tree (data/trees/wordle-exact.tree.gz)
+    assert page.is_visible("#alternatives-note")
+    assert page.locator("#alternatives tbody tr").count() == 0
