@@ -1,14 +1,15 @@
 """Screenshots of the web board (`termo serve`) in headless Chromium, for docs/screenshots/.
 
-Each game's board (Termo at ``/``, Nerdle, English and Russian Wordle at ``/{game}``) at desktop
-width (1280 px) and phone width (360 px), first as it loads and then after one registered round
-(the suggestion's tiles set from a fixed answer: at desktop width also a shot before it is
-registered), full page; and the Nerdle puzzle pages (today, archive, statistics) at both widths.
+Each game's board (Termo at ``/``, Nerdle, Nerdle Mini, English and Russian Wordle at ``/{game}``)
+on a desktop (1280x800) and a phone (390x844): as it loads, after one registered round (the
+suggestion's tiles set from a fixed answer; on the desktop also a shot before it is registered),
+and finished (the suggestions played against that answer until the win), full page; and the
+Nerdle puzzle pages (today, archive, statistics) at both sizes.
 The server is started on loopback on a free port with the same command as the benchmark; the
 browser is the system Chromium driven by Playwright (``executable_path``; nothing downloaded).
 
 Usage: python bench/screenshots.py [--out docs/screenshots] [--chromium /usr/bin/chromium]
-Writes <out>/<game>-<desktop|phone>[-colouring|-played].png and <out>/nerdle-<page>-<width>.png,
+Writes <out>/<game>-<desktop|phone>[-colouring|-played|-finished].png and <out>/nerdle-<page>-<width>.png,
 and prints the paths.
 """
 
@@ -26,24 +27,40 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_server import DEFAULT_SERVER_CMD, HOST, Server, free_port  # noqa: E402
 
-PAGES = [("termo", "/"), ("nerdle", "/nerdle"), ("wordle", "/wordle"), ("wordle-ru", "/wordle-ru")]
-VIEWPORTS = {"desktop": (1280, 900), "phone": (360, 780)}
+PAGES = [("termo", "/"), ("nerdle", "/nerdle"), ("nerdle-mini", "/nerdle-mini"), ("wordle", "/wordle"),
+         ("wordle-ru", "/wordle-ru")]
+VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 # the Nerdle puzzle pages (plain pages, no board)
 PUZZLE_PAGES = [("nerdle-today", "/nerdle/today"), ("nerdle-archive", "/nerdle/archive"),
                 ("nerdle-stats", "/nerdle/stats")]
 
 
-def first_round(game_name: str) -> tuple[str, str]:
-    """The "played" shot's round: the game's opener (the board's first suggestion) with the
-    colours of a fixed answer (Termo: tarso BBBBB, the reference's example)."""
+def the_answer(game_name: str) -> str:
+    """The fixed answer the shots play against (Termo: one that gives tarso BBBBB, the
+    reference's example)."""
+    from termo.games import get_game
+
+    game = get_game(game_name)
     if game_name == "termo":
-        return "tarso", "BBBBB"
+        return "nuvem"
+    return game.answers_norm[len(game.answers_norm) // 3]
+
+
+def colours_for(game_name: str, guess: str) -> str:
     from termo.feedback import feedback
     from termo.games import get_game
 
     game = get_game(game_name)
-    answer = game.answers_norm[len(game.answers_norm) // 3]
-    return game.default_opener, feedback(game.default_opener, answer, length=game.word_length)
+    return feedback(guess, the_answer(game_name), length=game.word_length)
+
+
+def first_round(game_name: str) -> tuple[str, str]:
+    """The "played" shot's round: the game's opener (the board's first suggestion) with the
+    colours of the fixed answer (Termo: tarso BBBBB)."""
+    from termo.games import get_game
+
+    opener = get_game(game_name).default_opener
+    return opener, colours_for(game_name, opener)
 
 
 def chromium_path(given: str | None = None) -> str | None:
@@ -153,11 +170,11 @@ def main(argv=None) -> list[Path]:
                 context = browser.new_context(viewport={"width": width, "height": height},
                                               device_scale_factor=1, is_mobile=label == "phone",
                                               has_touch=label == "phone")
+                context.set_default_timeout(600_000)  # a level-3 round on a loaded machine
                 for game, path in PAGES:
                     page = context.new_page()
                     page.goto(f"http://{HOST}:{port}{path}")
-                    page.wait_for_load_state("networkidle")
-                    wait_ready(page)
+                    wait_ready(page, timeout=600_000)  # a fresh cache builds Nerdle's matrices first
                     target = args.out / f"{game}-{label}.png"
                     page.screenshot(path=str(target), full_page=True)
                     written.append(target)
@@ -170,6 +187,13 @@ def main(argv=None) -> list[Path]:
                             written.append(target)
                         click_register(page)
                         target = args.out / f"{game}-{label}-played.png"
+                        page.screenshot(path=str(target), full_page=True)
+                        written.append(target)
+                        # play the suggestions against the answer to the end of the game
+                        while active_row(page) is not None and suggestion(page):
+                            click_pattern(page, colours_for(game, suggestion(page)))
+                            click_register(page)
+                        target = args.out / f"{game}-{label}-finished.png"
                         page.screenshot(path=str(target), full_page=True)
                         written.append(target)
                     page.close()

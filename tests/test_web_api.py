@@ -598,9 +598,11 @@ def test_a_page_per_game_in_its_language(client, game):
     assert config["game"] == game and config["language"] == language
     for hook in ('id="board"', 'id="register"', 'id="undo"', 'id="new-game"', 'id="suggestion"',
                  'id="candidates-count"', 'id="candidates-list"', 'id="alternatives"', 'id="opt-level"',
-                 'id="opt-t"', 'id="opt-hard"', 'id="game-switcher"', 'data-row="5"',
+                 'id="opt-hard"', 'id="game-switcher"', 'data-row="5"',
                  f'data-col="{config["length"] - 1}"'):
         assert hook in html, hook
+    # the prior temperature only where the game has word frequencies (a uniform prior: T changes nothing)
+    assert ('id="opt-t"' in html) == (not config["uniform_prior"]), game
     assert not EXTERNAL.search(html), EXTERNAL.search(html)
     policy = response.headers["Content-Security-Policy"]  # the browser refuses anything from outside
     assert "default-src 'self'" in policy and "script-src 'self'" in policy and "http" not in policy
@@ -612,7 +614,7 @@ def test_the_index_is_termo(client):
 
 def test_game_colours(client):
     termo, nerdle = client.get("/termo").text, client.get("/nerdle").text
-    for colour in ("#3AA394", "#D3AD69", "#6E5C62"):
+    for colour in ("#3AA394", "#DDB56E", "#6E5C62"):  # the gold a shade lighter: 3.2:1 on the page
         assert colour in termo
     for colour in ("#398874", "#820458", "#161803"):
         assert colour in nerdle

@@ -493,12 +493,13 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False, allowed_hosts=No
 
         key = game.strip().lower()
         if key not in PAGE_GAMES:
-            from html import escape
+            from termo.games import get_game
+            from web.pages import render_not_found
 
-            games = ", ".join(f'<a href="/{g}">{g}</a>' for g in PAGE_GAMES)
-            return HTMLResponse(f"<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>not found</title>"
-                                f"<p>No game called {escape(game[:40])!s}. Games: {games}.</p></html>",
-                                status_code=404)
+            def not_found() -> str:
+                return render_not_found(game, {g: get_game(g).title or g for g in PAGE_GAMES})
+
+            return HTMLResponse(await jobs.run(None, not_found), status_code=404, headers=PAGE_HEADERS)
         return HTMLResponse(await jobs.run(("page", key), lambda: page(key)), headers=PAGE_HEADERS)
 
     return app

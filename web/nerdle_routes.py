@@ -105,7 +105,7 @@ def api_stats(month: Optional[str] = None):
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;max-width:42rem;margin:1rem auto;padding:0 1rem;background:#fff;color:#161803}
-h1{font-size:1.4rem} h2{font-size:1.1rem;margin-top:1.2rem} nav a{margin-right:1rem;color:#820458}
+h1{font-size:1.4rem} h2{font-size:1.1rem;margin-top:1.2rem} nav a{margin-right:1rem;color:#820458;white-space:nowrap;display:inline-block}
 .eq{font-family:ui-monospace,monospace;font-size:1.8rem;letter-spacing:.2rem;background:#398874;color:#fff;
 padding:.3rem .6rem;border-radius:.3rem;display:inline-block}
 .note{background:#f3eef2;border-left:.3rem solid #820458;padding:.5rem .8rem}
@@ -116,11 +116,22 @@ input,button{font-size:1rem;padding:.2rem .4rem}
 """
 
 
+def _player_reason(reason) -> str:
+    """Why today's answer is not shown, said to a player: the server's configuration (a command
+    line option) is the operator's business, not the player's."""
+    text = str(reason or "")
+    if "--today-source" in text or "no source configured" in text:
+        return "This server has not been given a source for today's official answer, so it cannot show it."
+    if "cannot be reached" in text:
+        return "Today's official answer cannot be fetched right now (its source does not answer)."
+    return f"Today's official answer is being verified: {text}."
+
+
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     text = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1">'
             f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
-            f'<nav><a href="/nerdle">Play</a><a href="/nerdle/today">Today</a><a href="/nerdle/archive">Archive</a>'
+            f'<nav><a href="/">All boards</a><a href="/nerdle">Play</a><a href="/nerdle/today">Today</a><a href="/nerdle/archive">Archive</a>'
             f'<a href="/nerdle/stats">Statistics</a></nav><h1>{html.escape(title)}</h1>{body}</body></html>')
     return HTMLResponse(text, status_code=status)
 
@@ -175,9 +186,13 @@ def page_today(date: Optional[str] = None):
         return _page("Today's Nerdle", f'<p class="error">{_e(_line(err))}</p>', status=422)
     title = f"Nerdle #{data['number']} ({data['date']})"
     if data["status"] != "verified":
-        body = (f'<p class="pending">The answer is being verified: {_e(data["reason"])}.</p>'
-                f"<p>It is read from the configured source and checked (date, puzzle number, 8 symbols, "
-                f"arithmetic) before it is shown; this page asks again shortly.</p>")
+        unconfigured = "--today-source" in str(data["reason"] or "") or "no source configured" in str(data["reason"] or "")
+        later = "" if unconfigured else " Reload this page in a minute."
+        body = (f'<p class="pending">{_e(_player_reason(data["reason"]))}</p>'
+                f"<p>The official answer is shown only once it has been read and checked (the date, the "
+                f"puzzle number, 8 symbols, the arithmetic).{later} Meanwhile: "
+                f'<a href="/nerdle">solve a Nerdle on the board</a> or <a href="/nerdle/archive">open the '
+                f"archive</a>.</p>")
         return _page(title, body)
     body = f'<p>Official answer: <span class="eq">{_e(data["equation"])}</span></p>'
     if data["in_model"]:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import html
 import json
 
-from web.i18n import COLOURS, KEYBOARDS, strings
+from web.i18n import COLOURS, HIGH_CONTRAST, KEYBOARDS, strings
 
 PAGE_GAMES = ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru")
+LOCALES = {"pt": "pt-BR", "ru": "ru-RU", "en": "en"}  # number formats (decimal comma in pt and ru)
 TEMPERATURES = ("0.5", "1", "2", "5", "inf")
 
 
@@ -33,6 +34,10 @@ def board_config(game) -> dict:
         "length": game.word_length,
         "tries": game.max_turns,
         "symbols": game.symbols,
+        # what may be typed: the game's symbols, else every symbol of its words (Termo: a-z; an
+        # accented letter typed on the board is folded onto its base letter first)
+        "alphabet": game.symbols or "".join(sorted(set("".join(game.probes_norm)))),
+        "locale": LOCALES.get(game.language, "en"),
         "unit": game.unit,
         "opener": game.default_opener,
         "uniform_prior": bool(game.uniform_prior),
@@ -63,6 +68,7 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
     name = config["game"]
     title = text["title"].format(game=config["title"])
     style = "".join(f"--{key}:{value};" for key, value in colours.items())
+    high_contrast = "".join(f"--{key}:{value};" for key, value in HIGH_CONTRAST.items())
     switcher = "".join(
         f'<option value="{_e(g)}"{" selected" if g == name else ""}>{_e(titles.get(g, g))}</option>'
         for g in PAGE_GAMES)
@@ -82,13 +88,17 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
     strict = (f'<label><input type="checkbox" id="opt-strict"> {_e(text["strict"])}</label>'
               if config["has_strict"] else "")
     uniform = f'<p class="note">{_e(text["uniform_game"])}</p>' if config["uniform_prior"] else ""
+    # T weighs the word frequencies: a uniform-prior game has none, so no selector there
+    temperature = "" if config["uniform_prior"] else (
+        f'<label title="{_e(text["t_help"])}">{_e(text["temperature"])} <select id="opt-t">{temps}</select></label>'
+        f'<span class="note">{_e(text["t_help"])}</span>')
     keys = "".join(
         '<div class="keys-row">' + "".join(
             f'<button type="button" class="key" data-key="{_e(ch)}" tabindex="-1">{_e(ch)}</button>' for ch in row)
         + "</div>" for row in config["keyboard"])
     keys += (f'<div class="keys-row"><button type="button" class="key wide" data-key="Enter" tabindex="-1">'
              f'{_e(text["enter"])}</button><button type="button" class="key wide" data-key="Backspace" '
-             f'tabindex="-1" aria-label="Backspace">{_e(text["backspace"])}</button></div>')
+             f'tabindex="-1" aria-label="{_e(text["backspace_label"])}">{_e(text["backspace"])}</button></div>')
     return f"""<!doctype html>
 <html lang="{_e(config['language'])}">
 <head>
@@ -97,6 +107,7 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
 <title>{_e(title)}</title>
 <link rel="stylesheet" href="/static/board.css">
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<style>body[data-contrast="high"] > *{{{high_contrast}}}</style>
 </head>
 <body class="game-{_e(name)}" style="{_e(style)}">
 <header>
@@ -109,11 +120,13 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
 <main id="app" data-game="{_e(name)}" data-length="{config['length']}" data-tries="{config['tries']}">
 <section id="play">
   <p class="subtitle">{_e(text['subtitle'])}</p>
+  <p id="notice" class="notice" role="status" hidden>{_e(text['warmup'])}</p>
+  <p id="compact" aria-hidden="true"></p>
   <div id="board" data-game="{_e(name)}" tabindex="0" aria-describedby="keyboard-help">{''.join(rows)}</div>
   <p id="message" role="alert" aria-live="assertive"></p>
   <p id="status" aria-live="polite"></p>
   <div class="buttons">
-    <button type="button" id="register">{_e(text['register'])}</button>
+    <button type="button" id="register" disabled title="{_e(text['touch_first'])}">{_e(text['register'])}</button>
     <button type="button" id="undo">{_e(text['undo'])}</button>
     <button type="button" id="new-game">{_e(text['new_game'])}</button>
   </div>
@@ -121,11 +134,12 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
   <p id="keyboard-help" class="note">{_e(text['keyboard_help'].format(digits=digits))}</p>
 </section>
 <aside id="panel">
-  <section>
+  <section id="suggestion-section">
     <h2>{_e(text['suggestion'])}</h2>
+    <p id="outcome" hidden></p>
     <p><strong id="suggestion" data-word=""></strong> <span id="suggestion-flag"></span></p>
     <p><span id="suggestion-bits"></span> <span id="suggestion-expected"></span></p>
-    <h3>{_e(text['reason'])}</h3>
+    <h3 id="reason-title">{_e(text['reason'])}</h3>
     <p id="reason"></p>
   </section>
   <section>
@@ -133,24 +147,52 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
     <details id="candidates-details" open><summary>{_e(text['candidates_list_uniform' if config['uniform_prior'] else 'candidates_list'])}</summary>
     <ol id="candidates-list"></ol></details>
   </section>
-  <section>
+  <section id="alternatives-section">
     <h2>{_e(text['alternatives'])}</h2>
-    <table id="alternatives"><thead><tr><th>{_e(text['word'])}</th><th>{_e(text['bits'])}</th>
-    <th>{_e(text['expected'])}</th></tr></thead><tbody></tbody></table>
+    <p id="alternatives-note" class="note" hidden>{_e(text['from_tree'])}</p>
+    <table id="alternatives"><thead><tr><th title="{_e(text['star_help'])}">{_e(text['word'])}</th>
+    <th title="{_e(text['bits_help'])}">{_e(text['bits'])}</th>
+    <th title="{_e(text['expected_help'])}">{_e(text['expected'])}</th></tr></thead><tbody></tbody></table>
+    <p class="note" id="alternatives-help">{_e(text['star_help'])} · {_e(text['bits'])}: {_e(text['bits_help'])} · {_e(text['expected'])}: {_e(text['expected_help'])}</p>
   </section>
   <section id="options">
     <h2>{_e(text['options'])}</h2>
     <label>{_e(text['level'])} <select id="opt-level">{levels}</select></label>
-    <label>{_e(text['temperature'])} <select id="opt-t">{temps}</select></label>
+    {temperature}
     {uniform}
     {extended}
     <label><input type="checkbox" id="opt-hard"> {_e(text['hard'])}</label>
     {strict}
+    <label><input type="checkbox" id="opt-contrast"> {_e(text['high_contrast'])}</label>
   </section>
 </aside>
 </main>
 <script type="application/json" id="board-config">{blob}</script>
 <script src="/static/board.js"></script>
+</body>
+</html>
+"""
+
+
+def render_not_found(name: str, titles: dict[str, str]) -> str:
+    """The page for a path that is no board: what was asked, and a link to every board."""
+    links = "".join(f'<li><a href="/{_e(g)}">{_e(titles.get(g, g))}</a></li>' for g in PAGE_GAMES)
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found</title>
+<link rel="stylesheet" href="/static/board.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+</head>
+<body class="plain" style="--background:#FFFFFF;--text:#1A1A1B;--panel:#F4F5F6">
+<main class="plain-page">
+<h1>Page not found</h1>
+<p>There is no board called “{_e(name[:40])}”. Choose a game:</p>
+<ul id="boards">{links}</ul>
+<p><a href="/">Back to the Termo board</a></p>
+</main>
 </body>
 </html>
 """

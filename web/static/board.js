@@ -20,9 +20,20 @@
  *   #alternatives tbody tr[data-word] the alternatives (word, bits, expected); click: play it
  *   #opt-level #opt-t #opt-hard #opt-extended (Termo) #opt-strict (Nerdle)   the options
  *   #message                         why a round was not applied, a win, a loss (role=alert)
- *   #status                          "searching…" while a request runs; data-busy="true"
+ *   #status                          "searching… 3 s" while a request runs; data-busy="true"
+ *   .row[data-busy="true"]           the active row while its request runs (locked: no typing,
+ *                                    no colouring); body[data-busy="true"] likewise
+ *   #suggestion-section[data-stale]  "true" while the shown suggestion is being replaced
+ *   #notice                          the one note that the first run prepares the search kernels
+ *                                    (shown while /api/health says warming, or a request is slow)
+ *   #compact                         the phone's one line above the board (word, flag, candidates)
+ *   #outcome                         the result in the panel once the game is over
+ *   #alternatives-note               why there are no alternatives (a move from the stored strategy)
+ *   #opt-contrast                    the high-contrast palette; body[data-contrast="high"]
  *   #game-switcher                   the game select (goes to /{game})
- *   #keyboard .key[data-key]         the on-screen keyboard (Enter, Backspace, symbols)
+ *   #keyboard .key[data-key]         the on-screen keyboard (Enter, Backspace, symbols); a symbol's
+ *                                    data-state: what the registered rounds showed of it, the best
+ *                                    of correct > present > absent (empty: not played)
  *   body[data-ready="true"]          set once the first suggestion has arrived
  *
  * Keys (on the board or anywhere outside a form field):
@@ -33,6 +44,16 @@
  *   Space / ArrowUp                  next colour of the cursor's tile; ArrowDown: previous colour
  *   1 / 2 / 3 (letter games only)    absent / present / correct on the cursor's tile, cursor moves on
  *   Enter                            registers the round; Ctrl+Z (or Cmd+Z) undoes the last round
+ *
+ * Rules that keep the board honest:
+ *   - colours belong to the word they were set on: when the word under them changes (a new
+ *     suggestion after an option change, typing over the ghost), they are cleared;
+ *   - a row nobody has touched (no colour set, nothing typed) cannot be registered, so a double
+ *     click or a double Enter never registers the next suggestion as all grey;
+ *   - while a request runs the active row is locked; Undo then takes back only the round being
+ *     searched (the request is dropped), never the round before it;
+ *   - the board (history, options, the row being filled) is kept per game in localStorage and in
+ *     the address's #fragment (a position can be shared); it is restored on load; New game clears it.
  */
 (function () {
   "use strict";
@@ -40,10 +61,15 @@
   const cfg = JSON.parse(document.getElementById("board-config").textContent);
   const T = cfg.text;
   const L = cfg.length;
+  const LANG = cfg.language;
   const CYCLE = ["absent", "present", "correct"];
   const CODE = { empty: "B", absent: "B", present: "Y", correct: "G" };
   const STATE = { B: "absent", Y: "present", G: "correct" };
-  const symbols = cfg.symbols ? new Set(Array.from(cfg.symbols)) : null;
+  const RANK = { empty: 0, absent: 1, present: 2, correct: 3 };
+  const alphabet = new Set(Array.from(cfg.alphabet || cfg.symbols || ""));
+  const STORE = "termo-board:v1:" + cfg.game;  // this game's board
+  const CONTRAST_STORE = "termo-board:contrast";
+  const SLOW_MS = 1000;  // a request running longer than this: the note about the first run
 
   const $ = (sel) => document.querySelector(sel);
   const board = $("#board");
@@ -51,11 +77,17 @@
     history: [],          // applied rounds: {guess, pattern}
     typed: [],            // symbols typed in the active row
     colours: [],          // colour of each tile of the active row (empty | absent | present | correct)
+    colourWord: null,     // the word the colours were set on (they belong to it)
     cursor: 0,
     data: null,           // the last answer of /api/suggest (or /api/candidates)
     over: false,          // won or out of tries
     busy: false,          // a request is on its way
+    pending: null,        // that request: {history, round} (round: it registers a new round)
+    controller: null,     // its AbortController
     seq: 0,
+    since: 0,             // when it started (ms)
+    ticker: null,         // the elapsed-time timer
+    warming: false,       // /api/health said the server is still warming up
   };
   resetRow();
 
@@ -63,35 +95,132 @@
     return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
   }
 
+  const numbers = {};
+  function num(x, digits) {  // decimals in the game's language (pt and ru: a comma)
+    if (!(digits in numbers)) {
+      numbers[digits] = new Intl.NumberFormat(cfg.locale || "en",
+        { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+    }
+    return numbers[digits].format(x);
+  }
+
+  // a message of the server in the board's language: messages[lang], else the English line
+  function localised(messages, fallback) {
+    return messages && typeof messages[LANG] === "string" && messages[LANG] ? messages[LANG] : fallback;
+  }
+
   function resetRow() {
     state.typed = [];
     state.colours = new Array(L).fill("empty");
+    state.colourWord = null;
     state.cursor = 0;
   }
 
+  function touched() {
+    return state.typed.length > 0 || state.colours.some((c) => c !== "empty");
+  }
+
+  // colours belong to the word they describe: the word under them changed -> they go
+  function guardColours() {
+    if (state.colourWord !== null && currentWord() !== state.colourWord) {
+      state.colours = new Array(L).fill("empty");
+      state.colourWord = null;
+    }
+  }
+
   function options() {
-    const body = {
-      game: cfg.game,
-      level: Number($("#opt-level").value),
-      t: $("#opt-t").value === "inf" ? "inf" : Number($("#opt-t").value),
-      hard: $("#opt-hard").checked,
-    };
+    const body = { game: cfg.game, level: Number($("#opt-level").value), hard: $("#opt-hard").checked };
+    if ($("#opt-t")) body.t = $("#opt-t").value === "inf" ? "inf" : Number($("#opt-t").value);
     if ($("#opt-extended")) body.extended = $("#opt-extended").checked;
     if ($("#opt-strict")) body.strict = $("#opt-strict").checked;
     return body;
+  }
+
+  const OPTION_IDS = ["#opt-level", "#opt-t", "#opt-hard", "#opt-extended", "#opt-strict"];
+
+  function controlValue(control) {
+    return control.type === "checkbox" ? control.checked : control.value;
+  }
+
+  function setControl(control, value) {
+    if (control.type === "checkbox") control.checked = Boolean(value);
+    else if (Array.from(control.options).some((o) => o.value === String(value))) control.value = String(value);
   }
 
   function items(history) {
     return history.map((r) => r.guess + ":" + r.pattern);
   }
 
+  // ------------------------------------------------------------------ kept boards
+
+  function snapshot() {
+    const opts = {};
+    for (const id of OPTION_IDS) { const c = $(id); if (c) opts[id.slice(5)] = controlValue(c); }
+    const row = touched() ? { typed: state.typed.join(""), colours: state.colours.slice(), word: state.colourWord } : null;
+    return { history: state.history, options: opts, row };
+  }
+
+  function save() {
+    const snap = snapshot();
+    try { localStorage.setItem(STORE, JSON.stringify(snap)); } catch (e) { /* private mode, full */ }
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(snap.options)) params.set(k, v === true ? "1" : v === false ? "0" : String(v));
+    if (snap.history.length) params.set("h", items(snap.history).join(","));
+    try { window.history.replaceState(null, "", "#" + params.toString()); } catch (e) { /* file: */ }
+  }
+
+  function forget() {
+    try { localStorage.removeItem(STORE); } catch (e) { /* nothing kept */ }
+  }
+
+  // the kept board: the address's #fragment (a shared position) first, else localStorage (also
+  // when the fragment is the stored board's own: then with the row being filled)
+  function kept() {
+    const stored = keptHere();
+    const shared = keptInAddress();
+    if (!shared) return stored;
+    const same = (a, b) => JSON.stringify(items(a.history)) === JSON.stringify(items(b.history)) &&
+      Object.entries(a.options).every(([k, v]) => String(b.options[k]) === String(v));
+    return stored && same(shared, stored) ? stored : shared;
+  }
+
+  function keptInAddress() {
+    const hash = window.location.hash.replace(/^#/, "");
+    if (hash) {
+      const params = new URLSearchParams(hash);
+      if (params.has("h") || params.has("level")) {
+        const opts = {};
+        for (const id of OPTION_IDS) {
+          const k = id.slice(5);
+          if (params.has(k)) opts[k] = ["hard", "extended", "strict"].includes(k) ? params.get(k) === "1" : params.get(k);
+        }
+        const history = (params.get("h") || "").split(",").filter(Boolean).map((item) => {
+          const at = item.lastIndexOf(":");
+          return { guess: item.slice(0, at), pattern: item.slice(at + 1) };
+        });
+        return { history, options: opts, row: null };
+      }
+    }
+    return null;
+  }
+
+  function keptHere() {
+    try {
+      const text = localStorage.getItem(STORE);
+      const snap = text ? JSON.parse(text) : null;
+      if (snap && Array.isArray(snap.history)) return snap;
+    } catch (e) { /* unreadable: start afresh */ }
+    return null;
+  }
+
   // ------------------------------------------------------------------ requests
 
-  async function post(path, body) {
+  async function post(path, body, signal) {
     const response = await fetch(path, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
+      signal,
     });
     let data = null;
     try {
@@ -104,15 +233,24 @@
     if (header) {
       try { warnings = JSON.parse(header); } catch (e) { warnings = []; }
     }
+    const translated = data && Array.isArray(data.warning_messages) ? data.warning_messages : [];
+    warnings = warnings.map((w, i) => localised(translated[i], w));
     return { ok: response.ok, status: response.status, data, warnings };
   }
 
   // Ask the server about `history`; returns true when it was accepted (then it becomes the
   // board's history), false when refused (nothing changes; the reason is shown), null when a
-  // newer request took over before the answer came (nothing changes, nothing is said).
-  async function ask(history) {
+  // newer request (or Undo) took over before the answer came (nothing changes, nothing is said).
+  // opts.round: the request registers a round (Undo during it drops it); opts.keepRow: the row
+  // being filled stays (an option change), else it is cleared once accepted.
+  async function ask(history, opts = {}) {
     const seq = ++state.seq;
+    if (state.controller) state.controller.abort();
+    const controller = typeof AbortController === "function" ? new AbortController() : null;
+    state.controller = controller;
+    state.pending = { history, round: Boolean(opts.round) };
     setBusy(true);
+    render();
     const last = history.length >= cfg.tries;
     const body = Object.assign(options(), { history: items(history), list: cfg.list });
     if (last) {
@@ -121,38 +259,58 @@
     }
     let answer;
     try {
-      answer = await post(last ? "/api/candidates" : "/api/suggest", body);
+      answer = await post(last ? "/api/candidates" : "/api/suggest", body, controller ? controller.signal : undefined);
     } catch (err) {
       if (seq !== state.seq) return null;
       setBusy(false);
-      say(fmt(T.server_error, { message: err.message || err }), "error");
+      say(T.server_error, "error");  // the browser's own words ("Failed to fetch") are English
+      render();
       return false;
     }
     if (seq !== state.seq) return null; // a newer request took over
     setBusy(false);
     if (!answer.ok) {
-      say(fmt(T.not_applied, { message: answer.data && answer.data.detail ? answer.data.detail : answer.status }),
-          "error");
+      const data = answer.data || {};
+      say(fmt(T.not_applied, { message: localised(data.messages, data.detail || answer.status) }), "error");
+      render();
       return false;
     }
     state.history = history;
     state.data = answer.data;
     const won = Boolean(answer.data.solved || answer.data.won);
     state.over = won || last;
-    resetRow();
+    if (!opts.keepRow || state.over) resetRow();
     if (won) {
-      const guess = history.length ? history[history.length - 1].guess : answer.data.word;
-      say(fmt(T.solved, { n: history.length, tries: cfg.tries, word: guess }), "win");
+      say(outcome(), "win");
     } else if (last) {
-      say(fmt(T.lost, { words: (answer.data.remaining || []).slice(0, 10).join(", ") }), "error");
+      say(outcome(), "error");
     } else if (answer.warnings.length) {
       say(answer.warnings.map((w) => fmt(T.warning, { message: w })).join(" "), "note");
     } else {
       say("", "");
     }
     render();
+    save();
     document.body.dataset.ready = "true";
     return true;
+  }
+
+  // drop the request on its way (its answer, when it comes, is ignored)
+  function cancel() {
+    state.seq++;
+    if (state.controller) state.controller.abort();
+    state.controller = null;
+    setBusy(false);
+  }
+
+  function outcome() {
+    if (!state.over) return "";
+    const data = state.data || {};
+    if (data.solved || data.won) {
+      const guess = state.history.length ? state.history[state.history.length - 1].guess : data.word;
+      return fmt(T.solved, { n: state.history.length, tries: cfg.tries, word: guess });
+    }
+    return fmt(cfg.uniform_prior ? T.lost_uniform : T.lost, { words: (data.remaining || []).slice(0, 10).join(", ") });
   }
 
   // ------------------------------------------------------------------ actions
@@ -166,28 +324,56 @@
     // one round at a time: a round registered while the last answer is still coming would be
     // played against the history before it
     if (state.over || state.busy) return;
+    if (!touched()) {
+      // a row nobody touched: a second click or Enter that came just after the last round
+      say(T.touch_first, "note");
+      return;
+    }
     const word = currentWord();
     if (Array.from(word).length !== L) {
-      say(fmt(T.not_applied, { message: cfg.unit === "letters" ?
-        `${L} letters are needed` : `${L} symbols are needed` }), "error");
+      say(fmt(T.not_applied, { message: fmt(cfg.unit === "letters" ? T.letters_needed : T.symbols_needed, { n: L }) }),
+        "error");
       return;
     }
     const pattern = state.colours.map((c) => CODE[c]).join("");
-    const accepted = await ask(state.history.concat([{ guess: word, pattern }]));
+    const accepted = await ask(state.history.concat([{ guess: word, pattern }]), { round: true });
     if (accepted) board.focus();
   }
 
   async function undo() {
+    if (state.busy && state.pending && state.pending.round) {
+      // take back only the round being searched: the row keeps its word and colours
+      cancel();
+      say("", "");
+      render();
+      return;
+    }
     if (!state.history.length) return;
     await ask(state.history.slice(0, -1));
   }
 
   async function newGame() {
+    forget();
+    resetRow();
     await ask([]);
   }
 
-  function typeSymbol(ch) {
-    if (state.over || state.typed.length >= L) return;
+  // the symbol a key stands for in this game (NFKC: fullwidth forms; an accented Latin letter
+  // folded onto its base letter where the game has no such letter), or null with the reason said
+  function symbolOf(key) {
+    let ch = key.normalize("NFKC").toLowerCase();
+    if (alphabet.has(ch)) return ch;
+    const base = ch.normalize("NFD").replace(/\p{M}/gu, "");
+    if (Array.from(base).length === 1 && alphabet.has(base)) return base;
+    say(fmt(cfg.unit === "letters" ? T.not_in_alphabet : T.not_a_symbol, { ch: key }), "error");
+    return null;
+  }
+
+  function typeSymbol(key) {
+    if (state.over || state.busy || state.typed.length >= L) return;
+    const ch = symbolOf(key);
+    if (ch === null) return;
+    if (document.querySelector("#message").dataset.kind === "error") say("", "");
     state.typed.push(ch);
     // a full row: the cursor goes back to the first tile, ready for the colours
     state.cursor = state.typed.length === L ? 0 : state.typed.length;
@@ -195,25 +381,30 @@
   }
 
   function backspace() {
-    if (state.over || !state.typed.length) return;
+    if (state.over || state.busy || !state.typed.length) return;
     state.typed.pop();
     state.cursor = Math.max(0, Math.min(state.typed.length, L - 1));
     render();
   }
 
+  function colour(col, name) {
+    state.colours[col] = name;
+    state.colourWord = currentWord();
+  }
+
   function cycle(col, step) {
-    if (state.over) return;
+    if (state.over || state.busy) return;
     const current = CYCLE.indexOf(state.colours[col]);
     let next;
     if (current < 0) next = step > 0 ? 0 : CYCLE.length - 1;
     else next = (current + step + CYCLE.length) % CYCLE.length;
-    state.colours[col] = CYCLE[next];
+    colour(col, CYCLE[next]);
     render();
   }
 
   function setColour(col, name) {
-    if (state.over) return;
-    state.colours[col] = name;
+    if (state.over || state.busy) return;
+    colour(col, name);
     state.cursor = Math.min(col + 1, L - 1);
     render();
   }
@@ -226,11 +417,37 @@
     box.dataset.kind = kind || "";
   }
 
+  function elapsed() {
+    return Math.floor((Date.now() - state.since) / 1000);
+  }
+
   function setBusy(busy) {
     state.busy = busy;
+    if (!busy) {
+      state.pending = null;
+      state.controller = null;
+    }
     const status = $("#status");
-    status.textContent = busy ? T.searching : "";
+    document.body.dataset.busy = busy ? "true" : "false";
+    if (state.ticker) { clearInterval(state.ticker); state.ticker = null; }
+    if (busy) {
+      state.since = Date.now();
+      status.textContent = T.searching;
+      state.ticker = setInterval(() => {
+        const text = fmt(T.searching_elapsed, { s: elapsed() });
+        if (status.textContent !== text) status.textContent = text;
+        if (Date.now() - state.since >= SLOW_MS) notice(true);
+      }, 250);
+    } else {
+      status.textContent = "";
+      if (!state.warming) notice(false);
+    }
     status.dataset.busy = busy ? "true" : "false";
+  }
+
+  function notice(show) {
+    const box = $("#notice");
+    if (box) box.hidden = !show;
   }
 
   function rowContent(r) {
@@ -249,26 +466,54 @@
   }
 
   function render() {
+    guardColours();
     for (let r = 0; r < cfg.tries; r++) {
       const row = board.querySelector(`.row[data-row="${r}"]`);
       const content = rowContent(r);
       row.dataset.active = content.active ? "true" : "false";
+      row.dataset.busy = content.active && state.busy ? "true" : "false";
       for (let c = 0; c < L; c++) {
         const tile = row.querySelector(`.tile[data-col="${c}"]`);
         const letter = content.letters[c] || "";
-        const colour = content.states[c] || "empty";
+        const colourName = content.states[c] || "empty";
         tile.textContent = letter;
         tile.dataset.letter = letter;
-        tile.dataset.state = colour;
+        tile.dataset.state = colourName;
         tile.dataset.ghost = content.ghost && letter ? "true" : "false";
-        tile.dataset.cursor = content.active && c === state.cursor ? "true" : "false";
-        tile.disabled = !content.active;
+        tile.dataset.cursor = content.active && !state.busy && c === state.cursor ? "true" : "false";
+        tile.disabled = !content.active || state.busy;
         tile.setAttribute("aria-label", fmt(T.tile, {
-          col: c + 1, row: r + 1, letter: letter || "-", state: colour === "empty" ? T.empty : T[colour],
+          col: c + 1, row: r + 1, letter: letter || "-", state: colourName === "empty" ? T.empty : T[colourName],
         }));
       }
     }
+    renderKeyboard();
     renderPanel();
+    const registerButton = $("#register");
+    registerButton.disabled = state.over || state.busy || !touched();
+    // the tooltip says what to do where the row is what keeps it off
+    if (!state.over && !state.busy && !touched()) registerButton.title = T.touch_first;
+    else registerButton.removeAttribute("title");
+  }
+
+  // what the registered rounds showed of each symbol: the best state wins
+  function renderKeyboard() {
+    const known = new Map();
+    for (const round of state.history) {
+      const letters = Array.from(round.guess);
+      Array.from(round.pattern).forEach((code, i) => {
+        const name = STATE[code] || "absent";
+        const ch = letters[i];
+        if (!known.has(ch) || RANK[name] > RANK[known.get(ch)]) known.set(ch, name);
+      });
+    }
+    for (const key of document.querySelectorAll("#keyboard .key")) {
+      const k = key.dataset.key;
+      if (k === "Enter" || k === "Backspace") continue;
+      const name = known.get(k) || "empty";
+      key.dataset.state = name;
+      key.setAttribute("aria-label", name === "empty" ? k : `${k}: ${T[name]}`);
+    }
   }
 
   function renderPanel() {
@@ -277,12 +522,24 @@
     const word = state.over ? "" : (data.word || "");
     suggestion.textContent = word;
     suggestion.dataset.word = word;
-    $("#suggestion-flag").textContent = word ? `(${data.is_candidate ? T.can_be_answer : T.cannot_be_answer})` : "";
-    $("#suggestion-bits").textContent = word && data.bits != null ? `${T.bits}: ${data.bits.toFixed(4)}` : "";
+    $("#suggestion-section").dataset.stale = state.busy ? "true" : "false";
+    const flag = word ? (data.is_candidate ? T.can_be_answer : T.cannot_be_answer) : "";
+    $("#suggestion-flag").textContent = word ? `(${flag})` : "";
+    $("#suggestion-bits").textContent = word && data.bits != null ? `${T.bits}: ${num(data.bits, 4)}` : "";
     $("#suggestion-expected").textContent =
-      word && data.expected != null ? `${T.expected}: ${data.expected.toFixed(3)}` : "";
-    $("#reason").textContent = state.over && !data.solved ? "" : (data.reason || "");
+      word && data.expected != null ? `${T.expected}: ${num(data.expected, 3)}` : "";
+    $("#reason").textContent = state.over ? "" : localised(data.reason_messages, data.reason || "");
+    $("#reason-title").hidden = !$("#reason").textContent;
+    const result = $("#outcome");
+    result.textContent = outcome();
+    result.hidden = !state.over;
+    result.dataset.kind = state.over ? (data.solved || data.won ? "win" : "lost") : "";
     $("#candidates-count").textContent = data.candidates != null ? String(data.candidates) : "…";
+    const compact = $("#compact");
+    compact.textContent = state.over ? outcome() : word ? fmt(T.compact, {
+      word: cfg.unit === "letters" ? word.toUpperCase() : word, flag, label: T.candidates,
+      n: data.candidates != null ? data.candidates : "…",
+    }) : "";
     const list = $("#candidates-list");
     list.replaceChildren(...(data.remaining || []).map((w) => {
       const li = document.createElement("li");
@@ -295,8 +552,8 @@
       tr.dataset.word = alt.word;
       tr.tabIndex = 0;
       const cells = [alt.word + (alt.is_candidate ? " *" : ""),
-        alt.bits != null ? alt.bits.toFixed(4) : "-",
-        alt.expected != null ? alt.expected.toFixed(3) : "-"];
+        alt.bits != null ? num(alt.bits, 4) : "-",
+        alt.expected != null ? num(alt.expected, 3) : "-"];
       for (const text of cells) {
         const td = document.createElement("td");
         td.textContent = text;
@@ -307,11 +564,17 @@
       tr.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); play(); board.focus(); } });
       return tr;
     }));
-    body.closest("section").hidden = body.children.length === 0;  // nothing to compare (an opener, the end)
+    // a move of the stored strategy has no alternatives: say why; otherwise hide the section
+    // when there is nothing to compare (an opener, the end of a game)
+    const fromTree = !state.over && word && data.source === "tree";
+    $("#alternatives-note").hidden = !fromTree;
+    $("#alternatives").hidden = body.children.length === 0;
+    $("#alternatives-help").hidden = body.children.length === 0;
+    body.closest("section").hidden = body.children.length === 0 && !fromTree;
   }
 
   function playWord(word) {
-    if (state.over) return;
+    if (state.over || state.busy) return;
     state.typed = Array.from(word).slice(0, L);
     state.cursor = 0;
     render();
@@ -319,10 +582,10 @@
 
   // ------------------------------------------------------------------ input
 
-  function isSymbol(key) {
+  function isSymbolKey(key) {
     if (Array.from(key).length !== 1) return false;
     if (cfg.unit === "letters") return /\p{L}/u.test(key);
-    return symbols ? symbols.has(key) : true;
+    return /\S/u.test(key);
   }
 
   function handleKey(e) {
@@ -346,11 +609,13 @@
       e.preventDefault();
       backspace();
     } else if (key === "Escape") {
+      if (state.busy) return;
       resetRow();
       render();
     } else if (key === "ArrowLeft" || key === "ArrowRight") {
       if (onButton) return;
       e.preventDefault();
+      if (state.busy) return;
       state.cursor = (state.cursor + (key === "ArrowLeft" ? L - 1 : 1)) % L;
       render();
     } else if (key === " " || key === "ArrowUp" || key === "ArrowDown") {
@@ -360,17 +625,17 @@
     } else if (cfg.digit_colours && (key === "1" || key === "2" || key === "3")) {
       e.preventDefault();
       setColour(state.cursor, CYCLE[Number(key) - 1]);
-    } else if (isSymbol(key)) {
+    } else if (isSymbolKey(key)) {
       if (onButton && tag !== "BUTTON") return;
       e.preventDefault();
-      typeSymbol(key.toLowerCase());
+      typeSymbol(key);
     }
   }
 
   document.addEventListener("keydown", handleKey);
   board.addEventListener("click", (e) => {
     const tile = e.target.closest(".tile");
-    if (!tile || tile.disabled) return;
+    if (!tile || tile.disabled || state.busy) return;
     const col = Number(tile.dataset.col);
     state.cursor = col;
     cycle(col, 1);
@@ -389,28 +654,100 @@
   $("#new-game").addEventListener("click", () => { newGame().then(() => board.focus()); });
   $("#game-switcher").addEventListener("change", (e) => { window.location.href = "/" + e.target.value; });
 
-  // options: changed mid-game, the same history is asked again; refused -> the option goes back
-  for (const id of ["#opt-level", "#opt-t", "#opt-hard", "#opt-extended", "#opt-strict"]) {
+  // options: changed mid-game, the same history is asked again (with the round being searched,
+  // if one is); refused -> the option goes back. The row being filled stays: its colours stay
+  // only while the word under them does (guardColours)
+  for (const id of OPTION_IDS) {
     const control = $(id);
     if (!control) continue;
-    let previous = control.type === "checkbox" ? control.checked : control.value;
+    let previous = controlValue(control);
     control.addEventListener("change", async () => {
-      const typed = state.typed.slice();
-      const colours = state.colours.slice();
-      const ok = await ask(state.history.slice());
+      const pending = state.busy && state.pending && state.pending.round ? state.pending : null;
+      const ok = pending ? await ask(pending.history, { round: true }) : await ask(state.history.slice(), { keepRow: true });
       if (ok === false) {
-        if (control.type === "checkbox") control.checked = previous;
-        else control.value = previous;
+        setControl(control, previous);
+        save();
       } else if (ok) {
-        previous = control.type === "checkbox" ? control.checked : control.value;
-        state.typed = typed;
-        state.colours = colours;
-        render();
+        previous = controlValue(control);
       }
     });
+    control.addEventListener("restored", () => { previous = controlValue(control); });
   }
+
+  // the high-contrast palette: one choice for every board
+  const contrast = $("#opt-contrast");
+  function applyContrast(on) {
+    document.body.dataset.contrast = on ? "high" : "normal";
+    contrast.checked = on;
+  }
+  try { applyContrast(localStorage.getItem(CONTRAST_STORE) === "high"); } catch (e) { applyContrast(false); }
+  contrast.addEventListener("change", () => {
+    applyContrast(contrast.checked);
+    try { localStorage.setItem(CONTRAST_STORE, contrast.checked ? "high" : "normal"); } catch (e) { /* not kept */ }
+  });
+
+  // the server warming up (a fresh install: kernels, matrices): say so until it is ready
+  async function watchHealth() {
+    let answer = null;
+    try {
+      const response = await fetch("/api/health");
+      answer = await response.json();
+    } catch (e) {
+      answer = null;
+    }
+    state.warming = Boolean(answer && answer.ready === false);
+    document.body.dataset.warming = state.warming ? "true" : "false";
+    if (state.warming) {
+      notice(true);
+      setTimeout(watchHealth, 1500);
+    } else if (!state.busy) {
+      notice(false);
+    }
+  }
+
+  async function start() {
+    const snap = kept();
+    if (snap && snap.options) {
+      for (const id of OPTION_IDS) {
+        const control = $(id);
+        const k = id.slice(5);
+        if (control && k in snap.options) {
+          setControl(control, snap.options[k]);
+          control.dispatchEvent(new Event("restored"));
+        }
+      }
+    }
+    const history = snap ? snap.history.filter((r) => r && typeof r.guess === "string" && typeof r.pattern === "string") : [];
+    if (history.length) {
+      const ok = await ask(history);
+      if (ok === false) {
+        const refused = $("#message").textContent;
+        forget();
+        await ask([]);
+        say(fmt(T.restore_failed, { message: refused }), "error");
+        return;
+      }
+      if (!ok) return;
+    } else {
+      const ok = await ask([]);
+      if (!ok) return;
+    }
+    if (snap && snap.row && !state.over) {
+      state.typed = Array.from(snap.row.typed || "").slice(0, L);
+      if (Array.isArray(snap.row.colours) && snap.row.colours.length === L) {
+        state.colours = snap.row.colours.map((c) => (c in CODE ? c : "empty"));
+        state.colourWord = typeof snap.row.word === "string" ? snap.row.word : currentWord();
+      }
+      render();
+    }
+  }
+
+  // the row being filled is kept too (a discarded tab comes back as it was)
+  board.addEventListener("click", () => { if (!state.busy) save(); });
+  document.addEventListener("keyup", () => { if (!state.busy && document.body.dataset.ready === "true") save(); });
 
   render();
   board.focus();
-  ask([]);
+  watchHealth();
+  start();
 })();
