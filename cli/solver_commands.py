@@ -21,6 +21,7 @@ import typer
 from cli.common import USER_ERRORS, BackendOption, GameOption, JsonOption, fail, load_game, print_json
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
 from termo.errors import TermoError
+from termo.feedback import colours_help
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -158,7 +159,8 @@ def progress_display(label: str, delay: float = 0.8):
 def suggest_command(
     history: Annotated[
         Optional[list[str]],
-        typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBYBBGB).", show_default=False),
+        typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBPBBGB). " + colours_help(),
+                       show_default=False),
     ] = None,
     level: LevelOpt = "3",
     t: TOpt = "1.0",
@@ -270,7 +272,6 @@ def play_command(
     tree: TreeOpt = None,
     no_tree: NoTreeOpt = False,
 ) -> None:
-    """Solve a game interactively: type each guess and its colours, get the next suggestion."""
     from termo.play import Play, decoded_lines, terminal_reader
     from termo.suggest import Advisor
 
@@ -316,6 +317,12 @@ def play_command(
     except USER_ERRORS as err:
         fail(str(err))
     raise typer.Exit(code)
+
+
+play_command.__doc__ = (
+    "Solve a game interactively: type each guess and its colours, get the next suggestion.\n\n"
+    + colours_help()
+)
 
 
 def register(app: typer.Typer) -> None:

@@ -43,7 +43,7 @@ COMMANDS = {
 
 HELP = """\
 Type the word you played (accents optional), then the colours the game showed:
-  G/Y/B, or v/a/p (verde/amarelo/preto), or 2/1/0, or the squares 🟩🟨⬛.
+  {colours}.
   Both on one line works too: tarso BBGBY  (or tarso:BBGBY)
   Colours alone (BBGBY) mean you played the suggested word.
   At the colours prompt you may retype the whole line (word and colours).
@@ -231,7 +231,7 @@ class Play:
         if name is None or (len(parts) > 1 and name != "list"):
             return None
         if name == "help":
-            self.say(HELP)
+            self.say(HELP.format(colours=self.game.colour_hint))
         elif name == "list":
             self.list_candidates(parts[1:])
         elif name == "undo":
@@ -286,10 +286,8 @@ class Play:
 
     def as_colours(self, text: str) -> str | None:
         """The pattern ``text`` spells, or None when it is not a line of colours."""
-        from termo.feedback import parse_pattern
-
         try:
-            return parse_pattern(text, self.game.word_length)
+            return self.game.parse_colours(text)
         except TermoError:
             return None
 

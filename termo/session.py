@@ -5,8 +5,8 @@ before it touches the candidate set:
 
 * the guess must have the game's length and only letters (accents optional: `saude` and
   `saúde` are the same guess);
-* the colours are parsed by `termo.feedback.parse_pattern` (``GYBBB``, ``vapcc``, ``21000``,
-  squares, ...);
+* the colours are parsed by `Game.parse_colours` in the game's own colour forms (``GYBBB``,
+  ``21000``, squares, and Termo's ``vapcc`` or Nerdle's ``P`` for purple, ...);
 * an *impossible* pattern (one no answer could ever produce for that guess, see
   `termo.feedback.pattern_possible`) is rejected with its reason, before any filtering: that is
   a typing mistake, not information;
@@ -224,9 +224,9 @@ class Session:
 
     def check_pattern(self, guess: Guess, text: str) -> str:
         """Parse colours and reject a pattern no answer could give to this guess."""
-        from termo.feedback import parse_pattern, pattern_possible
+        from termo.feedback import pattern_possible
 
-        pattern = parse_pattern(text, self.game.word_length)
+        pattern = self.game.parse_colours(text)
         ok, reason = pattern_possible(guess.norm, pattern, self.game.word_length, normalize=None)
         if not ok:
             raise TermoError(f"impossible colours {pattern} for {guess.word}: {reason}")

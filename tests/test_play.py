@@ -290,3 +290,15 @@ def test_cli_play_transcript_subprocess(tmp_path):
     assert "taken as colours for nuvem" in out and "solved in 3/6: nuvem!" in out
     assert "TARSO  ⬛⬛⬛⬛⬛   6046 -> 223 candidates" in out
     assert not ANSI.search(out) and out.rstrip().endswith("bye")
+
+
+def test_nerdle_purple_in_play():
+    """`play` reads the colours with the game's own letters: P is purple in Nerdle."""
+    from termo.games.registry import get_game
+
+    game = get_game("nerdle-mini")
+    code, text, play = run_play(game, ["4*7=28 PBBPBB", "list"], level=2)
+    assert code == 0 and "! " not in play.err, play.err
+    assert play.session.rounds[0].pattern == "YBBYBB"
+    _, _, play = run_play(game, ["4*7=28 ABBABB"], level=2)
+    assert "'a' is amarelo in Termo" in play.err and not play.session.rounds

@@ -351,3 +351,31 @@ def test_real_openers_level2_inf_and_level1(solver_module, runner, app):
 def test_real_extended_probe_space(solver_module, runner, app):
     data = real(runner, app, ["suggest", "tarso:BBBBB", "--level", "2", "--extended", "--json"])
     assert data["candidates"] == 223  # the answers are the same; only the guesses grow
+
+
+# ---------------------------------------------------------------- each game's colour letters
+
+
+def test_nerdle_purple_p_is_present_not_absent(runner, app):
+    """Nerdle's P is purple (present): 4*7=28:PBBPBB is 4*7=28:YBBYBB, and Termo's v/a/c are refused."""
+    purple = invoke(runner, app, ["suggest", "--game", "nerdle-mini", "4*7=28:PBBPBB", "--level", "2", "--json"])
+    yellow = invoke(runner, app, ["suggest", "--game", "nerdle-mini", "4*7=28:YBBYBB", "--level", "2", "--json"])
+    assert purple.exit_code == yellow.exit_code == 0, purple.output
+    assert json.loads(purple.stdout) == json.loads(yellow.stdout)
+    refused = invoke(runner, app, ["suggest", "--game", "nerdle-mini", "4*7=28:ABBABB"])
+    assert refused.exit_code == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "'a' is amarelo in Termo" in refused.stderr
+
+
+def test_termo_p_is_still_preto(runner, app):
+    preto = invoke(runner, app, ["suggest", "tarso:ppppp", "--level", "1", "--json"])
+    black = invoke(runner, app, ["suggest", "tarso:BBBBB", "--level", "1", "--json"])
+    assert json.loads(preto.stdout)["candidates"] == json.loads(black.stdout)["candidates"] == 223
+
+
+@pytest.mark.slow  # builds the Nerdle Classic pattern matrix (about a minute, 1.3 GB of cache)
+def test_nerdle_classic_purple_keeps_the_answer(runner, app):
+    result = invoke(runner, app, ["suggest", "--game", "nerdle", "48-32=16:PBBGPGPB", "--level", "2",
+                                  "--list", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "12+35=47" in json.loads(result.stdout)["remaining"]

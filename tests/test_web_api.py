@@ -723,3 +723,14 @@ def test_docs_page_is_served_offline(client):
     assert page.status_code == 200
     assert "/api/suggest" in page.text and "JSON body" in page.text
     assert "http://" not in page.text and "https://" not in page.text and "<script" not in page.text
+
+
+def test_nerdle_purple_p_through_the_api(client):
+    """The API parses colours with the game's own letters, as the CLI does: Nerdle's P is purple."""
+    body = {"game": "nerdle-mini", "level": 2}
+    purple = client.post("/api/suggest", json={**body, "history": ["4*7=28:PBBPBB"]})
+    yellow = client.post("/api/suggest", json={**body, "history": ["4*7=28:YBBYBB"]})
+    assert purple.status_code == yellow.status_code == 200
+    assert purple.json() == yellow.json()
+    refused = client.post("/api/suggest", json={**body, "history": ["4*7=28:VBBVBB"]})
+    assert refused.status_code == 422 and "'v' is verde in Termo" in refused.json()["detail"]
