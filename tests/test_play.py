@@ -302,3 +302,10 @@ def test_nerdle_purple_in_play():
     assert play.session.rounds[0].pattern == "YBBYBB"
     _, _, play = run_play(game, ["4*7=28 ABBABB"], level=2)
     assert "'a' is amarelo in Termo" in play.err and not play.session.rounds
+
+
+def test_play_refuses_an_impossible_win(game):
+    """All green for a word the rounds before ruled out: rejected, the game goes on."""
+    code, text, play = run_play(game, ["tarso BGGBG", "filme GGGGG", ""], level=1)
+    assert "filme cannot be the answer: round 1 would have coloured tarso BBBBB" in play.err
+    assert not play.session.won and len(play.session.rounds) == 1 and "solved" not in text

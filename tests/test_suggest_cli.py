@@ -196,10 +196,10 @@ def test_cli_suggest_list_shows_the_candidates_left(fake, runner, app, game):
 
 
 def test_cli_suggest_reports_a_win(fake, runner, app):
-    result = invoke(runner, app, ["suggest", "tarso:BBBBB", "termo:GGGGG", "--json"])
+    result = invoke(runner, app, ["suggest", "tarso:BBBBB", "filme:GGGGG", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {
-        "solved": True, "turn": 2, "candidates": 1, "word": "termo", "bits": None, "expected": None,
+        "solved": True, "turn": 2, "candidates": 1, "word": "filme", "bits": None, "expected": None,
         "is_candidate": True, "reason": "solved in 2/6", "alternatives": []}
     result = invoke(runner, app, ["suggest", "tarso:GGGGG"])
     assert result.exit_code == 0 and result.stdout == "solved in 1/6: tarso\n"
@@ -379,3 +379,14 @@ def test_nerdle_classic_purple_keeps_the_answer(runner, app):
                                   "--list", "20", "--json"])
     assert result.exit_code == 0, result.output
     assert "12+35=47" in json.loads(result.stdout)["remaining"]
+
+
+@pytest.mark.parametrize("args", [
+    ["tarso:BGGBG", "filme:GGGGG"],  # filme cannot be the answer after round 1
+    ["--game", "nerdle-mini", "4*7=28:YBBYBB", "7*4=28:GGGGGG"],
+])
+def test_an_impossible_win_is_refused(runner, app, args):
+    result = invoke(runner, app, ["suggest", *args, "--level", "1"])
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot be the answer: round 1 would have coloured" in lines[0]
