@@ -33,3 +33,23 @@ def test_time_budgets_share_one_bound(capsys, tmp_path, command, value):
     err = _refused(capsys, [*command, *out, "--time", value])
     assert "--time takes a number of seconds from 0.001 to 86400" in err
     assert not (tmp_path / "t.tree").exists()
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077])
+def test_result_files_honour_the_umask(tmp_path, capsys, mask):
+    """Robustness outputs were written owner-only (0600, the temporary file's mode) whatever the
+    umask; they get 0666 less the umask now, like any file a program opens."""
+    import os
+    import stat
+
+    old = os.umask(mask)
+    try:
+        code = main(["robustness", "--world", "60", "--columns", "T=1", "--out", str(tmp_path), "--json"])
+    finally:
+        os.umask(old)
+    capsys.readouterr()
+    assert code == 0
+    written = [p for p in tmp_path.iterdir() if p.is_file()]
+    assert {p.name for p in written} >= {"robustness.json", "robustness.md", "regret_heatmap.png"}
+    for path in written:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path.name
