@@ -307,7 +307,7 @@ def play_command(
         color=_use_color() if color is None else color,
         busy=progress_display if interactive else None,
         error=error,
-        piped=not interactive,  # a piped session with a rejected line exits with 2
+        piped=not interactive,  # echoes the prompts; the exit status is the same either way
     )
     try:
         code = play.run()
@@ -319,10 +319,14 @@ def play_command(
     raise typer.Exit(code)
 
 
-play_command.__doc__ = (
-    "Solve a game interactively: type each guess and its colours, get the next suggestion.\n\n"
-    + colours_help()
-)
+def _play_help() -> str:
+    from termo.play import EXIT_STATUS
+
+    return ("Solve a game interactively: type each guess and its colours, get the next suggestion.\n\n"
+            + colours_help() + "\n\n" + EXIT_STATUS)
+
+
+play_command.__doc__ = _play_help()
 
 
 def register(app: typer.Typer) -> None:

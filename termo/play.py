@@ -41,6 +41,9 @@ COMMANDS = {
     "quit": "quit", "exit": "quit", "sair": "quit", "q": "quit",
 }
 
+EXIT_STATUS = ("Exit status, the same piped and on a terminal: 0 when every line was taken, 2 when "
+               "some line was rejected (a bad word or colours), 130 on Ctrl-C.")
+
 HELP = """\
 Type the word you played (accents optional), then the colours the game showed:
   {colours}.
@@ -157,7 +160,7 @@ class Play:
         self.error_write = error or write
         self.width = width  # None: the terminal's width, read when needed
         self.piped = (not callable(input)) if piped is None else piped
-        self.rejected = 0  # lines rejected this session (a piped session then exits with 2)
+        self.rejected = 0  # lines rejected this session (the session then exits with 2)
         self.suggested: str | None = None  # the word suggested for the next guess
         self.source: dict = {}  # where that suggestion came from: {"source": "tree"|"live", ...}
 
@@ -377,8 +380,9 @@ class Play:
 
     # -------------------------------------------------------------------- loop
     def run(self) -> int:
-        """Play until quit or end of input; returns the exit code: 0, or 2 when the session was
-        piped and some line was rejected (so scripts notice); 130 on Ctrl-C."""
+        """Play until quit or end of input; returns the exit code, the same piped and on a
+        terminal: 0 when every line was taken, 2 when some line was rejected (a bad word,
+        impossible colours, ...: scripts notice), 130 on Ctrl-C (EXIT_STATUS)."""
         self.say(f"termo play ({self.advisor.config.describe()}); type help for help")
         self.show_suggestion()
         try:
@@ -401,4 +405,4 @@ class Play:
             self.write("\n")  # leave the shell prompt on a line of its own
             return 130
         self.say("bye")
-        return 2 if self.piped and self.rejected else 0
+        return 2 if self.rejected else 0

@@ -228,7 +228,20 @@ def test_errors_on_stderr_and_exit_code(fake, game):
     out = []
     answers = iter(["casa", None])
     code = Play(game, Advisor(game, Config()), lambda prompt: next(answers), out.append).run()
-    assert code == 0  # a terminal session: the exit code stays 0
+    assert code == 2  # a terminal session exits as a piped one does (it exited 0)
+    answers = iter(["tarso BBBBB", None])
+    assert Play(game, Advisor(game, Config()), lambda prompt: next(answers), out.append).run() == 0
+
+
+def test_exit_status_is_documented():
+    from typer.testing import CliRunner
+
+    from cli.app import app
+    from termo.play import EXIT_STATUS
+
+    text = " ".join(CliRunner().invoke(app, ["play", "--help"], terminal_width=200).output.split())
+    assert "Exit status, the same piped and on a terminal" in text and "130 on Ctrl-C" in text
+    assert "2 when some line was rejected" in EXIT_STATUS
 
 
 def test_list_wraps_by_whole_words(fake, game):
