@@ -207,7 +207,7 @@ def suggest_command(
     if json_out:
         print_json(data)
     else:
-        for line in format_decision(data):
+        for line in format_decision(data, uniform=game.uniform_prior):
             typer.echo(line)
 
 
@@ -240,7 +240,7 @@ def opener_command(
     if json_out:
         print_json(data)
     else:
-        typer.echo(f"optimal opener of {game.title or game.label} ({config.describe()}{', extended' if game.extended else ''}):")
+        typer.echo(f"optimal opener of {game.title or game.label} ({config.describe(game)}{', extended' if game.extended else ''}):")
         interface = getattr(game, "default_opener", None)
         if interface and interface != data.get("word"):
             typer.echo(f"(the game's interface opener, played first by `termo suggest`, is {interface}; "

@@ -207,7 +207,7 @@ class Play:
             return
         self.suggested = decision.choice.word
         self.source = source
-        lines = format_decision(decision.as_dict(), max_alternatives=5)
+        lines = format_decision(decision.as_dict(), max_alternatives=5, uniform=self.game.uniform_prior)
         if session.rounds:
             lines = lines[1:]  # the candidate count was just shown
         if source.get("source") == "tree":
@@ -255,7 +255,8 @@ class Play:
                 return
         words = self.session.most_likely(n)
         total = self.session.n_candidates
-        shown = f"the {len(words)} most likely of " if len(words) < total else ""
+        likely = "first" if self.game.uniform_prior else "most likely"  # a uniform prior: list order
+        shown = f"the {len(words)} {likely} of " if len(words) < total else ""
         self.say(self.wrapped(f"{shown}{total} candidates: " + ", ".join(words)))
 
     def undo(self) -> None:
@@ -371,7 +372,8 @@ class Play:
         self.show_candidates()
         if self.session.out_of_turns:
             self.say(
-                f"out of tries ({self.game.max_turns}); the most likely answers were: "
+                f"out of tries ({self.game.max_turns}); "
+                + ("some answers left were: " if self.game.uniform_prior else "the most likely answers were: ")
                 + ", ".join(self.session.most_likely(5))
             )
             self.say("type new for another game, undo, or quit")
@@ -383,7 +385,7 @@ class Play:
         """Play until quit or end of input; returns the exit code, the same piped and on a
         terminal: 0 when every line was taken, 2 when some line was rejected (a bad word,
         impossible colours, ...: scripts notice), 130 on Ctrl-C (EXIT_STATUS)."""
-        self.say(f"termo play ({self.advisor.config.describe()}); type help for help")
+        self.say(f"termo play ({self.advisor.config.describe(self.game)}); type help for help")
         self.show_suggestion()
         try:
             while True:

@@ -390,3 +390,22 @@ def test_an_impossible_win_is_refused(runner, app, args):
     assert result.exit_code == 2 and result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot be the answer: round 1 would have coloured" in lines[0]
+
+
+# ---------------------------------------------------------------- uniform priors say so
+
+
+def test_uniform_prior_games_do_not_claim_likelihood(runner, app):
+    """Nerdle's prior is uniform: no 'most likely first' (the order is the list's), no 'more
+    common one', no T in the configuration, and no '-0.0000 bits'."""
+    result = invoke(runner, app, ["suggest", "--game", "nerdle-mini", "10-2=8:BBBYYG", "--level", "2",
+                                  "--list", "5"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "all equally likely, in list order:" in text and "most likely" not in text
+    assert "the first one" in text and "more common" not in text
+    assert "-0.0000" not in text
+    opener = invoke(runner, app, ["opener", "--game", "nerdle-mini", "--level", "2"])
+    assert opener.exit_code == 0 and "(level 2)" in opener.stdout and "T=" not in opener.stdout
+    termo = invoke(runner, app, ["suggest", "tarso:BBBBB", "--level", "2", "--list", "3"])
+    assert "most likely first (the first 3):" in termo.stdout  # Termo's prior is not uniform
