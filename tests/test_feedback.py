@@ -1,4 +1,4 @@
-"""Feedback rules of spec §1: every listed case, codes, parser, plausibility."""
+"""Feedback rules of docs/rules.md §1: every listed case, codes, parser, plausibility."""
 
 import re
 
@@ -17,7 +17,7 @@ from termo.feedback import (
     render_squares,
 )
 
-# (secret, guess, pattern) from spec §1.2
+# (secret, guess, pattern) from docs/rules.md §1.2
 CASES = [
     ("arara", "ratos", "YYBBB"),
     ("arara", "arara", "GGGGG"),

@@ -1,6 +1,6 @@
 """termo.session: parsing history items, validation, filtering (matrix row and slow path), undo,
 empty results, wins. A toy game with a plain-Python matrix keeps most tests independent of the
-real lexicon; the last ones replay the spec's published transcripts on the real game."""
+real lexicon; the last ones replay the published transcripts (docs/rules.md §10) on the real game."""
 
 from __future__ import annotations
 

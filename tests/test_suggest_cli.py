@@ -2,7 +2,7 @@
 
 The first part runs against a fake solver (tests/fake_solver.py) and checks the plumbing: the
 history, level 3 at every size, the JSON contract, warnings and one-line errors. The second part
-runs the real engine against the spec's published transcripts (skipped until `termo.solver`
+runs the real engine against the published transcripts (docs/rules.md §10) (skipped until `termo.solver`
 exists)."""
 
 from __future__ import annotations
