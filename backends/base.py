@@ -83,7 +83,9 @@ class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps):
         return func
 
     def describe(self) -> dict:
-        return {"name": self.name, "version": self.version, "device": str(self.device)}
+        # NumPy has no device object: its arrays live in host memory, "cpu"
+        return {"name": self.name, "version": self.version,
+                "device": "cpu" if self.device is None else str(self.device)}
 
     def on_accelerator(self) -> bool:
         """Does this backend compute on a GPU/TPU (what ``--backend auto`` looks for)?"""

@@ -45,19 +45,26 @@ def _instantiate(name: str):
         raise BackendUnavailable(f"backend '{name}' cannot start: {err}") from None
 
 
+def check_name(name: str) -> str:
+    """The canonical backend name for ``name`` (``auto`` included, nothing imported);
+    `BackendUnavailable` naming the choices when there is no such backend."""
+    name = str(name).strip().lower()
+    if name in ("strict", "array_api_strict"):
+        name = "array-api-strict"
+    if name != "auto" and name not in _SPECS:
+        raise BackendUnavailable(f"unknown backend '{name}'; choose one of: auto, {', '.join(BACKEND_NAMES)}")
+    return name
+
+
 def get_backend(name=None):
     """The backend called ``name`` (see module doc); ``None`` reads ``$TERMO_BACKEND``, else numpy."""
     from backends.base import Backend
 
     if isinstance(name, Backend):
         return name
-    name = (name or os.environ.get(ENV_VAR) or "numpy").strip().lower()
-    if name in ("strict", "array_api_strict"):
-        name = "array-api-strict"
+    name = check_name(name or os.environ.get(ENV_VAR) or "numpy")
     if name == "auto":
         return _auto()
-    if name not in _SPECS:
-        raise BackendUnavailable(f"unknown backend '{name}'; choose one of: auto, {', '.join(BACKEND_NAMES)}")
     with _lock:
         if name not in _instances:
             _instances[name] = _instantiate(name)

@@ -30,7 +30,7 @@ from termo.robustness import world as world_mod  # noqa: E402
 from termo.robustness.opener_table import TableConfig, rank_rows, run_table  # noqa: E402
 from termo.robustness.world import World, evaluate_chunk, load_game_world, uniform_column  # noqa: E402
 
-NERDLEBUDDY_CLASSIC_TOP = 2.983  # games-spec §1.4 (their greedy follow-up; not the same definition)
+NERDLEBUDDY_CLASSIC_TOP = 2.983  # NerdleBuddy's published table (their greedy follow-up; not the same definition)
 
 
 def fresh_state() -> None:

@@ -24,7 +24,7 @@ sending its next request as soon as the last one is answered (a closed loop):
 
 Figures per phase: requests, requests per second, p50/p90/p99/max latency in ms, errors by kind
 (HTTP status or exception), server RSS (the process and its children) before and after.
-Targets (issue 11): level-2 suggest p99 <= 100 ms under 32 clients, zero errors, no RSS growth, the
+Targets: level-2 suggest p99 <= 100 ms under 32 clients, zero errors, no RSS growth, the
 trivial endpoint answered promptly while level-3 searches run.
 
 The client threads run in this process on the same machine as the server: on a 2-core machine

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one-shot device check (issue 12): on a machine with an NVIDIA GPU, from the repository root,
+# The one-shot device check: on a machine with an NVIDIA GPU, from the repository root,
 #
 #     bash bench/gpu_check.sh
 #

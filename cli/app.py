@@ -74,6 +74,9 @@ def _build_app():
     ) -> None:
         """Solver suite for Termo (term.ooo, Portuguese Wordle) and other Wordle-family games."""
         if backend:
+            from backends.registry import check_name
+
+            check_name(backend)  # a wrong name is one line and exit 2, even for a command without arrays
             os.environ["TERMO_BACKEND"] = backend
 
     for name in COMMAND_MODULES:
@@ -238,6 +241,10 @@ def main(argv: typing.Optional[typing.List[str]] = None) -> int:
         direct = direct_call(args)
         if direct is not None:
             func, kwargs, environ = direct
+            if environ.get("TERMO_BACKEND"):
+                from backends.registry import check_name
+
+                check_name(environ["TERMO_BACKEND"])
             os.environ.update(environ)  # what the root callback does for a root --backend
             result = func(**kwargs)
         else:

@@ -24,6 +24,7 @@ def backends_command(json_out: JsonOption = False) -> None:
     if json_out:
         print_json(rows)
         return
+    typer.echo(f"{'backend':<18} {'version':<10} device")
     for row in rows:
         if row.get("usable"):
             typer.echo(f"{row['name']:<18} {row['version']:<10} {row['device']}")

@@ -53,6 +53,18 @@ def check_seconds(name: str, value: float, low: float = 0.0, high: float = MAX_T
     return value
 
 
+def parse_seconds(name: str, text, low: float = 0.001, high: float = MAX_TIMEOUT):
+    """``--name SECONDS`` as text: None stays None, else a finite number within ``[low, high]``
+    (one bound for every command's time budget: `optimal --time`, `tree build --time`)."""
+    if text is None:
+        return None
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        raise TermoError(f"--{name} takes a number of seconds, not {text!r}") from None
+    return check_seconds(name, value, low, high)
+
+
 def _title(game) -> str:
     return getattr(game, "title", "") or getattr(game, "name", "the game")
 

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, load_game, one_line, print_json, progress_interval, user_errors
-from cli.limits import MAX_TIMEOUT, check_seconds, parse_int
+from cli.limits import parse_int, parse_seconds
 
 MAX_NODES = 10**12
 
@@ -40,15 +40,7 @@ def _stderr_progress():
 
 
 def _parse_time(text: Optional[str]) -> Optional[float]:
-    if text is None:
-        return None
-    from termo.errors import TermoError
-
-    try:
-        value = float(str(text).strip())
-    except ValueError:
-        raise TermoError(f"--time takes a number of seconds, not {text!r}") from None
-    return check_seconds("time", value, 0.001, MAX_TIMEOUT)
+    return parse_seconds("time", text)
 
 
 @user_errors

@@ -16,10 +16,11 @@ import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
 from cli.limits import MAX_PATTERNS, check_top, parse_int
+from termo.feedback import colours_help
 
 HistoryArg = Annotated[
     Optional[list[str]],
-    typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY).",
+    typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY). " + colours_help(),
                    show_default=False),
 ]
 TOpt = Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform.")]

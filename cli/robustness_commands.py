@@ -19,7 +19,7 @@ DEFAULT_OUT = "robustness"  # under the cache dir (cli.common.default_out)
 
 def _parse_columns(text: str | None, data):
     """``--columns``: comma-separated effective sizes of the grid (300, 600, ...), ``T=x`` for a
-    temperature over every answer, or ``project`` (T = 1). None → the §8 grid."""
+    temperature over every answer, or ``project`` (T = 1). None → the grid of docs/robustness.md."""
     from termo.prior import parse_temperature
     from termo.robustness.scale import size_at, temperature_for
     from termo.robustness.world import Column, grid_columns
@@ -43,9 +43,9 @@ def _parse_columns(text: str | None, data):
             except ValueError:
                 raise TermoError(f"bad column {raw.strip()!r}: use an effective size (e.g. 1200), T=<temperature> "
                                  "or project") from None
-            if target <= 1:
-                raise TermoError(f"bad column {raw.strip()!r}: the effective size must be above 1")
-            target = min(target, float(n))
+            if not (1 < target <= n):  # nan and inf included
+                raise TermoError(f"bad column {raw.strip()!r}: the effective size must be a number above 1 "
+                                 f"and at most {n} (the answers; T=inf weighs them all equally)")
             cols.append(Column(f"M={target:g}", temperature_for(data.icf, target, n), n, target))
     if not cols:
         raise TermoError("--columns selected no column")

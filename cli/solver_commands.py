@@ -21,6 +21,7 @@ import typer
 from cli.common import USER_ERRORS, BackendOption, GameOption, JsonOption, fail, load_game, print_json
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
 from termo.errors import TermoError
+from termo.feedback import colours_help
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -158,7 +159,8 @@ def progress_display(label: str, delay: float = 0.8):
 def suggest_command(
     history: Annotated[
         Optional[list[str]],
-        typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBYBBGB).", show_default=False),
+        typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBPBBGB). " + colours_help(),
+                       show_default=False),
     ] = None,
     level: LevelOpt = "3",
     t: TOpt = "1.0",
@@ -205,7 +207,7 @@ def suggest_command(
     if json_out:
         print_json(data)
     else:
-        for line in format_decision(data):
+        for line in format_decision(data, uniform=game.uniform_prior):
             typer.echo(line)
 
 
@@ -238,7 +240,7 @@ def opener_command(
     if json_out:
         print_json(data)
     else:
-        typer.echo(f"optimal opener of {game.title or game.label} ({config.describe()}{', extended' if game.extended else ''}):")
+        typer.echo(f"optimal opener of {game.title or game.label} ({config.describe(game)}{', extended' if game.extended else ''}):")
         interface = getattr(game, "default_opener", None)
         if interface and interface != data.get("word"):
             typer.echo(f"(the game's interface opener, played first by `termo suggest`, is {interface}; "
@@ -270,7 +272,6 @@ def play_command(
     tree: TreeOpt = None,
     no_tree: NoTreeOpt = False,
 ) -> None:
-    """Solve a game interactively: type each guess and its colours, get the next suggestion."""
     from termo.play import Play, decoded_lines, terminal_reader
     from termo.suggest import Advisor
 
@@ -306,7 +307,7 @@ def play_command(
         color=_use_color() if color is None else color,
         busy=progress_display if interactive else None,
         error=error,
-        piped=not interactive,  # a piped session with a rejected line exits with 2
+        piped=not interactive,  # echoes the prompts; the exit status is the same either way
     )
     try:
         code = play.run()
@@ -316,6 +317,16 @@ def play_command(
     except USER_ERRORS as err:
         fail(str(err))
     raise typer.Exit(code)
+
+
+def _play_help() -> str:
+    from termo.play import EXIT_STATUS
+
+    return ("Solve a game interactively: type each guess and its colours, get the next suggestion.\n\n"
+            + colours_help() + "\n\n" + EXIT_STATUS)
+
+
+play_command.__doc__ = _play_help()
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json, progress_bar
-from cli.limits import parse_int
+from cli.limits import parse_int, parse_seconds
 from termo.errors import TermoError
 
 JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
@@ -23,7 +23,7 @@ FileArg = Annotated[str, typer.Argument(metavar="FILE", help="A tree file writte
 def build_command(
     method: Annotated[str, typer.Option("--method", metavar="exact|level3|practical",
                                         help="exact: the exact solver's strategy; level3: today's level-3 policy "
-                                             "played out; practical: the §1.5 builder (candidates + sampled probes, "
+                                             "played out; practical: the practical builder of docs/trees.md (candidates + sampled probes, "
                                              "64 evaluated exactly).")] = "practical",
     opener: Annotated[Optional[str], typer.Option("--opener", metavar="WORD", show_default=False,
                                                   help="The root guess (default: the game's interface opener).")] = None,
@@ -37,7 +37,7 @@ def build_command(
     extended: Annotated[bool, typer.Option("--extended", metavar="", help="Termo: the extended probe list.")] = False,
     strict: Annotated[bool, typer.Option("--strict", metavar="", help="Nerdle: only the written form wins.")] = False,
     time_limit: Annotated[Optional[str], typer.Option("--time", metavar="SECONDS", show_default=False,
-                                                      help="exact: the solver's time budget (default: its own).")] = None,
+                                                      help="exact: the solver's time budget, up to 86,400 s (default: its own).")] = None,
     game_name: GameOption = None,
     json_out: JsonOpt = False,
     backend: BackendOption = None,
@@ -54,14 +54,7 @@ def build_command(
         game = load_game(game_name, extended=extended, strict=strict)
         temperature = parse_temperature(t)
         k, p = parse_int("beam", beam, 1, 100), parse_int("depth", depth, 0, max(game.max_turns - 1, 0))
-        seconds = None
-        if time_limit is not None:
-            try:
-                seconds = float(time_limit)
-            except ValueError:
-                raise TermoError(f"--time takes a number of seconds, not {time_limit!r}") from None
-            if not seconds > 0:
-                raise TermoError(f"--time must be positive, not {time_limit}")
+        seconds = parse_seconds("time", time_limit)  # finite, at most a day, as in `optimal --time`
         with progress_bar(f"tree build {game.label} {method}", total=game.n_answers, unit="answers") as update:
             tree = build_tree(game, method, opener, t=temperature, hard=hard, beam=k, depth=p, backend=backend,
                               progress=lambda done, total: update(done, total), time_limit=seconds)

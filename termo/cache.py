@@ -39,13 +39,32 @@ def sweep_stale_temps(path: Path | str, older_than: float = STALE_TEMP_SECONDS) 
     return removed
 
 
-def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux tells it (``/proc``)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: read it by setting it, and put it back at once
+    os.umask(mask)
+    return mask
+
+
+def atomic_write_bytes(path: Path | str, data: bytes, mode: int = 0o666) -> None:
     """Write ``data`` to a temporary file beside ``path``, flush it, then rename it into place
-    (and sweep up the temporary files of killed earlier writes of the same file)."""
+    (and sweep up the temporary files of killed earlier writes of the same file).
+
+    The file gets ``mode`` less the umask, as `open` gives an ordinary file (typically 0644):
+    the temporary file's private 0600 is not kept."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, mode & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -18,7 +18,7 @@ class Choice:
     def as_dict(self) -> dict:
         return {
             "word": self.word,
-            "bits": self.bits,
+            "bits": None if self.bits is None else self.bits + 0.0,  # -0.0 (one group) is 0
             "expected": self.expected,
             "is_candidate": self.is_candidate,
         }

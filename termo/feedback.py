@@ -1,4 +1,4 @@
-"""Feedback rules of Termo (rules §1): normalisation, colouring, codes, parsing, plausibility.
+"""Feedback rules (docs/rules.md §1): normalisation, colouring, codes, parsing, plausibility.
 
 This module is the plain-Python reference: the vectorised pattern matrix is tested against it.
 Patterns are strings over ``G`` (right place), ``Y`` (elsewhere) and ``B`` (absent).
@@ -17,11 +17,18 @@ COMBINING_CEDILLA = "\u0327"
 DIGIT = {"B": 0, "Y": 1, "G": 2}
 LETTER = "BYG"
 
-# Accepted feedback characters (after lower-casing), rules §1.4.
-_GREEN = {"g", "v", "2", "\U0001f7e9", "\U0001f7e2"}
-_YELLOW = {"y", "a", "1", "\U0001f7e8", "\U0001f7e1"}
-_BLACK = {"b", "p", "c", "0", "\u2b1b", "\u2b1c", "-", "."}
-_COLOUR_OF = {**{c: "G" for c in _GREEN}, **{c: "Y" for c in _YELLOW}, **{c: "B" for c in _BLACK}}
+# Colour characters every game accepts (after lower-casing), docs/rules.md §1.4. A game adds its
+# own colour letters (`Game.colour_letters`); a letter means a colour only in the game it belongs
+# to (Nerdle's ``p`` is purple, Termo's ``p`` is preto), so no letter is read across games.
+_GREEN = {"g", "2", "\U0001f7e9", "\U0001f7e2"}
+_YELLOW = {"y", "1", "\U0001f7e8", "\U0001f7e1"}
+_BLACK = {"b", "0", "\u2b1b", "\u2b1c", "-", "."}
+COMMON_COLOURS = {**{c: "G" for c in _GREEN}, **{c: "Y" for c in _YELLOW}, **{c: "B" for c in _BLACK}}
+# (character, colour, what it stands for): each game's own colour letters
+TERMO_LETTERS = (("v", "G", "verde"), ("a", "Y", "amarelo"), ("p", "B", "preto"), ("c", "B", "cinza"))
+NERDLE_LETTERS = (("p", "Y", "purple"), ("\U0001f7ea", "Y", "purple square"), ("\U0001f7e3", "Y", "purple circle"))
+RUSSIAN_LETTERS = (("з", "G", "зелёный"), ("ж", "Y", "жёлтый"), ("с", "B", "серый"))
+_ALL_GAME_LETTERS = {"Termo": TERMO_LETTERS, "Nerdle": NERDLE_LETTERS, "Russian Wordle": RUSSIAN_LETTERS}
 _SQUARE = {"G": "\U0001f7e9", "Y": "\U0001f7e8", "B": "\u2b1b"}
 
 
@@ -88,16 +95,51 @@ def feedback_code(guess: str, answer: str, length: int = 5, fold_cedilla: bool =
     return encode(feedback(guess, answer, length, fold_cedilla))
 
 
-def parse_pattern(text: str, length: int = 5) -> str:
-    """Read feedback typed by a player: G/Y/B, 2/1/0, v/a/p/c, emoji squares or circles; spaces ignored."""
+def colour_hint(letters=TERMO_LETTERS) -> str:
+    """The colour forms a game accepts, for help texts and errors (``letters``: the game's own)."""
+    own = [(ch, name) for ch, _, name in letters if ch.isalpha()]
+    hint = "G/Y/B, 2/1/0"
+    if own:
+        hint += ", " + "/".join(ch for ch, _ in own) + " (" + "/".join(name for _, name in own) + ")"
+    return hint + " or the coloured squares"
+
+
+def colours_help() -> str:
+    """One sentence for ``--help``: the colour forms of every game (each game's letters are its own)."""
+    own = "; ".join(
+        f"{name} also " + ", ".join(f"{c}={colour} ({meaning})" for c, colour, meaning in table
+                                    if c.isalpha())
+        for name, table in _ALL_GAME_LETTERS.items()
+    )
+    return (f"Colours: G/Y/B, 2/1/0 or the coloured squares in every game (G green, Y yellow or "
+            f"purple, B absent); {own}.")
+
+
+def _not_a_colour(text: str, ch: str, letters, title: str) -> TermoError:
+    mine = {c for c, _, _ in letters}
+    elsewhere = [
+        f"{meaning} in {name}" for name, table in _ALL_GAME_LETTERS.items() if table is not letters
+        for c, _, meaning in table if c == ch.lower() and c not in mine
+    ]
+    where = f" in {title}" if title else ""
+    why = f" ({ch.lower()!r} is {', '.join(elsewhere)})" if elsewhere else ""
+    return TermoError(
+        f"feedback '{text}': character {ch!r} (U+{ord(ch):04X}) is not a colour{where}{why}; "
+        f"use {colour_hint(letters)}",
+        "colours.bad_char", {"text": text, "char": ch},
+    )
+
+
+def parse_pattern(text: str, length: int = 5, letters=TERMO_LETTERS, title: str = "") -> str:
+    """Read feedback typed by a player: G/Y/B, 2/1/0, the coloured squares or circles, and the
+    game's own colour ``letters`` ((character, colour, name) triples; default Termo's v/a/p/c);
+    spaces ignored. ``title`` names the game in an error."""
+    table = {**COMMON_COLOURS, **{ch: colour for ch, colour, _ in letters}}
     out = []
     for ch in "".join(text.split()):
-        colour = _COLOUR_OF.get(ch.lower())
+        colour = table.get(ch.lower())
         if colour is None:
-            raise TermoError(
-                f"feedback '{text}': character {ch!r} (U+{ord(ch):04X}) is not a colour; "
-                "use G/Y/B, 2/1/0, v/a/p or the coloured squares",
-                "colours.bad_char", {"text": text, "char": ch})
+            raise _not_a_colour(text, ch, letters, title)
         out.append(colour)
     if len(out) != length:
         raise TermoError(f"feedback '{text}' has {counted(len(out), 'colour')}; expected {length}", "colours.count",

@@ -46,6 +46,15 @@ _REASONS = {
 }
 
 
+# the same rules where every answer is equally likely (a uniform prior): list order decides
+_UNIFORM_REASONS = {
+    "one": "only one candidate left",
+    "two": "only two candidates left, equally likely: the first one",
+    "last": "last turn: a candidate (all are equally likely)",
+    "late": "turn {turn} with {m} candidates: a candidate (all are equally likely)",
+}
+
+
 def choose_index(sweeper, icf, candidates, turn: int, max_turns: int, endgame: int = ENDGAME_LIMIT) -> int:
     """Just the probe index level 2 plays (no alternatives, no report)."""
     cands = list(candidates)
@@ -70,7 +79,8 @@ def decide(sweeper, game, candidates, turn: int, alternatives: int = 5, endgame:
 
     if kind is not None:
         ranked = by_icf(cands, game.icf)
-        reason = _REASONS[kind].format(turn=turn, m=m)
+        reasons = _UNIFORM_REASONS if getattr(game, "uniform_prior", False) else _REASONS
+        reason = reasons[kind].format(turn=turn, m=m)
         alts = tuple(choice(i) for i in ranked[1 : 1 + alternatives])
         return Decision(choice(ranked[0]), reason, m, alts)
     idx, _ = sweeper.top(cands, 1 + alternatives)

@@ -10,6 +10,11 @@ For one guess the metrics are (the keys of :func:`metrics_row`):
 * ``largest_group``: the size of the largest one (minimax, Xneg's criterion);
 * ``expected_remaining``: ``Σ_b n_b² / N``, the expected group size with every candidate counted
   once, as the studies define it (whatever the prior);
+
+  the all-green group counts as one group of one per answer it holds (each is solved by this
+  guess): under the exact rule it never holds more than one, and under Nerdle's commutative rule
+  a guess that wins both of two answers leaves nothing, largest group 1 and expected remaining 1
+  (as level 3 counts it: such a state costs one guess);
 * ``expected_remaining_weighted``: ``Σ_b P_b · n_b`` with ``P_b`` the group's prior weight (the
   expected number of candidates left when the answer is drawn from the prior; when the weights
   are uniform it is ``expected_remaining`` itself);
@@ -141,6 +146,9 @@ def partition_stats(state: State, probes: Sequence[int] | None = None, backend=N
     uniform = n == 0 or bool(hx.all(weights == weights[0]))
     w = None if uniform else b.asarray(hb.to_numpy(weights), dtype="float64")
     out = {k: [] for k in ("groups", "largest", "sum_sq", "weighted", "wins")}
+    # a win rule under which one guess wins several answers (Nerdle's commutative answers)
+    shared_wins = any(len(group) > 1 for group in game.win_classes)
+    win_column = bx.reshape(bx.arange(n_bins) == game.win_code, (1, n_bins)) if shared_wins else None
     step = _block_size(n, n_bins, cells)
     for start in range(0, total, step):
         stop = min(total, start + step)
@@ -150,15 +158,20 @@ def partition_stats(state: State, probes: Sequence[int] | None = None, backend=N
             rows = bx.take(matrix, b.asarray(hb.to_numpy(probe_idx[start:stop]), dtype="int64"), axis=0)
         codes = rows if everyone else bx.take(rows, cand, axis=1)
         table = b.row_histogram(codes, ones, n_bins)
-        sum_sq = bx.sum(table * table, axis=1)
+        won = table[:, game.win_code]
         out["groups"].append(bx.sum(bx.astype(table > 0, bx.int64), axis=1))
+        out["wins"].append(won > 0)
+        if shared_wins:  # every answer the guess wins is solved: a group of one each (module doc)
+            table = bx.where(win_column & (table > 1), bx.ones_like(table), table)
+        sum_sq = bx.sum(table * table, axis=1)
+        if shared_wins:
+            sum_sq = sum_sq + bx.where(won > 1, won - 1, bx.zeros_like(won))
         out["largest"].append(bx.max(table, axis=1))
         out["sum_sq"].append(sum_sq)
         if uniform:  # P_b = n_b / N
             out["weighted"].append(sum_sq / n)
         else:
             out["weighted"].append(bx.sum(b.row_histogram(codes, w, n_bins) * table, axis=1))
-        out["wins"].append(table[:, game.win_code] > 0)
 
     def gather(key, dtype):
         parts = [hx.asarray(b.to_numpy(p)) for p in out[key]]
@@ -217,19 +230,23 @@ def codes_stats(state: State, codes) -> dict:
     n_bins = state.game.n_patterns
     row = hx.reshape(hx.asarray(codes, dtype=hx.int64), (1, -1))
     counts = hx.astype(hx.asarray(host().row_histogram(row, hx.ones(state.n), n_bins))[0], hx.int64)
+    won = int(counts[state.game.win_code])
+    groups = int(hx.sum(counts > 0))
+    if won > 1:  # one guess wins several answers (Nerdle's commutative rule): each is solved,
+        counts = hx.where(hx.arange(n_bins) == state.game.win_code, 1, counts)  # a group of one
     weights = state.weights
-    sum_sq = int(hx.sum(counts * counts))
+    sum_sq = int(hx.sum(counts * counts)) + max(won - 1, 0)
     if state.n == 0 or bool(hx.all(weights == weights[0])):
         weighted = sum_sq / state.n if state.n else 0.0
     else:
         mass = hx.asarray(host().row_histogram(row, weights, n_bins))[0]
         weighted = float(hx.sum(mass * hx.astype(counts, hx.float64)))
     return {
-        "groups": int(hx.sum(counts > 0)),
+        "groups": groups,
         "largest": int(hx.max(counts)),
         "sum_sq": sum_sq,
         "weighted": weighted,
-        "wins": bool(counts[state.game.win_code] > 0),
+        "wins": won > 0,
     }
 
 
@@ -243,7 +260,7 @@ def metrics_row(word: str, probe, n: int, groups: int, largest: int, sum_sq: int
         "largest_group": int(largest),
         "expected_remaining": (sum_sq / n) if n else 0.0,
         "expected_remaining_weighted": float(weighted),
-        "bits": float(bits),
+        "bits": float(bits) + 0.0,  # + 0.0: one group's entropy is -0.0 in the kernel's float order
         "worst_case_bits_left": math.log2(largest) if largest > 0 else 0.0,
         "can_be_answer": bool(wins),
         "candidates": int(n),

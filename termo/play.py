@@ -41,9 +41,12 @@ COMMANDS = {
     "quit": "quit", "exit": "quit", "sair": "quit", "q": "quit",
 }
 
+EXIT_STATUS = ("Exit status, the same piped and on a terminal: 0 when every line was taken, 2 when "
+               "some line was rejected (a bad word or colours), 130 on Ctrl-C.")
+
 HELP = """\
 Type the word you played (accents optional), then the colours the game showed:
-  G/Y/B, or v/a/p (verde/amarelo/preto), or 2/1/0, or the squares 🟩🟨⬛.
+  {colours}.
   Both on one line works too: tarso BBGBY  (or tarso:BBGBY)
   Colours alone (BBGBY) mean you played the suggested word.
   At the colours prompt you may retype the whole line (word and colours).
@@ -157,7 +160,7 @@ class Play:
         self.error_write = error or write
         self.width = width  # None: the terminal's width, read when needed
         self.piped = (not callable(input)) if piped is None else piped
-        self.rejected = 0  # lines rejected this session (a piped session then exits with 2)
+        self.rejected = 0  # lines rejected this session (the session then exits with 2)
         self.suggested: str | None = None  # the word suggested for the next guess
         self.source: dict = {}  # where that suggestion came from: {"source": "tree"|"live", ...}
 
@@ -204,7 +207,7 @@ class Play:
             return
         self.suggested = decision.choice.word
         self.source = source
-        lines = format_decision(decision.as_dict(), max_alternatives=5)
+        lines = format_decision(decision.as_dict(), max_alternatives=5, uniform=self.game.uniform_prior)
         if session.rounds:
             lines = lines[1:]  # the candidate count was just shown
         if source.get("source") == "tree":
@@ -231,7 +234,7 @@ class Play:
         if name is None or (len(parts) > 1 and name != "list"):
             return None
         if name == "help":
-            self.say(HELP)
+            self.say(HELP.format(colours=self.game.colour_hint))
         elif name == "list":
             self.list_candidates(parts[1:])
         elif name == "undo":
@@ -252,7 +255,8 @@ class Play:
                 return
         words = self.session.most_likely(n)
         total = self.session.n_candidates
-        shown = f"the {len(words)} most likely of " if len(words) < total else ""
+        likely = "first" if self.game.uniform_prior else "most likely"  # a uniform prior: list order
+        shown = f"the {len(words)} {likely} of " if len(words) < total else ""
         self.say(self.wrapped(f"{shown}{total} candidates: " + ", ".join(words)))
 
     def undo(self) -> None:
@@ -286,10 +290,8 @@ class Play:
 
     def as_colours(self, text: str) -> str | None:
         """The pattern ``text`` spells, or None when it is not a line of colours."""
-        from termo.feedback import parse_pattern
-
         try:
-            return parse_pattern(text, self.game.word_length)
+            return self.game.parse_colours(text)
         except TermoError:
             return None
 
@@ -370,7 +372,8 @@ class Play:
         self.show_candidates()
         if self.session.out_of_turns:
             self.say(
-                f"out of tries ({self.game.max_turns}); the most likely answers were: "
+                f"out of tries ({self.game.max_turns}); "
+                + ("some answers left were: " if self.game.uniform_prior else "the most likely answers were: ")
                 + ", ".join(self.session.most_likely(5))
             )
             self.say("type new for another game, undo, or quit")
@@ -379,9 +382,10 @@ class Play:
 
     # -------------------------------------------------------------------- loop
     def run(self) -> int:
-        """Play until quit or end of input; returns the exit code: 0, or 2 when the session was
-        piped and some line was rejected (so scripts notice); 130 on Ctrl-C."""
-        self.say(f"termo play ({self.advisor.config.describe()}); type help for help")
+        """Play until quit or end of input; returns the exit code, the same piped and on a
+        terminal: 0 when every line was taken, 2 when some line was rejected (a bad word,
+        impossible colours, ...: scripts notice), 130 on Ctrl-C (EXIT_STATUS)."""
+        self.say(f"termo play ({self.advisor.config.describe(self.game)}); type help for help")
         self.show_suggestion()
         try:
             while True:
@@ -403,4 +407,4 @@ class Play:
             self.write("\n")  # leave the shell prompt on a line of its own
             return 130
         self.say("bye")
-        return 2 if self.piped and self.rejected else 0
+        return 2 if self.rejected else 0

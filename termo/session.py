@@ -5,8 +5,8 @@ before it touches the candidate set:
 
 * the guess must have the game's length and only letters (accents optional: `saude` and
   `saúde` are the same guess);
-* the colours are parsed by `termo.feedback.parse_pattern` (``GYBBB``, ``vapcc``, ``21000``,
-  squares, ...);
+* the colours are parsed by `Game.parse_colours` in the game's own colour forms (``GYBBB``,
+  ``21000``, squares, and Termo's ``vapcc`` or Nerdle's ``P`` for purple, ...);
 * an *impossible* pattern (one no answer could ever produce for that guess, see
   `termo.feedback.pattern_possible`) is rejected with its reason, before any filtering: that is
   a typing mistake, not information;
@@ -15,7 +15,10 @@ before it touches the candidate set:
   `termo.feedback.feedback_code` (the slow path);
 * a round that would leave no candidate is *reported and not applied* (mistyped colours, or an
   answer missing from the lexicon), so the player can fix it or undo an earlier round;
-* an all-green pattern wins the game; that round does not filter;
+* an all-green pattern wins the game; that round does not filter, but the guess must be able
+  to be the answer after the rounds before (a candidate left that it wins against, or, for a
+  word outside the lists, colours that fit every earlier round): otherwise it is rejected with
+  the round it contradicts;
 * in hard mode (``Session(game, hard=True)``) a guess must keep every green in place and reuse
   every revealed letter as often as it was marked (`termo.hard_mode`); an illegal guess is
   rejected with the reason and not applied.
@@ -230,9 +233,9 @@ class Session:
 
     def check_pattern(self, guess: Guess, text: str) -> str:
         """Parse colours and reject a pattern no answer could give to this guess."""
-        from termo.feedback import parse_pattern, pattern_possible
+        from termo.feedback import pattern_possible
 
-        pattern = parse_pattern(text, self.game.word_length)
+        pattern = self.game.parse_colours(text)
         ok, reason = pattern_possible(guess.norm, pattern, self.game.word_length, normalize=None)
         if not ok:
             raise TermoError(f"impossible colours {pattern} for {guess.word}: {reason}", "colours.impossible",
@@ -287,6 +290,7 @@ class Session:
         pattern = self.check_pattern(guess, pattern_text)
         before = self.n_candidates
         if pattern == self.game.win_pattern:
+            self._check_win(guess)
             rnd = Round(guess.word, pattern, guess.probe, before, before, won=True)
             self._frames.append(_Frame(rnd, self._candidates))
             return Outcome("won", rnd, guess.warnings)
@@ -298,6 +302,34 @@ class Session:
         self._frames.append(_Frame(rnd, self._candidates))
         self._candidates = kept
         return Outcome("applied", rnd, guess.warnings)
+
+    def _check_win(self, guess: Guess) -> None:
+        """Raise TermoError when ``guess`` cannot be the answer after the rounds played.
+
+        A listed guess wins when it wins against a candidate still left (the game's win rule:
+        Nerdle's commutative answers count). Otherwise the guess itself must fit every earlier
+        round's colours (an answer missing from the lexicon); the first round it breaks is named.
+        """
+        if not self._frames:
+            return
+        game = self.game
+        if guess.probe is not None:
+            cands = self.candidate_list()
+            keys = game.probe_win_keys  # None under the exact rule
+            if guess.probe in set(cands) if keys is None else any(keys[c] == keys[guess.probe] for c in cands):
+                return
+        from termo.feedback import colours
+
+        for number, frame in enumerate(self._frames, start=1):
+            rnd = frame.round
+            shown = colours(game.normalize(rnd.guess), guess.norm)
+            if shown != rnd.pattern:
+                raise TermoError(
+                    f"{guess.word} cannot be the answer: round {number} would have coloured "
+                    f"{rnd.guess} {shown}, not {rnd.pattern}"
+                )
+        if guess.probe is not None:
+            raise TermoError(f"{guess.word} cannot be the answer: no candidate left wins with it")
 
     def undo(self) -> Round | None:
         """Take back the last round; returns it (None when there is nothing to undo)."""

@@ -79,9 +79,11 @@ class Config:
                              f"the search cannot look past the last one), not {self.depth:,}", "option.depth_tries",
                              {"high": max(turns - 1, 0), "game": name, "tries": turns, "value": self.depth})
 
-    def describe(self) -> str:
+    def describe(self, game=None) -> str:
+        """``level 3, T=1, beam 10, depth 1``; a game whose prior is uniform (``game``) has no T."""
         t = "inf" if math.isinf(self.t) else f"{self.t:g}"
-        text = f"level {self.level}, T={t}"
+        uniform = bool(getattr(game, "uniform_prior", False))
+        text = f"level {self.level}" + ("" if uniform else f", T={t}")
         if self.level == 3:
             text += f", beam {self.beam}, depth {self.depth}"
         if self.hard:
@@ -357,11 +359,16 @@ def opener_report(
 
 
 def _fmt(value, digits: int) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
+    """``value`` with ``digits`` decimals; a value that rounds to zero prints as 0 (never -0.0000)."""
+    if value is None:
+        return "-"
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
-def format_decision(data: dict, max_alternatives: int = 10) -> list[str]:
-    """Plain-text lines for a decision dict (``suggest``/``opener_report`` output)."""
+def format_decision(data: dict, max_alternatives: int = 10, uniform: bool = False) -> list[str]:
+    """Plain-text lines for a decision dict (``suggest``/``opener_report`` output); ``uniform``:
+    the game's prior is uniform, so the candidates are listed in list order, not by likelihood."""
     lines = []
     if data.get("solved"):
         lines.append(f"{data.get('reason', 'solved')}: {data['word']}")
@@ -372,7 +379,7 @@ def format_decision(data: dict, max_alternatives: int = 10) -> list[str]:
     if data.get("remaining"):
         shown = data["remaining"]
         more = f" (the first {len(shown)})" if len(shown) < data.get("candidates", len(shown)) else ""
-        lines.append(f"most likely first{more}:")
+        lines.append(f"all equally likely, in list order{more}:" if uniform else f"most likely first{more}:")
         for start in range(0, len(shown), 10):
             lines.append("  " + " ".join(shown[start:start + 10]))
     flag = "can be the answer" if data.get("is_candidate") else "cannot be the answer"

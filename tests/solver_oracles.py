@@ -1,4 +1,4 @@
-"""Plain-Python oracles for the solver engine (spec §5.1, §5.2, §6.1), written from the spec
+"""Plain-Python oracles for the solver engine (docs/rules.md §5.1, §5.2, §6.1), written from docs/rules.md
 with no shared code: dictionaries and loops, NumPy only for the reference's own sums."""
 
 from __future__ import annotations

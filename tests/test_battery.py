@@ -1,4 +1,4 @@
-"""Batteries (spec §7.2) and the published strategy numbers (spec §10)."""
+"""Batteries (docs/rules.md §7.2) and the published strategy numbers (docs/rules.md §10)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_summary_metrics(game):
     json.dumps(row)  # plain data
 
 
-# --- published numbers (spec §10) ------------------------------------------------------------------
+# --- published numbers (docs/rules.md §10) ------------------------------------------------------------------
 def _check(row, mean, penalised, win_rate, histogram=None):
     assert round(row["mean"], 3) == mean
     assert round(row["penalised_mean"], 3) == penalised

@@ -48,6 +48,14 @@ def test_backends_lists_numpy():
     assert any(r["name"] == "numpy" and r["usable"] for r in rows)
 
 
+def test_backends_table_has_a_header_and_names_every_device():
+    result = runner.invoke(app, ["backends"])
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["backend", "version", "device"]
+    numpy_row = next(line for line in lines if line.startswith("numpy "))
+    assert numpy_row.split()[-1] == "cpu" and "None" not in result.output
+
+
 @pytest.mark.parametrize(
     "argv, fragment",
     [
@@ -55,6 +63,9 @@ def test_backends_lists_numpy():
         (["matrix", "--backend", "tpu"], "unknown backend 'tpu'"),
         (["matrix", "--bogus"], "No such option"),
         (["feedback", "termo"], "Missing argument"),
+        # a root --backend is checked even for a command that computes no arrays
+        (["--backend", "nosuch", "feedback", "tarso", "termo"], "unknown backend 'nosuch'"),
+        (["--backend=nosuch", "games"], "unknown backend 'nosuch'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(argv, fragment, capsys):

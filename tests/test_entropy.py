@@ -1,4 +1,4 @@
-"""Entropy kernels (spec §5.1, §5.2): NumPy-exact sums, sweeps, top-k order, every backend."""
+"""Entropy kernels (docs/rules.md §5.1, §5.2): NumPy-exact sums, sweeps, top-k order, every backend."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from termo.matrix import expected_code
 from solver_oracles import tiny_game
 
 LOSS = 7.0
-SALET_TOTAL = 7920  # Selby: opener SALET, 2,315 answers, mean 3.4212 (games-spec §2)
+SALET_TOTAL = 7920  # Selby: opener SALET, 2,315 answers, mean 3.4212 (Selby's published result)
 BEAM_TOSAR = 3.0094161966572304
 
 

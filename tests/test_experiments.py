@@ -1,4 +1,4 @@
-"""The experiments of spec §7.3–7.6: temperature sweep, extended space, opener studies, reports, CLI."""
+"""The experiments of docs/rules.md §7.3–7.6: temperature sweep, extended space, opener studies, reports, CLI."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _engine_available() -> bool:
 needs_engine = pytest.mark.skipif(not _engine_available(), reason="the solver engine is not installed")
 
 
-# --- level 1 rankings (spec §4) ---------------------------------------------------------------
+# --- level 1 rankings (docs/rules.md §4) ---------------------------------------------------------------
 def test_level1_ranking_of_serao():
     world = full_world()
     game = world.game
@@ -118,7 +118,7 @@ def test_areio_world_argmax_probes():
 
 @needs_engine
 def test_sweep_t_infinity_row():
-    """§10/§11.3: T = ∞ under the current endgame rule (the reference README's 3.887 is stale)."""
+    """docs/rules.md §10: T = ∞ under the current endgame rule (the older published 3.887 predates it)."""
     from termo.analysis.battery import run_battery
 
     from termo.analysis.experiments import prior_value
@@ -129,7 +129,7 @@ def test_sweep_t_infinity_row():
     assert row["histogram"] == [1, 18, 507, 760, 200, 14]
     assert row["first_guess"] == "cairo"
     (one,) = run_battery(["entropy"], "realistic", t=1.0)
-    # §11.3: the prior is worth 0.207 guesses per game under the current rules
+    # the prior is worth 0.207 guesses per game under the current rules
     assert round(prior_value([{**one, "t": "1"}, {**row, "t": "inf"}]), 3) == 0.207
 
 

@@ -1,4 +1,4 @@
-"""Feedback rules of spec §1: every listed case, codes, parser, plausibility."""
+"""Feedback rules of docs/rules.md §1: every listed case, codes, parser, plausibility."""
 
 import re
 
@@ -6,6 +6,7 @@ import pytest
 
 from termo.errors import TermoError
 from termo.feedback import (
+    colours,
     decode,
     encode,
     feedback,
@@ -16,7 +17,7 @@ from termo.feedback import (
     render_squares,
 )
 
-# (secret, guess, pattern) from spec §1.2
+# (secret, guess, pattern) from docs/rules.md §1.2
 CASES = [
     ("arara", "ratos", "YYBBB"),
     ("arara", "arara", "GGGGG"),
@@ -94,3 +95,59 @@ def test_pattern_possible(guess, pattern, possible):
     ok, reason = pattern_possible(guess, pattern)
     assert ok is possible
     assert bool(reason) is not possible
+
+
+# --- each game's own colour letters (docs/rules.md §1.4) ---------------------------------------
+# (game, typed, pattern): the common forms in every game, and each game's letters in its own game
+GAME_COLOURS = [
+    ("termo", "vapcy", "GYBBY"),
+    ("termo", "GYB21", "GYBGY"),
+    ("wordle", "gybb0", "GYBBB"),
+    ("wordle-ru", "зжсgy", "GYBGY"),
+    ("nerdle", "PBBGPGPB", "YBBGYGYB"),  # P is purple (present), never Termo's preto
+    ("nerdle", "🟪⬛⬛🟩🟪🟩🟪⬛", "YBBGYGYB"),
+    ("nerdle-mini", "pbbpbb", "YBBYBB"),
+]
+# letters of another game, refused with the reason (no letter is read across games)
+FOREIGN = [
+    ("wordle", "ppbgy", "'p' is preto in Termo, purple in Nerdle"),
+    ("wordle", "vvvvv", "'v' is verde in Termo"),
+    ("nerdle", "vbbgbgbb", "'v' is verde in Termo"),
+    ("nerdle", "cbbgbgbb", "'c' is cinza in Termo"),
+    ("termo", "зbbgy", "'з' is зелёный in Russian Wordle"),
+    ("wordle-ru", "pbbgy", "'p' is preto in Termo, purple in Nerdle"),
+]
+
+
+@pytest.mark.parametrize("name, typed, pattern", GAME_COLOURS)
+def test_each_game_reads_its_own_colour_letters(name, typed, pattern):
+    from termo.games.registry import get_game
+
+    assert get_game(name).parse_colours(typed) == pattern
+
+
+@pytest.mark.parametrize("name, typed, reason", FOREIGN)
+def test_another_games_colour_letter_is_refused_with_the_reason(name, typed, reason):
+    from termo.games.registry import get_game
+
+    game = get_game(name)
+    with pytest.raises(TermoError, match=re.escape(reason)) as err:
+        game.parse_colours(typed)
+    assert f"not a colour in {game.title}" in str(err.value) and game.colour_hint in str(err.value)
+
+
+def test_nerdle_purple_keeps_the_answer_of_the_issue():
+    """48-32=16 against 12+35=47 is YBBGYGYB: typed with Nerdle's P it is that pattern (it was
+    read as preto, BBBGBGBB, which eliminated the answer)."""
+    from termo.games.registry import get_game
+
+    game = get_game("nerdle")
+    assert colours("48-32=16", "12+35=47") == game.parse_colours("PBBGPGPB") == "YBBGYGYB"
+
+
+def test_colour_help_names_every_games_letters():
+    from termo.feedback import colours_help
+
+    text = colours_help()
+    for fragment in ("p=B (preto)", "Nerdle also p=Y (purple)", "v=G (verde)", "з=G"):
+        assert fragment in text

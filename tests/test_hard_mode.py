@@ -1,7 +1,7 @@
 """Hard mode (termo/hard_mode.py): the rule, its vectorised mask against the plain-Python rule,
 the session that enforces it, the decisions that respect it (levels 1-3), the CLI.
 
-The rule (Selby; games-spec §2): greens stay in place; a symbol that got n positive marks (green
+The rule (Selby; docs/rules.md §12.2): greens stay in place; a symbol that got n positive marks (green
 or yellow) in one guess appears at least n times in every later guess; greys may be reused;
 repeating a guess is legal."""
 

@@ -1,4 +1,4 @@
-"""Level 2 (spec §5): published entropies, the §5.2 order, the §5.3 endgame rule, batching."""
+"""Level 2 (docs/rules.md §5): published entropies, the §5.2 order, the §5.3 endgame rule, batching."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_decide_many_matches_decide(game, s2):
     assert s2.decide_many(states, turns) == [s2.decide(c, t).index for c, t in zip(states, turns)]
 
 
-# --- policies (spec §4) ---------------------------------------------------------------------
+# --- policies (docs/rules.md §4) ---------------------------------------------------------------------
 def test_policies_openers_and_rules(game):
     from termo.policies import make_policy
 

@@ -1,4 +1,4 @@
-"""Level 3 (spec §6): the level-synchronous search equals a depth-first plain-Python recursion
+"""Level 3 (docs/rules.md §6): the level-synchronous search equals a depth-first plain-Python recursion
 bit for bit; published decisions; batching; every backend; the interpreted fallback."""
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def test_interpreted_fallback_gives_the_same_answer(tiny):
     assert out.stdout.split() == [str(d.index), repr(d.choice.expected)]
 
 
-# --- the published transcript on the real game (spec §10) ----------------------------------
+# --- the published transcript on the real game (docs/rules.md §10) ----------------------------------
 @pytest.fixture(scope="module")
 def s3(game):
     return Solver(game, level=3)

@@ -1,4 +1,4 @@
-"""Lexicon rebuild from the raw sources (spec §2) and the game model."""
+"""Lexicon rebuild from the raw sources (docs/rules.md §2) and the game model."""
 
 import math
 

@@ -1,7 +1,7 @@
 """Lockstep evaluation (termo.analysis.lockstep) against a plain-Python, one-game-at-a-time oracle.
 
 The oracle plays each secret separately with the scalar feedback rule (``termo.feedback``),
-exactly as spec §7.1 describes; the lockstep evaluator must give the same turn for every secret,
+exactly as docs/rules.md §7.1 describes; the lockstep evaluator must give the same turn for every secret,
 on every backend, for state policies and for the history-dependent random strategy.
 """
 
@@ -22,7 +22,7 @@ from termo.prior import prior_weights
 
 # --- small policies (plain Python, no engine needed) -------------------------------------------
 class MostProbable:
-    """argmax prior over the candidates, first index on ties (spec §4 'most probable')."""
+    """argmax prior over the candidates, first index on ties (docs/rules.md §4 'most probable')."""
 
     def __init__(self, prior):
         self.prior = list(prior)

@@ -1,4 +1,4 @@
-"""The pattern matrix (spec §3): oracle, cross-backend identity, signature, cache behaviour."""
+"""The pattern matrix (docs/rules.md §3): oracle, cross-backend identity, signature, cache behaviour."""
 
 import random
 

@@ -3,7 +3,7 @@
 Oracles written here, apart from termo.games.equations: a regex tokeniser and a two-pass
 evaluator over Fractions (``_left_value``/``_right_value``); a brute force over every string of
 Mini's shape; a parse-tree implementation of the commutative *moves* (swap the operands of one
-``+`` or ``*`` node, write back without parentheses); the published numbers (games-spec §1.4).
+``+`` or ``*`` node, write back without parentheses); the published numbers.
 """
 
 from __future__ import annotations
@@ -493,7 +493,7 @@ def test_typed_guesses_outside_the_list_get_the_reason():
         g.check_guess_text("1+2=3")
 
 
-# --- published numbers (games-spec §1.4) ----------------------------------------------------------
+# --- published numbers -------------------------------------------------------------------------
 def _groups(game, opener: str, commutative: bool) -> Counter:
     i = game.index_of(opener)
     return Counter("win" if commutative and game.wins(i, j) else colours(opener, a)

@@ -1,4 +1,4 @@
-"""Openers (spec §5.4, §6.5): the shipped level-3 opener, the cache key, the interface opener."""
+"""Openers (docs/rules.md §5.4, §6.5): the shipped level-3 opener, the cache key, the interface opener."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from termo import openers
 from termo.solver import Solver
 
-ROOT_COSTS = {  # spec §6.5, bit-exact
+ROOT_COSTS = {  # docs/rules.md §6.5, bit-exact
     "tosar": 3.0094161966572304,
     "tarso": 3.022208535943559,
     "sertã": 3.024888771632564,

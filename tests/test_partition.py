@@ -71,11 +71,14 @@ def reference(game, candidates, t, probe_words=None):
         mass = Counter()
         for c, p in pats.items():
             mass[p] += weight[c]
+        # every answer the guess wins is solved: a group of one each (a non-exact rule may put
+        # several answers in the all-green group)
+        size = {p: (1 if p == win else counts[p]) for p in counts}
         out[word] = {
             "groups": len(counts),
-            "largest": max(counts.values()),
-            "sum_sq": sum(v * v for v in counts.values()),
-            "weighted": sum(mass[p] * counts[p] for p in counts),
+            "largest": max(size.values()),
+            "sum_sq": sum(size[p] * counts[p] for p in counts),
+            "weighted": sum(mass[p] * size[p] for p in counts),
             "bits": -sum(m * math.log2(m) for m in mass.values() if m > 0),
             "wins": win in counts,
         }
@@ -427,8 +430,9 @@ def test_nerdle_mini_matches_the_plain_rule(capsys):
     stats = partition_stats(state)
     for p in range(0, g.n_probes, 5):
         counts = Counter(expected_code(g, p, a) for a in range(g.n_answers))
-        assert int(stats.groups[p]) == len(counts) and int(stats.largest[p]) == max(counts.values())
-        assert int(stats.sum_sq[p]) == sum(v * v for v in counts.values())
+        size = {c: (1 if c == g.win_code else n) for c, n in counts.items()}  # each win: a group of one
+        assert int(stats.groups[p]) == len(counts) and int(stats.largest[p]) == max(size.values())
+        assert int(stats.sum_sq[p]) == sum(size[c] * n for c, n in counts.items())
         assert bool(stats.wins[p]) == (g.win_code in counts)
     opener, secret = 0, g.n_answers // 2
     code = expected_code(g, opener, secret)
@@ -440,7 +444,8 @@ def test_nerdle_mini_matches_the_plain_rule(capsys):
     data = json.loads(out)
     assert METRIC_KEYS <= set(data) and data["candidates"] == len(left)
     sub = Counter(expected_code(g, left[0], a) for a in left)
-    assert data["groups"] == len(sub) and data["largest_group"] == max(sub.values())
+    assert data["groups"] == len(sub)
+    assert data["largest_group"] == max(1 if c == g.win_code else n for c, n in sub.items())
     assert data["can_be_answer"] is True
     rc, out, err = run_cli(["rank", item, "--game", "nerdle-mini", "--by", "minimax", "--top", "3", "--json"], capsys)
     assert rc == 0 and [r["rank"] for r in json.loads(out)] == [1, 2, 3]
@@ -458,3 +463,29 @@ def test_nerdle_published_openers(capsys, guess, groups, remaining):
     assert data["candidates"] == 17723
     assert data["groups"] == groups
     assert data["expected_remaining"] == pytest.approx(remaining, abs=1.0)
+
+
+def test_a_guess_that_wins_both_answers_leaves_nothing(capsys):
+    """Nerdle's commutative rule: after 10-2=8:BBBYYG only 4*7=28 and 7*4=28 are left, and
+    4*7=28 wins against both: largest group 1, expected remaining 1 (it said 2 and 2), 0 bits
+    (it printed -0.0000). Under the exact rule the win group never holds more than one answer."""
+    import json
+
+    from cli.app import main
+    from termo.games.registry import get_game
+    from termo.partition import guess_metrics, make_state, rank_probes
+
+    game = get_game("nerdle-mini")
+    state = make_state(game, ["10-2=8:BBBYYG"])
+    assert sorted(game.answers[i] for i in state.candidates.tolist()) == ["4*7=28", "7*4=28"]
+    row, _ = guess_metrics(state, "4*7=28")
+    assert (row["groups"], row["largest_group"], row["expected_remaining"]) == (1, 1, 1.0)
+    assert row["worst_case_bits_left"] == 0.0 and str(row["bits"]) == "0.0"
+    ranked = {r["word"]: r for r in rank_probes(state, by="remaining", top=game.n_probes)}
+    assert ranked["4*7=28"]["largest_group"] == 1 and ranked["4*7=28"]["expected_remaining"] == 1.0
+    assert ranked["7*4=28"]["expected_remaining"] == 1.0
+    code = main(["partition", "--game", "nerdle-mini", "4*7=28", "10-2=8:BBBYYG"])
+    out = capsys.readouterr().out
+    assert code == 0 and "largest group:        1" in out and "-0.0000" not in out
+    assert main(["partition", "--game", "nerdle-mini", "4*7=28", "10-2=8:BBBYYG", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["expected_remaining"] == 1.0

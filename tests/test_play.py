@@ -228,7 +228,20 @@ def test_errors_on_stderr_and_exit_code(fake, game):
     out = []
     answers = iter(["casa", None])
     code = Play(game, Advisor(game, Config()), lambda prompt: next(answers), out.append).run()
-    assert code == 0  # a terminal session: the exit code stays 0
+    assert code == 2  # a terminal session exits as a piped one does (it exited 0)
+    answers = iter(["tarso BBBBB", None])
+    assert Play(game, Advisor(game, Config()), lambda prompt: next(answers), out.append).run() == 0
+
+
+def test_exit_status_is_documented():
+    from typer.testing import CliRunner
+
+    from cli.app import app
+    from termo.play import EXIT_STATUS
+
+    text = " ".join(CliRunner().invoke(app, ["play", "--help"], terminal_width=200).output.split())
+    assert "Exit status, the same piped and on a terminal" in text and "130 on Ctrl-C" in text
+    assert "2 when some line was rejected" in EXIT_STATUS
 
 
 def test_list_wraps_by_whole_words(fake, game):
@@ -290,3 +303,22 @@ def test_cli_play_transcript_subprocess(tmp_path):
     assert "taken as colours for nuvem" in out and "solved in 3/6: nuvem!" in out
     assert "TARSO  ⬛⬛⬛⬛⬛   6046 -> 223 candidates" in out
     assert not ANSI.search(out) and out.rstrip().endswith("bye")
+
+
+def test_nerdle_purple_in_play():
+    """`play` reads the colours with the game's own letters: P is purple in Nerdle."""
+    from termo.games.registry import get_game
+
+    game = get_game("nerdle-mini")
+    code, text, play = run_play(game, ["4*7=28 PBBPBB", "list"], level=2)
+    assert code == 0 and "! " not in play.err, play.err
+    assert play.session.rounds[0].pattern == "YBBYBB"
+    _, _, play = run_play(game, ["4*7=28 ABBABB"], level=2)
+    assert "'a' is amarelo in Termo" in play.err and not play.session.rounds
+
+
+def test_play_refuses_an_impossible_win(game):
+    """All green for a word the rounds before ruled out: rejected, the game goes on."""
+    code, text, play = run_play(game, ["tarso BGGBG", "filme GGGGG", ""], level=1)
+    assert "filme cannot be the answer: round 1 would have coloured tarso BBBBB" in play.err
+    assert not play.session.won and len(play.session.rounds) == 1 and "solved" not in text

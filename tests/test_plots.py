@@ -184,3 +184,20 @@ def test_saving_functions_keep_their_signatures(tmp_path):
                  plots.heatmap(["100"], ["inf"], [[0.1]], tmp_path / "h.png", "grid", "T", "N",
                                annotations=[["a"]])):
         assert open(path, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("n_cols, n_rows", [(1, 1), (1, 3), (2, 2), (7, 8), (1, 33)])
+def test_heatmap_colour_bar_label_is_inside_the_figure(n_cols, n_rows):
+    """A one-column map of a few openers was shorter than its colour bar's label, which was cut
+    off at both ends."""
+    cols = [{"label": f"T={j + 1}", "M": 447.0} for j in range(n_cols)]
+    regret = {f"w{i:02d}": [0.01 * i] * n_cols for i in range(n_rows)}
+    fig = report.heatmap_figure({"mode": "beam", "columns": cols, "regret": regret,
+                                 "worst_regret": {w: max(r) for w, r in regret.items()}})
+    fig.canvas.draw()
+    label = fig.axes[1].yaxis.label.get_window_extent(fig.canvas.get_renderer())
+    box = fig.bbox
+    assert box.x0 <= label.x0 and label.x1 <= box.x1 and box.y0 <= label.y0 and label.y1 <= box.y1
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

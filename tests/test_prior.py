@@ -1,4 +1,4 @@
-"""The prior softmax(-ICF/T) of spec §2.5."""
+"""The prior softmax(-ICF/T) of docs/rules.md §2.5."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Nerdle puzzles (games-spec §1.6): the dated archive, difficulty, today's official answer against
+"""Nerdle puzzles (docs/puzzles.md): the dated archive, difficulty, today's official answer against
 a loopback HTTP server, monthly statistics, the CLI and the web routes."""
 
 from __future__ import annotations

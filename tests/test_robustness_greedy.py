@@ -1,4 +1,4 @@
-"""The batched greedy-tree evaluator and its kernels against a plain-Python oracle (spec §5.2, §6.1–§6.2)."""
+"""The batched greedy-tree evaluator and its kernels against a plain-Python oracle (docs/rules.md §5.2, §6.1–§6.2)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from termo.robustness.greedy_tree import GreedyTreeEvaluator
 
 
 # ----------------------------------------------------------------------------------------------
-# Plain-Python oracle: the recursion of spec §6.1 with the greedy tail of §6.2, written naively
+# Plain-Python oracle: the recursion of docs/rules.md §6.1 with the greedy tail of §6.2, written naively
 # ----------------------------------------------------------------------------------------------
 def numpy_sum(xs):
     """NumPy's pairwise summation, written out (blocks of 8 accumulators up to 128, halving above)."""

@@ -1,4 +1,4 @@
-"""Effective size, T(M), the scale table, the collapse test and the empirical floor (spec §8, §10)."""
+"""Effective size, T(M), the scale table, the collapse test and the empirical floor (docs/rules.md §8, §10)."""
 
 from __future__ import annotations
 

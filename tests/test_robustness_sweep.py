@@ -219,7 +219,7 @@ def test_grid_columns_full_game():
 
 @pytest.mark.slow
 def test_beam_mode_reference_values():
-    """The reference grid (spec §8, §11.3): eight openers, column-prior tie-breaks."""
+    """The reference grid (docs/robustness.md): eight openers, column-prior tie-breaks."""
     result = run_sweep(SweepConfig(mode="beam"))
     check_grid(result)
     labels = [c["label"] for c in result["columns"]]

@@ -1,6 +1,6 @@
 """termo.session: parsing history items, validation, filtering (matrix row and slow path), undo,
 empty results, wins. A toy game with a plain-Python matrix keeps most tests independent of the
-real lexicon; the last ones replay the spec's published transcripts on the real game."""
+real lexicon; the last ones replay the published transcripts (docs/rules.md §10) on the real game."""
 
 from __future__ import annotations
 
@@ -177,13 +177,51 @@ def session_pattern(session, guess, candidates):
 def test_win_detection(session):
     session.play("tarso", "BGGBB")
     n = session.n_candidates
-    out = session.play("metro", "GGGGG")
+    out = session.play("barra", "GGGGG")  # the answer tarso BGGBB leaves
     assert out.status == "won" and session.won and session.over
     assert session.n_candidates == n  # a winning round does not filter
     with pytest.raises(TermoError, match="already won"):
         session.play("porta", "BBBBB")
     session.undo()
     assert not session.won
+
+
+def test_all_green_must_fit_the_earlier_rounds(session):
+    """A win is checked against the rounds before it: an answer they ruled out cannot win."""
+    from termo.feedback import feedback
+
+    session.play("tarso", feedback("tarso", "metro"))
+    n = session.n_candidates
+    with pytest.raises(TermoError, match=r"porta cannot be the answer: round 1 would have coloured tarso"):
+        session.play("porta", "GGGGG")
+    assert not session.won and session.n_candidates == n and len(session.rounds) == 1
+    # a word outside the lists may win (the answer is missing from the lexicon) only when it
+    # fits every round; one that does not is refused with the round it breaks
+    with pytest.raises(TermoError, match="round 1 would have coloured"):
+        session.play("zzzzz", "GGGGG")
+    assert session.play("metro", "GGGGG").status == "won"
+
+
+def test_all_green_follows_the_commutative_win_rule():
+    """Nerdle: a rearrangement of the answer wins, so it is not refused (and others are)."""
+    from termo.feedback import colours
+    from termo.games.registry import get_game
+
+    game = get_game("nerdle-mini")
+    s = Session(game)
+    answer = "7*4=28"
+    assert game.wins(game.index_of("4*7=28"), game.index_of(answer))
+    s.play("12/3=4", colours("12/3=4", answer))
+    assert s.play("4*7=28", "GGGGGG").status == "won"  # the commuted form of a candidate
+    s = Session(game)
+    s.play("12/3=4", colours("12/3=4", answer))
+    with pytest.raises(TermoError, match="cannot be the answer"):
+        s.play("12/3=4", "GGGGGG")
+
+
+def test_replayed_history_refuses_an_impossible_win(game):
+    with pytest.raises(TermoError, match=r"round 2 \(porta:GGGGG\): porta cannot be the answer"):
+        candidates_after(game, ["tarso:BGBBG", "porta:GGGGG"], matrix=toy_matrix(game))
 
 
 def test_out_of_turns(game):

@@ -2,7 +2,7 @@
 
 The first part runs against a fake solver (tests/fake_solver.py) and checks the plumbing: the
 history, level 3 at every size, the JSON contract, warnings and one-line errors. The second part
-runs the real engine against the spec's published transcripts (skipped until `termo.solver`
+runs the real engine against the published transcripts (docs/rules.md §10) (skipped until `termo.solver`
 exists)."""
 
 from __future__ import annotations
@@ -196,10 +196,10 @@ def test_cli_suggest_list_shows_the_candidates_left(fake, runner, app, game):
 
 
 def test_cli_suggest_reports_a_win(fake, runner, app):
-    result = invoke(runner, app, ["suggest", "tarso:BBBBB", "termo:GGGGG", "--json"])
+    result = invoke(runner, app, ["suggest", "tarso:BBBBB", "filme:GGGGG", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {
-        "solved": True, "turn": 2, "candidates": 1, "word": "termo", "bits": None, "expected": None,
+        "solved": True, "turn": 2, "candidates": 1, "word": "filme", "bits": None, "expected": None,
         "is_candidate": True, "reason": "solved in 2/6", "alternatives": []}
     result = invoke(runner, app, ["suggest", "tarso:GGGGG"])
     assert result.exit_code == 0 and result.stdout == "solved in 1/6: tarso\n"
@@ -351,3 +351,61 @@ def test_real_openers_level2_inf_and_level1(solver_module, runner, app):
 def test_real_extended_probe_space(solver_module, runner, app):
     data = real(runner, app, ["suggest", "tarso:BBBBB", "--level", "2", "--extended", "--json"])
     assert data["candidates"] == 223  # the answers are the same; only the guesses grow
+
+
+# ---------------------------------------------------------------- each game's colour letters
+
+
+def test_nerdle_purple_p_is_present_not_absent(runner, app):
+    """Nerdle's P is purple (present): 4*7=28:PBBPBB is 4*7=28:YBBYBB, and Termo's v/a/c are refused."""
+    purple = invoke(runner, app, ["suggest", "--game", "nerdle-mini", "4*7=28:PBBPBB", "--level", "2", "--json"])
+    yellow = invoke(runner, app, ["suggest", "--game", "nerdle-mini", "4*7=28:YBBYBB", "--level", "2", "--json"])
+    assert purple.exit_code == yellow.exit_code == 0, purple.output
+    assert json.loads(purple.stdout) == json.loads(yellow.stdout)
+    refused = invoke(runner, app, ["suggest", "--game", "nerdle-mini", "4*7=28:ABBABB"])
+    assert refused.exit_code == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "'a' is amarelo in Termo" in refused.stderr
+
+
+def test_termo_p_is_still_preto(runner, app):
+    preto = invoke(runner, app, ["suggest", "tarso:ppppp", "--level", "1", "--json"])
+    black = invoke(runner, app, ["suggest", "tarso:BBBBB", "--level", "1", "--json"])
+    assert json.loads(preto.stdout)["candidates"] == json.loads(black.stdout)["candidates"] == 223
+
+
+@pytest.mark.slow  # builds the Nerdle Classic pattern matrix (about a minute, 1.3 GB of cache)
+def test_nerdle_classic_purple_keeps_the_answer(runner, app):
+    result = invoke(runner, app, ["suggest", "--game", "nerdle", "48-32=16:PBBGPGPB", "--level", "2",
+                                  "--list", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "12+35=47" in json.loads(result.stdout)["remaining"]
+
+
+@pytest.mark.parametrize("args", [
+    ["tarso:BGGBG", "filme:GGGGG"],  # filme cannot be the answer after round 1
+    ["--game", "nerdle-mini", "4*7=28:YBBYBB", "7*4=28:GGGGGG"],
+])
+def test_an_impossible_win_is_refused(runner, app, args):
+    result = invoke(runner, app, ["suggest", *args, "--level", "1"])
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot be the answer: round 1 would have coloured" in lines[0]
+
+
+# ---------------------------------------------------------------- uniform priors say so
+
+
+def test_uniform_prior_games_do_not_claim_likelihood(runner, app):
+    """Nerdle's prior is uniform: no 'most likely first' (the order is the list's), no 'more
+    common one', no T in the configuration, and no '-0.0000 bits'."""
+    result = invoke(runner, app, ["suggest", "--game", "nerdle-mini", "10-2=8:BBBYYG", "--level", "2",
+                                  "--list", "5"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "all equally likely, in list order:" in text and "most likely" not in text
+    assert "the first one" in text and "more common" not in text
+    assert "-0.0000" not in text
+    opener = invoke(runner, app, ["opener", "--game", "nerdle-mini", "--level", "2"])
+    assert opener.exit_code == 0 and "(level 2)" in opener.stdout and "T=" not in opener.stdout
+    termo = invoke(runner, app, ["suggest", "tarso:BBBBB", "--level", "2", "--list", "3"])
+    assert "most likely first (the first 3):" in termo.stdout  # Termo's prior is not uniform

@@ -902,3 +902,14 @@ def test_serve_calls_all_of_127_loopback(monkeypatch, capsys):
     for host in ("127.0.0.2", "127.1.2.3", "localhost"):
         code, _, err = cli(capsys, ["serve", "--host", host, "--port", "0"])
         assert code == 0 and not any(line.startswith("warning") for line in err), (host, err)
+
+
+def test_nerdle_purple_p_through_the_api(client):
+    """The API parses colours with the game's own letters, as the CLI does: Nerdle's P is purple."""
+    body = {"game": "nerdle-mini", "level": 2}
+    purple = client.post("/api/suggest", json={**body, "history": ["4*7=28:PBBPBB"]})
+    yellow = client.post("/api/suggest", json={**body, "history": ["4*7=28:YBBYBB"]})
+    assert purple.status_code == yellow.status_code == 200
+    assert purple.json() == yellow.json()
+    refused = client.post("/api/suggest", json={**body, "history": ["4*7=28:VBBVBB"]})
+    assert refused.status_code == 422 and "'v' is verde in Termo" in refused.json()["detail"]

@@ -80,7 +80,7 @@ def sweep_t_experiment(temperatures: Sequence[float] = SWEEP_TEMPERATURES, batte
     value = prior_value(rows)
     if value is not None:
         table += (f"\n\nValue of the prior: penalised mean at T=inf − at T=1 = {value:.3f} guesses per game "
-                  "(rules §11.3: 0.207 under the current endgame rule; the reference README's 0.31 is stale).")
+                  "(0.207 under the current endgame rule; the older published 0.31 predates that rule).")
     paths = write_report(out, "sweep-t", rows, table, pngs)
     return rows, table, paths
 

@@ -61,6 +61,9 @@ class Game:
     uniform_prior: bool = False  # the prior does not depend on T
     extended: bool = False  # probes beyond the default probe space are included
     fold_cedilla: bool = True  # Termo's variant flag; other games ignore it
+    # the game's own colour letters beside G/Y/B, 2/1/0 and the squares: (character, colour
+    # G/Y/B, what it stands for), e.g. Termo's ("p", "B", "preto"), Nerdle's ("p", "Y", "purple")
+    colour_letters: tuple = ()
     description: str = ""
     key: str = ""  # the registry name (``--game``); variants such as termo-extended share it
     _index: dict = field(default=None, repr=False, compare=False, hash=False)
@@ -192,6 +195,19 @@ class Game:
             return "letters only"
         return " ".join(self.symbols)
 
+    def parse_colours(self, text: str) -> str:
+        """The pattern (``GYB...``) typed as ``text`` in this game's colour forms (docs/rules.md §1.4)."""
+        from termo.feedback import parse_pattern
+
+        return parse_pattern(text, self.word_length, self.colour_letters, self.title or self.label)
+
+    @property
+    def colour_hint(self) -> str:
+        """The colour forms this game accepts, in words (help texts, errors)."""
+        from termo.feedback import colour_hint
+
+        return colour_hint(self.colour_letters)
+
     # --- win rule ---------------------------------------------------------------------------
     @cached_property
     def probe_win_keys(self) -> tuple | None:
@@ -236,5 +252,6 @@ class Game:
             "win_rule": self.win_rule,
             "opener": self.default_opener,
             "language": self.language,
+            "colours": self.colour_hint,
             "description": self.description,
         }

@@ -22,6 +22,7 @@ from __future__ import annotations
 from functools import lru_cache, partial
 
 from termo.errors import TermoError
+from termo.feedback import NERDLE_LETTERS
 from termo.games import equations
 from termo.games.base import EXACT, Game
 from termo.games.words import read_words
@@ -79,6 +80,7 @@ def make(extended: bool = False, strict: bool = False, mini: bool = False) -> Ga
         win_rule=EXACT if strict else COMMUTATIVE,
         win_key=None if strict else equations.commutative_key,
         uniform_prior=True,
+        colour_letters=NERDLE_LETTERS,  # P is purple (present) here, not Termo's preto
         extended=extended,
         key=key,
         description=(f"Nerdle {'Mini' if mini else 'Classic'}: {rules.tiles}-tile equations, 6 tries, "

@@ -10,7 +10,7 @@ from functools import lru_cache, partial
 
 from termo import lexicon
 from termo.errors import TermoError
-from termo.feedback import normalize
+from termo.feedback import TERMO_LETTERS, normalize
 from termo.games.base import Game
 from termo.games.words import letters_only
 from termo.paths import data_dir
@@ -48,6 +48,7 @@ def termo_game(extended: bool = False, fold_cedilla: bool = True) -> Game:
         guess_error=letters_only,
         default_opener=OPENER,
         fold_cedilla=fold_cedilla,
+        colour_letters=TERMO_LETTERS,
         extended=extended,
         key=NAME,
         description="term.ooo, Portuguese Wordle: accents ignored by the colours, word-frequency prior",

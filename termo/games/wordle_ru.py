@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from termo.feedback import RUSSIAN_LETTERS
 from termo.games.base import Game
 from termo.games.words import letter_game
 
@@ -32,7 +33,7 @@ def _prefer_yo(word: str) -> tuple:
 def wordle_ru_game() -> Game:
     return letter_game(name=NAME, title="Вордли", language="ru", alphabet=ALPHABET,
                        answers_file=ANSWERS_FILE, allowed_file=ALLOWED_FILE, normalize=normalize,
-                       opener=OPENER, prefer=_prefer_yo,
+                       opener=OPENER, prefer=_prefer_yo, colour_letters=RUSSIAN_LETTERS,
                        description="Russian Wordle (wordle.belousov.one lists), ё folded into е, uniform prior")
 
 

@@ -44,7 +44,7 @@ def answers_then_probes(answers, allowed, normalize: Callable[[str], str]):
 
 def letter_game(*, name: str, title: str, language: str, alphabet: str, answers_file: str,
                 allowed_file: str, normalize: Callable[[str], str], opener: str, description: str,
-                prefer: Callable[[str], tuple] | None = None) -> Game:
+                prefer: Callable[[str], tuple] | None = None, colour_letters: tuple = ()) -> Game:
     """A 5-letter, 6-try game with a uniform prior and the exact win rule from two shipped lists
     (answers; every accepted guess, answers included)."""
     from termo.paths import data_dir
@@ -55,4 +55,5 @@ def letter_game(*, name: str, title: str, language: str, alphabet: str, answers_
     return Game(name=name, key=name, word_length=5, answers=answers, probes=probes,
                 icf=(0.0,) * len(answers), max_turns=6, title=title, language=language,
                 symbols=alphabet, normalizer=normalize, guess_error=letters_only,
-                default_opener=opener, uniform_prior=True, description=description)
+                default_opener=opener, uniform_prior=True, description=description,
+                colour_letters=colour_letters)

@@ -1,4 +1,4 @@
-"""Nerdle's dated archive (games-spec §1.6): one Classic equation per UTC date from 2000-01-01.
+"""Nerdle's dated archive (docs/puzzles.md): one Classic equation per UTC date from 2000-01-01.
 
 The dates walk the full answer set cycle by cycle: day ``k`` (0 for 2000-01-01) is position
 ``k mod N`` of cycle ``k div N``, where ``N`` is the number of answers (17,723 for Classic). Each

@@ -1,4 +1,4 @@
-"""Nerdle difficulty (games-spec §1.6): a percentile and a quintile for every Classic answer.
+"""Nerdle difficulty (docs/puzzles.md): a percentile and a quintile for every Classic answer.
 
 Order the answers from easiest to hardest by
 

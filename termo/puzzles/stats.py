@@ -1,4 +1,4 @@
-"""Monthly statistics of the Nerdle archive (games-spec §1.6), recomputed from the archive and the
+"""Monthly statistics of the Nerdle archive (docs/puzzles.md), recomputed from the archive and the
 difficulty scale every time (nothing stored): puzzle counts, mean difficulty (percentile and
 quintile), how many days fell in each quintile, and the hardest day (highest percentile; the
 earliest date on a tie) of a month and of the month before.

@@ -1,4 +1,4 @@
-"""Today's official Nerdle Classic answer (games-spec §1.6): read, validated, stored by date.
+"""Today's official Nerdle Classic answer (docs/puzzles.md): read, validated, stored by date.
 
 Source (``--today-source URL|FILE``, or ``$TERMO_TODAY_SOURCE`` for the web server): an
 ``http://`` or ``https://`` address (fetched with :mod:`urllib`, a short timeout, at most

@@ -2,7 +2,7 @@
 
 Keys, most significant first: entropy rounded to the 1e-9 grid (descending), member of the
 candidate set first, probe prior descending, probe index ascending. The probe prior is the
-column's own prior padded with zeros for extra probes (rules §11.3).
+column's own prior padded with zeros for extra probes (docs/robustness.md).
 """
 
 from __future__ import annotations

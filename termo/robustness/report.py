@@ -93,6 +93,7 @@ def heatmap_rows(doc: dict) -> list[str]:
 HEATMAP_CMAP = "cividis"  # perceptually ordered: brightness rises with the regret
 HEATMAP_BAR_LABEL = "regret (expected guesses above the column's best)"
 HEATMAP_FONT = 9  # cell numbers
+HEATMAP_MIN_HEIGHT = 4.4  # inches: room for the colour bar's label beside a map of one or two openers
 
 
 def heatmap_figure(doc: dict):
@@ -109,7 +110,10 @@ def heatmap_figure(doc: dict):
     rows = heatmap_rows(doc)
     cols = doc["columns"]
     values = [[doc["regret"][w][j] for j in range(len(cols))] for w in rows]
-    fig, ax = plt.subplots(figsize=(max(5.5, 2.2 + 1.15 * len(cols)), 1.3 + 0.34 * len(rows)), dpi=110)
+    # at least HEATMAP_MIN_HEIGHT inches tall: the colour bar's label runs along the bar, and a
+    # map of a few openers was shorter than the label (cut off at both ends)
+    height = max(HEATMAP_MIN_HEIGHT, 1.3 + 0.34 * len(rows))
+    fig, ax = plt.subplots(figsize=(max(5.5, 2.2 + 1.15 * len(cols)), height), dpi=110)
     image = ax.imshow(values, cmap=HEATMAP_CMAP, aspect="auto", vmin=0.0)
     ax.set_xticks(range(len(cols)))
     ax.set_xticklabels([c["label"] if c["label"].startswith("M=") else f"{c['label']}\nM={c['M']:.0f}" for c in cols],

@@ -1,7 +1,7 @@
 """One entry point for the three builders: ``build_tree(game, method, ...) -> Tree``.
 
 ``exact``: the exact solver's strategy (`termo.trees.exact_adapter`); ``level3``: the level-3
-policy played out (`termo.trees.playout`); ``practical``: games-spec §1.5
+policy played out (`termo.trees.playout`); ``practical``: the practical builder of docs/trees.md
 (`termo.trees.practical`). The tree's key records the game, lists, rules, prior and hard mode
 (`termo.trees.model.tree_key`); ``level`` (3) and, for ``level3``, beam and depth record the
 live configuration the tree stands in for. Every built tree is replayed once and the result

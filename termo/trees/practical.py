@@ -1,4 +1,4 @@
-"""The practical tree builder (the Nerdle builder of games-spec §1.5), for any game.
+"""The practical tree builder (docs/trees.md), for any game.
 
 At every node with candidate set S (the answers still possible there):
 
