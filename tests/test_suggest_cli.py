@@ -409,3 +409,16 @@ def test_uniform_prior_games_do_not_claim_likelihood(runner, app):
     assert opener.exit_code == 0 and "(level 2)" in opener.stdout and "T=" not in opener.stdout
     termo = invoke(runner, app, ["suggest", "tarso:BBBBB", "--level", "2", "--list", "3"])
     assert "most likely first (the first 3):" in termo.stdout  # Termo's prior is not uniform
+
+
+def test_fullwidth_letters_are_read_and_foreign_letters_refused(capsys):
+    """A fullwidth word is the plain word (NFKC); letters outside the game's alphabet are refused."""
+    from cli.app import main
+
+    assert main(["suggest", "ｔａｒｓｏ:BBBBB", "--level", "2", "--json"]) == 0
+    wide = json.loads(capsys.readouterr().out)
+    assert main(["suggest", "tarso:BBBBB", "--level", "2", "--json"]) == 0
+    assert wide == json.loads(capsys.readouterr().out)
+    assert main(["suggest", "тарсо:BBBBB"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'т' is not a symbol of Termo" in err

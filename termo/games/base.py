@@ -11,6 +11,8 @@ Behaviour is given as plain callables so that a game plugin is one small module
 
 from __future__ import annotations
 
+import unicodedata
+
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Optional
@@ -117,7 +119,18 @@ class Game:
 
     # --- words ------------------------------------------------------------------------------
     def normalize(self, word: str) -> str:
+        """The game's normal form of typed text; fullwidth and other compatibility forms
+        (``ｔａｒｓｏ``) are read as the plain letters first (NFKC)."""
+        if not word.isascii():
+            word = unicodedata.normalize("NFKC", word)
         return self.normalizer(word)
+
+    @cached_property
+    def alphabet(self) -> str:
+        """The symbols a guess may use: the game's own, else every one its word lists use."""
+        if self.symbols:
+            return self.symbols
+        return "".join(sorted(set("".join(self.probes_norm))))
 
     @cached_property
     def answers_norm(self) -> tuple[str, ...]:
@@ -141,8 +154,8 @@ class Game:
             raise TermoError(f"{norm!r} has {unit_count(len(norm), self.unit)}; guesses here have {self.word_length}",
                              "guess.length", {"word": norm, "n": len(norm), "expected": self.word_length,
                                               "unit": self.unit})
-        if self.symbols:
-            bad = [ch for ch in norm if ch not in self.symbols]
+        if self.alphabet:
+            bad = [ch for ch in norm if ch not in self.alphabet]
             if bad:
                 raise self._symbol_error(norm, bad[0])
         if self.guess_error is not None:
@@ -175,10 +188,10 @@ class Game:
         """The error for a symbol outside the game's own: a Latin letter in a Cyrillic game says
         so (and which Cyrillic letter it looks like), any other the symbols to use."""
         title = self.title or self.name
-        cyrillic = self.unit == "letters" and any("\u0400" <= c <= "\u04ff" for c in self.symbols)
+        cyrillic = self.unit == "letters" and any("\u0400" <= c <= "\u04ff" for c in self.alphabet)
         if cyrillic and "a" <= ch.lower() <= "z":
             twin = LATIN_LOOKALIKES.get(ch.lower())
-            if twin is not None and twin in self.symbols:
+            if twin is not None and twin in self.alphabet:
                 return TermoError(f"{norm!r}: {ch!r} is a Latin letter that looks like the Cyrillic {twin!r}; "
                                   f"type the Cyrillic one", "guess.latin_lookalike",
                                   {"word": norm, "char": ch, "cyrillic": twin, "game": self.name})
