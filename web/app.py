@@ -172,17 +172,24 @@ def _answer(data, warnings) -> JSONResponse:
     return JSONResponse(jsonable(data), headers=headers)
 
 
-def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
-    """A fresh app (its own worker pools unless ``jobs`` is given); ``warm``: start the worker
-    processes when the server starts (`Jobs.warm`; `termo serve` does)."""
+def create_app(jobs: Optional[Jobs] = None, warm: bool = False, warmup=None) -> FastAPI:
+    """A fresh app (its own worker pools unless ``jobs`` is given). ``warm``: when the server
+    starts, prepare every game in the background (`web.warmup.Warmup`: kernels, matrices, the
+    worker processes; one stderr line when ready; `termo serve` does); ``warmup``: that
+    `Warmup` instead of the default one (tests). Without either, nothing is warmed ahead and
+    ``/api/health`` says ready at once."""
     from termo import __version__
 
     jobs = jobs or Jobs()
+    if warmup is None and warm:
+        from web.warmup import Warmup, say_ready
+
+        warmup = Warmup(on_ready=say_ready())
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        if warm:
-            jobs.warm()
+        if warmup is not None:
+            warmup.start(jobs)
         yield
         jobs.shutdown()
 
@@ -190,6 +197,7 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
                   description="Solver suite for Termo and other Wordle-family games: the CLI's JSON "
                               "contract over HTTP (see docs/web.md).")
     app.state.jobs = jobs
+    app.state.warmup = warmup
     app.add_middleware(BodyLimit)
 
     @app.exception_handler(RequestValidationError)
@@ -253,10 +261,14 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False) -> FastAPI:
     async def api_candidates(body: CandidatesBody):
         return await ask("candidates", service.candidates, body.model_dump())
 
-    @app.get("/api/health", summary="the server is up; its worker pool")
+    @app.get("/api/health", summary="the server is up; its worker pool; whether every game is warm")
     async def api_health():
+        """``ready``: every game's kernels and matrices are loaded (`termo serve` prepares them
+        at start); ``warming``: the games still being prepared (answered meanwhile, the first
+        questions more slowly); ``warm_seconds``: how long that took, once ready."""
+        state = warmup.state() if warmup is not None else {"ready": True, "warming": [], "warm_seconds": None}
         return {"ok": True, "jobs": jobs.stats(), "configurations": len(service.ADVISORS),
-                "advisors": service.ADVISORS.advisors()}
+                "advisors": service.ADVISORS.advisors(), **state}
 
     # ------------------------------------------------------------------ the puzzle routes (when built)
     routes: set = set()
