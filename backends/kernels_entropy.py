@@ -17,6 +17,8 @@ Conventions:
   entropies are reproduced bit for bit); the batched sweeps use a faster order (singletons from
   precomputed ``w·log2 w``) that only has to agree on the 1e-9 ordering grid.
 * The ordering key of a probe is ``(rint(H / 1e-9) desc, member of S first, prior desc, index asc)``.
+* Every kernel releases the GIL (``nogil``): the server's worker threads answer level-2
+  questions side by side on all cores instead of taking turns.
 
 The tree-search kernels (partitions, registry, values) are in ``backends/kernels_tree.py``.
 """
@@ -37,7 +39,7 @@ ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (r
 # --------------------------------------------------------------------------------------------
 # NumPy-compatible summation
 # --------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _pairwise_block(a, lo, n):
     """NumPy's pairwise-sum leaf (n <= 128): plain loop below 8, else 8 accumulators."""
     if n < 8:
@@ -72,7 +74,7 @@ def _pairwise_block(a, lo, n):
     return res
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pairwise_sum(a, lo, n):
     """NumPy's float64 pairwise sum of ``a[lo:lo+n]`` (bit-identical to ``a[lo:lo+n].sum()``).
 
@@ -117,7 +119,7 @@ def pairwise_sum(a, lo, n):
 # --------------------------------------------------------------------------------------------
 # Entropy sweeps
 # --------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def state_weights(prior, members, lo, hi):
     """Normalised weights of the state ``members[lo:hi]`` (uniform when the prior sums to 0)."""
     m = hi - lo
@@ -135,7 +137,7 @@ def state_weights(prior, members, lo, hi):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _w_log_w(w):
     out = np.empty(w.shape[0], np.float64)
     for j in range(w.shape[0]):
@@ -147,7 +149,7 @@ REFERENCE_SMALL = 12  # the reference's small-set threshold (its exact summation
 LOCKSTEP = 4  # probes whose histograms are filled together by entropies_single
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _exact_entropy(codes, w, m, n_bins, hist, terms, mass):
     """H of one probe with the reference's exact float order (rules §5.1).
 
@@ -173,7 +175,7 @@ def _exact_entropy(codes, w, m, n_bins, hist, terms, mass):
     return -pairwise_sum(terms, 0, n_bins)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def entropies_single(matrix, members, prior, n_bins):
     """Entropy (bits) of every probe over one candidate set, with the reference's exact float
     order (bit-identical to its published values); ``matrix`` is (probes × answers)."""
@@ -217,7 +219,7 @@ def entropies_single(matrix, members, prior, n_bins):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def probe_ahead(ka, ina, pa, ia, kb, inb, pb, ib):
     """Is probe a strictly ahead of probe b in the §5.2 order (key, member, prior, -index)?"""
     if ka != kb:
@@ -229,7 +231,7 @@ def probe_ahead(ka, ina, pa, ia, kb, inb, pb, ib):
     return ia < ib
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, k, g, key, inc, pg, h):
     """Insert probe g into the sorted top list (best first) if it belongs there; returns filled."""
     if filled == k:
@@ -255,7 +257,7 @@ def _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, k, g, key, inc, p
     return filled
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def top_k_from_entropies(h, members, probe_prior, k):
     """The first ``k`` probes of the §5.2 order given their entropies; returns (indices, H)."""
     n = h.shape[0]
@@ -279,7 +281,7 @@ def top_k_from_entropies(h, members, probe_prior, k):
     return top_i, top_h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes):
     """(number of buckets, H) of probe g over a small state, by pairwise comparisons."""
     for j in range(m):
@@ -309,7 +311,7 @@ def _probe_entropy_small(matrix_t, members, lo, m, g, w, wl, codes):
     return nb, h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _pair_signatures(matrix_t, members, lo, m, acc, sig):
     """Exact partition key of every probe: bit (q, j) = [code_q == code_j] for q < j, packed
     into ``sig`` (words × probes). Whole-row comparisons, vectorised over probes."""
@@ -341,7 +343,7 @@ def _pair_signatures(matrix_t, members, lo, m, acc, sig):
         bitpos += j
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _is_member(members, lo, hi, g):
     a = lo
     b = hi
@@ -357,7 +359,7 @@ def _is_member(members, lo, hi, g):
 SIGNATURE_MAX = 22  # up to this size a probe's partition is keyed by its pair-equality bits
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _probe_entropy_hist(matrix_t, members, lo, m, g, w, wl, hist, cnt):
     """H of probe g over a state in O(m) with scratch histograms (left zeroed), same float order
     as ``_probe_entropy_small`` (bucket masses summed in member order)."""
@@ -383,7 +385,7 @@ def _probe_entropy_hist(matrix_t, members, lo, m, g, w, wl, hist, cnt):
 DIRECT_MAX = 5  # up to this size (10 pair bits) the partition signature indexes a table directly
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h, t, n_bins):
     """Top-kk probes of a state of at most SIGNATURE_MAX members: one entropy per distinct
     partition (a table keyed by the exact pair-equality signature: indexed directly for tiny
@@ -470,12 +472,15 @@ def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h
 LARGE_BLOCK = 8  # probes processed in lockstep by the large-set sweep (independent histograms)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
     """Top-kk probes of a larger state: histograms of LARGE_BLOCK probes are filled in lockstep
     (member-major, so consecutive updates hit different histograms and do not wait on each
-    other); a probe whose bound ``log2(#buckets)`` rounds below the current k-th key gets no
-    logarithm. Same fast float order as the other sweeps."""
+    other), each probe's buckets listed in the order of their first member; a probe whose bound
+    ``log2(#buckets)`` rounds below the current k-th key gets no logarithm. The entropy is summed
+    over that list (a bucket's term where its first member comes, as a pass over the members in
+    order would: the same floats), a singleton from the member's precomputed ``w·log2 w``.
+    Same fast float order as the other sweeps."""
     n_probes = matrix_t.shape[1]
     m = hi - lo
     w = state_weights(prior, members, lo, hi)
@@ -483,7 +488,8 @@ def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2
     B = LARGE_BLOCK
     hist = np.zeros((B, n_bins), np.float64)
     cnt = np.zeros((B, n_bins), np.int32)
-    codes = np.empty((B, m), np.int32)
+    first_bin = np.empty((B, m), np.int32)  # a probe's buckets in the order of their first member
+    first_j = np.empty((B, m), np.int32)  # ... and that member
     nbk = np.zeros(B, np.int64)
     top_i = np.full(kk, -1, np.int64)
     top_key = np.zeros(kk, np.float64)
@@ -501,24 +507,26 @@ def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2
             wj = w[j]
             for b in range(nbl):
                 c = matrix_t[r, g0 + b]
-                codes[b, j] = c
                 k = cnt[b, c]
-                nbk[b] += k == 0
+                if k == 0:
+                    q = nbk[b]
+                    first_bin[b, q] = c
+                    first_j[b, q] = j
+                    nbk[b] = q + 1
                 cnt[b, c] = k + 1
                 hist[b, c] += wj
         for b in range(nbl):
             g = g0 + b
-            need = not (filled == kk and np.rint((log2_int[nbk[b]] + 1e-12) / ROUND_STEP) < thr)
+            nb = nbk[b]
+            need = not (filled == kk and np.rint((log2_int[nb] + 1e-12) / ROUND_STEP) < thr)
             h = 0.0
-            for j in range(m):
-                c = codes[b, j]
-                q = cnt[b, c]
-                if q == 0:
-                    continue
+            for q in range(nb):
+                c = first_bin[b, q]
                 if need:
-                    if q == 1:
-                        h -= wl[j]
-                    elif q < m:
+                    k = cnt[b, c]
+                    if k == 1:
+                        h -= wl[first_j[b, q]]
+                    elif k < m:
                         p = hist[b, c]
                         if p > 0.0:
                             h -= p * math.log2(p)
@@ -539,7 +547,7 @@ def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2
         out_h[t, q] = top_h[q]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _log2_table(n_bins):
     out = np.zeros(n_bins + 2, np.float64)
     for i in range(1, n_bins + 2):
@@ -547,7 +555,7 @@ def _log2_table(n_bins):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sweep_state(matrix_t, members, offsets, s, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
     lo = offsets[s]
     hi = offsets[s + 1]
@@ -557,7 +565,7 @@ def _sweep_state(matrix_t, members, offsets, s, prior, probe_prior, kk, n_bins, 
         _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _sweep_top_k_parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h,
                           perm):
     log2_int = _log2_table(n_bins)
@@ -567,7 +575,7 @@ def _sweep_top_k_parallel(matrix_t, members, offsets, state_ids, prior, probe_pr
                      out_i, out_h, t)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sweep_top_k_serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h):
     log2_int = _log2_table(n_bins)
     for t in range(state_ids.shape[0]):
@@ -609,7 +617,7 @@ def balanced_order(sizes):
     return np.concatenate([order[t::threads] for t in range(threads)]).astype(np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def entropy_row(matrix_t, members, prior, g, n_bins):
     """H of probe ``g`` over one state, with the reference's exact float order."""
     m = members.shape[0]

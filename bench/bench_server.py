@@ -84,9 +84,12 @@ class Server:
         self.proc: subprocess.Popen | None = None
         self._log = None
         self.started_s: float | None = None
+        self.ready_s: float | None = None
 
-    def start(self, timeout: float = 180.0) -> float:
-        """Start the server and wait until ``GET /api/games`` answers 200; returns the seconds it took."""
+    def start(self, timeout: float = 180.0, ready: bool = False) -> float:
+        """Start the server and wait until ``GET /api/games`` answers 200 (with ``ready``, also
+        until ``GET /api/health`` says ``"ready": true``, where it has the key: every game warm,
+        `ready_s`); returns the seconds until it answered."""
         argv = shlex.split(self.command.format(host=HOST, port=self.port))
         self._log = open(self.log_path, "ab")
         begin = time.perf_counter()
@@ -101,12 +104,29 @@ class Server:
                 status, _, _ = request(connect(self.port, timeout=5), "GET", "/api/games")
                 if status == 200:
                     self.started_s = time.perf_counter() - begin
+                    if ready:
+                        self.ready_s = self._wait_ready(begin, deadline)
                     return self.started_s
             except OSError:
                 pass
             time.sleep(0.1)
         self.kill()
         raise RuntimeError(f"the server did not answer within {timeout:.0f} s; log: {self.log_path}")
+
+    def _wait_ready(self, begin: float, deadline: float) -> float | None:
+        """Seconds from the start until ``/api/health`` reports ready (None: it has no such key)."""
+        while time.perf_counter() < deadline:
+            try:
+                status, data, _ = request(connect(self.port, timeout=10), "GET", "/api/health")
+            except (OSError, http.client.HTTPException):
+                status, data = None, None
+            if status is not None and (status != 200 or not isinstance(data, dict) or "ready" not in data):
+                return None  # no health endpoint, or one without the key: nothing to wait for
+            if status == 200 and data["ready"]:
+                return time.perf_counter() - begin
+            time.sleep(0.2)
+        self.kill()
+        raise RuntimeError(f"the server was not ready within the time allowed; log: {self.log_path}")
 
     def kill(self) -> bool:
         """SIGKILL the server's whole process group (no clean shutdown) and reap it; returns
@@ -515,6 +535,58 @@ def kill_during_build(command: str, logdir: Path, env: dict, expected: dict, ite
 
 
 # ----------------------------------------------------------------------------- the benchmark
+def level2_fresh_phase(server: Server, args, pool2) -> dict:
+    """``--clients`` clients asking level-2 histories never asked before, one per request."""
+    fresh = itertools.cycle(fresh_pool(args.fresh_pool, exclude=pool2))  # repeats only past the pool
+    fresh_lock = threading.Lock()
+
+    def level2_fresh(rng):
+        with fresh_lock:
+            return suggest_body(next(fresh), 2)
+
+    return measured(server, args.seconds, args.clients, level2_fresh)
+
+
+def only_phase(args, server: Server, pool2, report: dict, logdir: Path) -> dict:
+    """``--only PHASE``: the server started (and ready), the level-2 warm-up, that phase."""
+    phases = report["phases"]
+    try:
+        report["start_s"] = round(server.start(ready=True), 2)
+        report["ready_s"] = None if server.ready_s is None else round(server.ready_s, 2)
+        phases["warmup_level2"] = warm_up(server.port, pool2, 2)
+        phases[args.only] = level2_fresh_phase(server, args, pool2)
+        report["rss_mb"] = {"after": server.rss_mb()}
+    finally:
+        server.stop()
+    remove_copies(args, logdir)
+    for phase in phases.values():
+        phase.pop("_error_times", None)
+    report["load_average_at_end"] = list(os.getloadavg())
+    result = phases[args.only]
+    report["checks"] = {f"{args.only}_p99_ms": result["p99_ms"],
+                        f"{args.only}_p99_le_100ms": result["p99_ms"] is not None and result["p99_ms"] <= 100,
+                        "errors_zero": result["error_count"] == 0 and phases["warmup_level2"]["errors"] == 0}
+    payload = {"config": {"clients": args.clients, "seconds": args.seconds, "quick": args.quick, "only": args.only},
+               **report}
+    name = f"{args.name}-{args.only.replace('_', '-')}"
+    if args.out:
+        args.out.write_text(json.dumps({"benchmark": name, "machine": machine(), **payload}, indent=1,
+                                       ensure_ascii=False) + "\n", encoding="utf-8")
+        print(json.dumps(payload["checks"], indent=1))
+    else:
+        save(name, payload)
+    return payload
+
+
+def remove_copies(args, logdir: Path) -> None:
+    """Remove the cache copies and builds of a run (70-160 MB), not a ``--cache-dir`` given."""
+    import shutil
+
+    for folder in [logdir / "cache", *logdir.glob("cold-cache-*")]:
+        if not args.cache_dir or folder != args.cache_dir:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=32)
@@ -536,6 +608,9 @@ def main(argv=None) -> dict:
                              "change what the server reads)")
     parser.add_argument("--no-cold-kill", action="store_true",
                         help="skip the kill during a first matrix build (an empty cache folder)")
+    parser.add_argument("--only", choices=("level2_fresh",), default=None,
+                        help="run one phase only (after the level-2 warm-up it follows in a full run); "
+                             "written to bench/results/<name>-<phase>.json, never over a full run's file")
     args = parser.parse_args(argv)
     if args.quick:
         args.clients, args.seconds, args.repeat_seconds, args.kill_seconds = 4, 1.0, 0.5, 2.0
@@ -553,8 +628,11 @@ def main(argv=None) -> dict:
                     "load_average_at_start": list(os.getloadavg()),
                     "histories": {"level2": len(pool2), "level3": len(pool3)}, "phases": {}}
     phases = report["phases"]
+    if args.only:
+        return only_phase(args, server, pool2, report, logdir)
     try:
-        report["start_s"] = round(server.start(), 2)
+        report["start_s"] = round(server.start(ready=True), 2)
+        report["ready_s"] = None if server.ready_s is None else round(server.ready_s, 2)
         report["rss_mb"] = {"started": server.rss_mb()}
         phases["warmup_level2"] = warm_up(port, pool2, 2)
         report["rss_mb"]["after_warmup"] = server.rss_mb()
@@ -571,14 +649,7 @@ def main(argv=None) -> dict:
 
         phases["level2"] = measured(server, args.seconds, args.clients, level2)
         report["rss_mb"]["after_level2"] = server.rss_mb()
-        fresh = itertools.cycle(fresh_pool(args.fresh_pool, exclude=pool2))  # repeats only past the pool
-        fresh_lock = threading.Lock()
-
-        def level2_fresh(rng):
-            with fresh_lock:
-                return suggest_body(next(fresh), 2)
-
-        phases["level2_fresh"] = measured(server, args.seconds, args.clients, level2_fresh)
+        phases["level2_fresh"] = level2_fresh_phase(server, args, pool2)
         report["rss_mb"]["after_level2_fresh"] = server.rss_mb()
         phases["level3"] = measured(server, args.seconds, args.clients, level3, probe_interval=0.05)
         report["rss_mb"]["after_level3"] = server.rss_mb()
@@ -628,11 +699,7 @@ def main(argv=None) -> dict:
         phases["kill_during_build"] = kill_during_build(args.server_cmd, logdir, env, before[0], reference[0])
     report["load_average_at_end"] = list(os.getloadavg())
     report["server_log_tail"] = (logdir / "server-1.log").read_text(errors="replace")[-1500:]
-    import shutil
-
-    for folder in [logdir / "cache", *logdir.glob("cold-cache-*")]:  # the copies and builds (70-160 MB)
-        if not args.cache_dir or folder != args.cache_dir:
-            shutil.rmtree(folder, ignore_errors=True)
+    remove_copies(args, logdir)
     report["logs"] = str(logdir)
     for phase in phases.values():
         phase.pop("_error_times", None)

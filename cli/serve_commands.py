@@ -64,9 +64,14 @@ def serve_command(
     today_source: Annotated[Optional[str], typer.Option(
         "--today-source", metavar="URL|FILE", show_default=False,
         help="Where today's official Nerdle answer is read (the /nerdle/today page; $TERMO_TODAY_SOURCE).")] = None,
+    warm: Annotated[str, typer.Option(
+        "--warm", metavar="all|none|GAME,...",
+        help="What to prepare before saying ready (kernels, matrices, worker processes): every game (all), "
+             "none (each game is prepared by its first question), or the games named, comma-separated.")] = "all",
 ) -> None:
     """Serve the board (http://HOST:PORT/, one page per game) and the JSON API (/api/..., /docs)."""
     port_number = parse_int("port", port, 0, 65535)
+    warm_games = _warm_games(warm)
     threads = parse_int("workers", workers, 1, 8, "each search process holds its own solvers: up to ~1 GB for Nerdle")
     if today_source is not None:
         if not today_source.strip():
@@ -103,7 +108,12 @@ def serve_command(
     if jobs.workers < threads:
         typer.echo("warning: numba has no thread-safe threading layer here (tbb or omp): searches run "
                    "one at a time (--workers 1)", err=True)
-    app = create_app(jobs, warm=True, allowed_hosts=allowed_hosts(address))
+    warmup = None
+    if warm_games:
+        from web.warmup import Warmup, say_ready
+
+        warmup = Warmup(games=warm_games, on_ready=say_ready())
+    app = create_app(jobs, warmup=warmup, allowed_hosts=allowed_hosts(address))
     typer.echo(f"termo: serving the board on http://{shown}:{port_number}/ (API: /api, docs: /docs); "
                f"Ctrl-C stops", err=True)
     server = Server(config(app, log_level="warning", access_log=False))
@@ -118,3 +128,19 @@ def serve_command(
 def register(app: typer.Typer) -> None:
     """Add `serve` to the root app."""
     app.command("serve")(serve_command)
+
+
+def _warm_games(text: str) -> tuple[str, ...]:
+    """``--warm``: the games to prepare at start, in the board's order (all, none, or a list)."""
+    from web.warmup import GAMES
+
+    value = text.strip().lower()
+    if value == "all":
+        return GAMES
+    if value == "none":
+        return ()
+    names = [part.strip() for part in value.split(",") if part.strip()]
+    unknown = [name for name in names if name not in GAMES]
+    if not names or unknown:
+        fail(f"--warm must be all, none or games among {', '.join(GAMES)}, not {text!r}")
+    return tuple(name for name in GAMES if name in names)

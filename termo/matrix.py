@@ -370,6 +370,10 @@ def build_info(game: Game, backend=None, rebuild: bool = False) -> dict:
 
 def pattern_matrix(game: Game, backend=None, rebuild: bool = False):
     """The (n_probes, n_answers) matrix of feedback codes on ``backend`` (cached)."""
+    if not rebuild:  # held in memory: straight from there (no report to build; every request asks)
+        matrix = _memory.get((matrix_signature(game), RULES_VERSION, get_backend(backend).name))
+        if matrix is not None:
+            return matrix
     return build_info(game, backend, rebuild)["matrix"]
 
 

@@ -43,7 +43,7 @@ class Server:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
         with open(self.log, "wb") as err:
-            self.proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", "0", "--workers", "1",
+            self.proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", "0", "--workers", "1", "--warm", "none",
                                           *args], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=err, preexec_fn=limit)
         deadline = time.monotonic() + START_BOUND

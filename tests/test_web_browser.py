@@ -45,7 +45,7 @@ def server():
     """``termo serve`` on 127.0.0.1 and a free port, for the whole module."""
     port = free_port()
     log = Path(tempfile.mkdtemp(prefix="termo-browser-")) / "server.log"
-    proc = Server(f"{sys.executable} -m cli serve --host {{host}} --port {{port}}", port, log)
+    proc = Server(f"{sys.executable} -m cli serve --host {{host}} --port {{port}} --warm none", port, log)
     proc.start()
     yield f"http://{HOST}:{port}"
     proc.stop()

@@ -290,18 +290,25 @@ ERROR_RESPONSES = {413: {"model": ErrorBody, "description": "the request body is
                    503: {"model": ErrorBody, "description": "busy: too many waiting requests (Retry-After)"}}
 
 
-def create_app(jobs: Optional[Jobs] = None, warm: bool = False, allowed_hosts=None) -> FastAPI:
-    """A fresh app (its own worker pools unless ``jobs`` is given); ``warm``: start the worker
-    processes when the server starts (`Jobs.warm`; `termo serve` does); ``allowed_hosts``: the
-    host names answered (`AllowedHosts`; None: every name, as the test client needs)."""
+def create_app(jobs: Optional[Jobs] = None, warm: bool = False, warmup=None, allowed_hosts=None) -> FastAPI:
+    """A fresh app (its own worker pools unless ``jobs`` is given). ``warm``: when the server
+    starts, prepare every game in the background (`web.warmup.Warmup`: kernels, matrices, the
+    worker processes; one stderr line when ready; `termo serve` does); ``warmup``: that
+    `Warmup` instead of the default one (tests). Without either, nothing is warmed ahead and
+    ``/api/health`` says ready at once. ``allowed_hosts``: the host names answered
+    (`AllowedHosts`; None: every name, as the test client needs)."""
     from termo import __version__
 
     jobs = jobs or Jobs()
+    if warmup is None and warm:
+        from web.warmup import Warmup, say_ready
+
+        warmup = Warmup(on_ready=say_ready())
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        if warm:
-            jobs.warm()
+        if warmup is not None:
+            warmup.start(jobs)
         yield
         jobs.shutdown()
 
@@ -309,6 +316,7 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False, allowed_hosts=No
                   description="Solver suite for Termo and other Wordle-family games: the CLI's JSON "
                               "contract over HTTP (see docs/web.md).")
     app.state.jobs = jobs
+    app.state.warmup = warmup
     # outermost last: the headers on everything, then the host check, HEAD, compression, the body limit
     app.add_middleware(BodyLimit)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM)
@@ -424,10 +432,14 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False, allowed_hosts=No
     async def api_candidates(body: CandidatesBody):
         return await ask("candidates", service.candidates, body.model_dump())
 
-    @app.get("/api/health", summary="the server is up; its worker pool")
+    @app.get("/api/health", summary="the server is up; its worker pool; whether every game is warm")
     async def api_health():
+        """``ready``: every game's kernels and matrices are loaded (`termo serve` prepares them
+        at start); ``warming``: the games still being prepared (answered meanwhile, the first
+        questions more slowly); ``warm_seconds``: how long that took, once ready."""
+        state = warmup.state() if warmup is not None else {"ready": True, "warming": [], "warm_seconds": None}
         return {"ok": True, "jobs": jobs.stats(), "configurations": len(service.ADVISORS),
-                "advisors": service.ADVISORS.advisors()}
+                "advisors": service.ADVISORS.advisors(), **state}
 
     # ------------------------------------------------------------------ the OpenAPI document
 

@@ -71,15 +71,18 @@ class Busy(Exception):
     """Too many calls are waiting for a worker (or a worker process died: asked again later)."""
 
 
-def _worker_started(parent: int = 0) -> None:
+def _worker_started(parent: int = 0, warm: Callable[[], Any] | None = None) -> None:
     """In a ``long``-lane worker process: Ctrl-C is the server's to handle (the pool is shut down
-    with it), not a traceback per worker; and the worker ends when its server ends, even when
-    the server is killed (SIGKILL) and cannot stop it (`_end_with`)."""
+    with it), not a traceback per worker; the worker ends when its server ends, even when
+    the server is killed (SIGKILL) and cannot stop it (`_end_with`); then ``warm()``
+    (`Jobs.worker_warm`), if given."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent:
         _end_with(parent)
+    if warm is not None:
+        warm()
 
 
 def _end_with(parent: int) -> None:
@@ -150,6 +153,8 @@ class Jobs:
         self.computed = 0  # calls actually run (for tests and the stats endpoint)
         self.shared = 0  # requests answered by another request's computation
         self.remembered = 0  # requests answered from the results kept
+        # run in each long-lane worker process as it starts (`web.warmup`); picklable
+        self.worker_warm: Callable[[], Any] | None = None
 
     def executor(self, lane: str = "short"):
         """The pool of a lane: ``long`` (level-3 searches, openers, partitions) or ``short``
@@ -170,7 +175,7 @@ class Jobs:
 
                 self._executors["long"] = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_worker_started, initargs=(os.getpid(),))
+                    initializer=_worker_started, initargs=(os.getpid(), self.worker_warm))
             return self._executors["long"]
         lane = lane if self.workers > 1 else "short"
         if lane not in self._executors:
@@ -241,14 +246,15 @@ class Jobs:
         future.add_done_callback(finished)
         return await asyncio.shield(future)
 
-    def warm(self) -> None:
+    def warm(self, kernels: bool = True) -> None:
         """Start the ``long`` lane's worker processes now (at server start), each importing the
-        library, so that the first long search does not also pay for a process start; and load
-        the compiled kernels in this process in the background (a one-process CLI answers a
-        level-2 question without them, to spare their ~2 s load; a server answers many: one
-        fresh Termo level-2 suggestion takes ~1.4 ms with them against ~11 ms without, the same
-        answer bit for bit)."""
-        threading.Thread(target=_load_kernels, name="termo-kernels", daemon=True).start()
+        library, so that the first long search does not also pay for a process start; and, with
+        ``kernels``, load the compiled kernels in this process in the background (a one-process
+        CLI answers a level-2 question without them, to spare their ~2 s load; a server answers
+        many: one fresh Termo level-2 suggestion takes ~1.4 ms with them against ~11 ms without,
+        the same answer bit for bit). `web.warmup` loads them itself, then calls this."""
+        if kernels:
+            threading.Thread(target=_load_kernels, name="termo-kernels", daemon=True).start()
         if not self.processes:
             return
         pool = self.executor("long")
