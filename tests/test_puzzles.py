@@ -221,6 +221,40 @@ def test_scale_is_kept_on_disk_and_checked(tmp_path, monkeypatch):
     assert scale_store.signature(mini) != key
 
 
+def _reseal_scale(path, edit):
+    from termo.cache import SEAL_FIELD, seal
+
+    data = json.loads(path.read_text())
+    data.pop(SEAL_FIELD)
+    edit(data)
+    path.write_text(json.dumps(seal(data)))  # a writer's bug: wrong content, right checksum
+
+
+def _swap_first_and_last(data):
+    data["order"][0], data["order"][-1] = data["order"][-1], data["order"][0]
+
+
+@pytest.mark.parametrize("edit", [
+    _swap_first_and_last,  # every value now belongs to another equation, and still sorts
+    lambda d: d.update(groups=[g + 1 for g in d["groups"]]),
+    lambda d: d.update(groups=[True if g == 1 else g for g in d["groups"]]),
+    lambda d: d.update(lengths=[0] * len(d["order"])) if d["lengths"] else d.update(groups=[0] * len(d["order"])),
+    lambda d: d.update(lengths=[n + 0.5 for n in d["lengths"]]) if d["lengths"] else d.update(opener="1+2=3"),
+], ids=["swapped", "groups+1", "bool", "zero", "fraction"])
+def test_a_resealed_inconsistent_scale_is_rebuilt(tmp_path, monkeypatch, edit):
+    from termo.games import nerdle
+    from termo.puzzles import scale_store
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    mini = nerdle.make(mini=True)
+    built = difficulty.load_or_build(mini)
+    path, key = scale_store.path_for(mini), scale_store.signature(mini)
+    _reseal_scale(path, edit)
+    assert scale_store.load(mini, key) is None
+    again = difficulty.load_or_build(mini)
+    assert (again.order, again.groups, again.lengths) == (built.order, built.groups, built.lengths)
+
+
 # ----------------------------------------------------------------------------- today, on loopback
 
 DAY = D(2024, 3, 1)
