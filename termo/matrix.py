@@ -25,7 +25,7 @@ import zlib
 from pathlib import Path
 
 from backends import get_backend, host
-from termo.cache import atomic_write_bytes, atomic_write_json, read_json, warn
+from termo.cache import atomic_write_bytes, atomic_write_json, os_reason, read_json, warn, warn_not_stored
 from termo.feedback import colours, encode
 from termo.games import EXACT, Game
 from termo.paths import cache_dir
@@ -356,6 +356,13 @@ def _load_cached(game: Game, layout: str = PROBES_MAJOR):
 
 
 def _store(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> bool:
+    """Write one layout to the cache; False when it cannot be (see :func:`_store_or_error`)."""
+    return _store_or_error(game, host_matrix, layout) is None
+
+
+def _store_or_error(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> OSError | None:
+    """Write one layout to the cache: None when stored, else the error (a full, read-only or
+    blocked disk: the matrix is kept in memory only; one line on stderr says where and why)."""
     npy_path, meta_path = cache_paths(game, layout)
     try:
         meta_path.unlink(missing_ok=True)  # the metadata goes last: no metadata, no cache
@@ -364,9 +371,16 @@ def _store(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> bool:
         atomic_write_bytes(npy_path, data)
         atomic_write_json(meta_path, dict(_expected_meta(game, layout), checksum=checksum(data),
                                           blocks=_blocks_meta(data)))
-        return True
-    except OSError:
-        return False  # a read-only or full disk: keep the matrix in memory only
+        return None
+    except OSError as err:
+        if npy_path.parent not in _store_warned:  # once per process and folder (two layouts)
+            _store_warned.add(npy_path.parent)
+            warn_not_stored("the pattern matrix", npy_path.parent, err,
+                            "it is kept in memory for this run and built again next time")
+        return err
+
+
+_store_warned: set = set()
 
 
 _memory: dict = {}
@@ -388,9 +402,9 @@ def build_info(game: Game, backend=None, rebuild: bool = False) -> dict:
             host_matrix = backend.to_numpy(matrix)
             if host_matrix is matrix:  # NumPy: read-only like a cached (memory-mapped) matrix, so
                 matrix.flags.writeable = False  # the kernels see one array type and compile once
-            stored = _store(game, host_matrix)
-            if not stored:
-                source = "built (not cached: cache folder not writable)"
+            error = _store_or_error(game, host_matrix)
+            if error is not None:
+                source = f"built (not cached: {os_reason(error)})"
         else:
             matrix = backend.asarray(host_matrix)
         _memory[key] = matrix
