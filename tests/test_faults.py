@@ -351,6 +351,34 @@ def test_any_byte_of_a_level3_entry_file_is_detected(game, cache):
             assert openers.lookup(solver) in (None, entry), f"byte {offset} ^ {mask:#x}"
 
 
+def test_sealed_entries_rotted_below_the_file_system_are_not_served(game, cache, capsys):
+    """The JSON caches are sealed: the sha256 of the content is checked on every read and no file
+    metadata is trusted, so a byte rotted with the size and mtime kept is never served (the
+    level-3 opener store here, and a bare entry store, as every sealed cache reads)."""
+    from termo.entry_store import EntryStore
+
+    solver = faults.fake_solver(game, T_USER)
+    entry = faults.shipped_entry()
+    openers.store(solver, entry)
+    path = openers.entry_path(solver)
+    good = path.read_bytes()
+    for offset in faults.sample_offsets(len(good), n=32):
+        path.write_bytes(good)
+        faults.rot_byte(path, offset)
+        assert openers.lookup(solver) in (None, entry), f"byte {offset}"
+    store = EntryStore(cache / "plain", "test cache")
+    value = {"word": "tosar", "expected": 3.0094161966572304, "n": [1, 2, 3]}
+    assert store.put("k", value)
+    good = store.path("k").read_bytes()
+    for offset in range(len(good)):
+        store.path("k").write_bytes(good)
+        faults.rot_byte(store.path("k"), offset)
+        got = store.get("k")
+        assert got in (None, value), f"byte {offset}"
+        if got is None:
+            assert "test cache: ignoring" in capsys.readouterr().err
+
+
 @pytest.fixture
 def shipped_copy(cache, monkeypatch):
     """A copy of the shipped bundle, looked up under its own key (whatever the search signature)."""
