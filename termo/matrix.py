@@ -290,8 +290,9 @@ def _blocks_meta(data) -> dict:
 
 def _bad_blocks(npy_path: Path, meta: dict) -> list[int] | None:
     """``[]`` when the crc32 of the whole file equals the metadata's ``checksum`` (one pass);
-    otherwise the numbers of the blocks whose crc32 differs from the metadata's ``blocks`` (all
-    of them when the metadata has none), or None when the file cannot be read."""
+    otherwise the numbers of the blocks whose crc32 differs from the metadata's ``blocks`` (``[-1]``
+    when the metadata has none, or they all match a whole that does not), or None when the file
+    cannot be read."""
     try:
         with open(npy_path, "rb") as handle:
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
@@ -301,8 +302,8 @@ def _bad_blocks(npy_path: Path, meta: dict) -> list[int] | None:
                 size, expected = blocks.get("size"), blocks.get("crc32")
                 got = block_checksums(mapped, size if isinstance(size, int) and size > 0 else BLOCK_BYTES)
                 if not isinstance(expected, list) or len(expected) != len(got):
-                    return list(range(len(got))) or [0]
-                return [i for i, (a, b) in enumerate(zip(got, expected)) if a != b] or list(range(len(got)))
+                    return [-1]  # an older record (no block checksums): the file as a whole
+                return [i for i, (a, b) in enumerate(zip(got, expected)) if a != b] or [-1]
     except (OSError, ValueError):  # missing, unreadable or empty (an empty file cannot be mapped)
         return None
 
@@ -322,6 +323,8 @@ def _content_problem(npy_path: Path, meta: dict) -> str | None:
     bad = _bad_blocks(npy_path, meta)
     if bad is None:
         return "unreadable"
+    if bad == [-1]:
+        return "its checksum does not match"
     if bad:
         where = ", ".join(str(b) for b in bad[:3]) + (", ..." if len(bad) > 3 else "")
         mib = BLOCK_BYTES >> 20
