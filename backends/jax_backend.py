@@ -9,6 +9,7 @@ what a compiling library needs to be quick:
   subfolder ``jax-xla``: a second process loads the compiled kernels instead of compiling them.
   ``$JAX_COMPILATION_CACHE_DIR``, when set, wins; ``TERMO_JAX_CACHE=0`` turns the cache off.
   The first time a kernel shape has to be compiled on this machine one line says so on stderr.
+  Each start sweeps what a full disk leaves there (zero-byte entries, stale temporaries).
 * **Few shapes.** The batched sweeps pad each state to a power-of-two width and each batch to
   one of a few row counts (1, 8, 64, ... up to the batch cap), padding with weight 0: a padded
   member adds exact zeros to every bucket mass and is never a member, so entropies, keys and
@@ -78,7 +79,52 @@ def enable_persistent_cache(jax) -> Path | None:
         jax.config.update("jax_compilation_cache_dir", str(folder))
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    sweep_cache_folder(folder)
     return folder
+
+
+STALE_TEMP_SECONDS = 3600.0  # a temporary file untouched this long was left by a failed writer
+
+
+def sweep_cache_folder(folder: Path) -> int:
+    """Remove what a full disk or a killed writer leaves in the compilation cache: zero-byte XLA
+    entries (``*-cache``, with their ``*-atime``; JAX writes entries in place, warns on every
+    later read of an empty one and never replaces it) and stale ``termo-shapes`` temporaries.
+    Returns how many files were removed."""
+    import time
+
+    removed = 0
+    now = time.time()
+    try:
+        names = list(folder.iterdir())
+    except OSError:
+        return 0
+    for path in names:
+        try:
+            name = path.name
+            if name.endswith("-cache") and path.stat().st_size == 0:
+                path.unlink()
+                path.with_name(name[: -len("-cache")] + "-atime").unlink(missing_ok=True)
+                removed += 1
+            elif name.startswith("termo-shapes-") and name.endswith(".tmp") \
+                    and now - path.stat().st_mtime >= STALE_TEMP_SECONDS:
+                path.unlink()
+                removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+def _read_shapes(path: Path) -> set[str]:
+    """The shape keys in ``path``: a JSON list of strings; anything else (missing, not JSON,
+    nested past the parser's depth, other types) reads as empty and is rewritten later."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return set()
+    if not isinstance(data, list) or not all(isinstance(k, str) for k in data):
+        return set()
+    return set(data)
 
 
 def _kernel_signature(platform: str, jax_version: str) -> str:
@@ -96,10 +142,7 @@ class _CompiledShapes:
         self.known: set[str] = set()
         self.seen: set[str] = set()
         if self.path is not None:
-            try:
-                self.known = set(json.loads(self.path.read_text()))
-            except (OSError, ValueError, TypeError):
-                self.known = set()
+            self.known = _read_shapes(self.path)
 
     def before(self, key: str) -> None:
         global _notice_given
@@ -118,14 +161,13 @@ class _CompiledShapes:
         self.known.add(key)
         tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
-            try:
-                on_disk = set(json.loads(self.path.read_text()))
-            except (OSError, ValueError, TypeError):
-                on_disk = set()
-            tmp.write_text(json.dumps(sorted(self.known | on_disk)))
+            tmp.write_text(json.dumps(sorted(self.known | _read_shapes(self.path))), encoding="utf-8")
             os.replace(tmp, self.path)
-        except OSError:
-            pass
+        except OSError:  # a full or read-only disk: the list is only a notice's memory
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
 
 
 # --------------------------------------------------------------------------------------------

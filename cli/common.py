@@ -165,25 +165,7 @@ def fail(message: str, code: int = 2) -> None:
 
 # ----------------------------------------------------------------------------- files and streams
 
-_OS_REASONS = {
-    errno.ENOSPC: "no space left on device (the disk is full)",
-    errno.EDQUOT: "disk quota exceeded",
-    errno.EFBIG: "the file is too large",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "operation not permitted",
-    errno.EROFS: "read-only file system",
-    errno.ENOENT: "no such file or folder",
-    errno.ENOTDIR: "a part of the path is a file, not a folder",
-    errno.EISDIR: "it is a folder, not a file",
-    errno.EEXIST: "it exists and is not a folder",
-    errno.ENAMETOOLONG: "the name is too long",
-    errno.ELOOP: "too many symbolic links",
-    errno.EIO: "input/output error",
-    errno.EMFILE: "too many open files",
-    errno.ENFILE: "too many open files",
-    errno.ENOMEM: "out of memory",
-    errno.EPIPE: "the reader closed the pipe",
-}
+from termo.cache import OS_REASONS as _OS_REASONS  # noqa: E402  (one table: the library says it too)
 _WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE)
 
 

@@ -8,6 +8,7 @@ any edit of a value that still parses; a file that does not parse is simply unre
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -137,6 +138,38 @@ def open_sealed(data: Any, fmt: str, key: str, owner: str = "key") -> tuple[dict
     if payload.get("key") != key:
         return None, f"it belongs to another {owner}"
     return payload, None
+
+
+OS_REASONS = {  # a file-system error in words (also the CLI's error lines)
+    errno.ENOSPC: "no space left on device (the disk is full)",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EFBIG: "the file is too large",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.EROFS: "read-only file system",
+    errno.ENOENT: "no such file or folder",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EISDIR: "it is a folder, not a file",
+    errno.EEXIST: "it exists and is not a folder",
+    errno.ENAMETOOLONG: "the name is too long",
+    errno.ELOOP: "too many symbolic links",
+    errno.EIO: "input/output error",
+    errno.EMFILE: "too many open files",
+    errno.ENFILE: "too many open files",
+    errno.ENOMEM: "out of memory",
+    errno.EPIPE: "the reader closed the pipe",
+}
+
+
+def os_reason(err: OSError) -> str:
+    """The reason of a file-system error in words (``OS_REASONS``, else its own text)."""
+    return OS_REASONS.get(err.errno) or (err.strerror or str(err) or type(err).__name__).lower()
+
+
+def warn_not_stored(what: str, where: Path | str, err: OSError, then: str = "") -> None:
+    """One line on stderr: ``what`` (already computed and used) was not stored in ``where``, why,
+    and ``then`` (what follows from it)."""
+    warn(f"{what} was not stored in {where}: {os_reason(err)}" + (f"; {then}" if then else ""))
 
 
 def warn(message: str) -> None:

@@ -27,6 +27,23 @@ def flip_byte(path, offset: int, mask: int = 0x01) -> None:
         handle.write(bytes([byte[0] ^ mask]))
 
 
+def rot_byte(path, offset: int, mask: int = 0x01) -> None:
+    """Change one byte the way bit rot, a bad controller or a torn page write does, below the file
+    system's notice: the size and modification time stay as they were, and a ``.verified.json``
+    stamp beside the file (older versions trusted it to skip the checksum) is made to match the
+    file's metadata again (the status-change time cannot be restored from user space)."""
+    path = Path(path)
+    before = os.stat(path)
+    flip_byte(path, offset, mask)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    stamp = path.with_suffix(".verified.json")
+    if stamp.exists():
+        data = json.loads(stamp.read_text(encoding="utf-8"))
+        st = os.stat(path)
+        data["file"] = [st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
+        stamp.write_text(json.dumps(data), encoding="utf-8")
+
+
 def set_cell(npy_path, index: tuple, value) -> None:
     """Edit one cell of a ``.npy`` file in place (through a writable memory map)."""
     import numpy as np

@@ -165,22 +165,86 @@ def test_checksum_is_over_the_file_and_the_load_stays_memory_mapped(game, termo_
     assert matrix.checksum(memoryview(loaded).cast("B")) == matrix.checksum(npy.read_bytes()[faults.npy_data_start(npy):])
 
 
-def test_a_verified_file_is_not_read_again_until_it_is_written(game, termo_clean, cache, monkeypatch):
-    """The stamp: a verified, unwritten file skips the crc; a byte edit that even restores the
-    modification time is still caught (the kernel moves st_ctime on every write and utime)."""
+def test_every_load_reads_every_block_once_per_process(game, termo_clean, cache, monkeypatch):
+    """No file metadata vouches for a layout's bytes: a new process (here: the memo cleared)
+    checks every block again, even when nothing about the file changed."""
     m = termo_clean[matrix.PROBES_MAJOR]
     matrix._store(game, m)
-    npy, _ = matrix.cache_paths(game)
-    assert matrix._load_cached(game) is not None
-    assert matrix._stamp_path(npy).exists()
+    npy, meta = matrix.cache_paths(game)
+    blocks = json.loads(meta.read_text())["blocks"]
+    assert blocks["size"] == matrix.BLOCK_BYTES and len(blocks["crc32"]) == -(-npy.stat().st_size // blocks["size"])
     reads = []
-    real = matrix.file_checksum
-    monkeypatch.setattr(matrix, "file_checksum", lambda path: reads.append(path) or real(path))
-    assert matrix._load_cached(game) is not None and reads == []  # the stamp vouches for it
-    before = os.stat(npy)
-    faults.set_cell(npy, (7, 11), (int(m[7, 11]) + 1) % 243)
-    os.utime(npy, ns=(before.st_atime_ns, before.st_mtime_ns))  # hide the edit from mtime
-    assert matrix._load_cached(game) is None and reads == [npy]
+    real = matrix.checksum
+    monkeypatch.setattr(matrix, "checksum", lambda buf: reads.append(len(buf)) or real(buf))
+    assert matrix._load_cached(game) is not None and len(reads) == 1
+    assert matrix._load_cached(game) is not None and len(reads) == 1  # verified in this process
+    monkeypatch.setattr(matrix, "_verified", {})  # the next process
+    assert matrix._load_cached(game) is not None and reads == [npy.stat().st_size] * 2  # the whole file
+    assert not matrix._stamp_path(npy).exists()
+
+
+# --- bit rot below the file system ---------------------------------------------------------------
+def _next_process(monkeypatch) -> None:
+    """Forget what this process loaded and verified, as a new command starts."""
+    monkeypatch.setattr(matrix, "_memory", {})
+    monkeypatch.setattr(matrix, "_answers_major", {})
+    monkeypatch.setattr(matrix, "_verified", {}, raising=False)
+
+
+def _cell_offset(npy, clean_layout, cell) -> int:
+    rows, cols = clean_layout.shape
+    return faults.npy_data_start(npy) + (cell[0] * cols + cell[1]) * clean_layout.itemsize
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_byte_rotted_below_the_file_system_leaves_the_answer_unchanged(game, termo_clean, cache, capsys,
+                                                                         monkeypatch, layout):
+    """The audit's case: one byte of a cached layout changed on the disk, the file's size and
+    modification time kept and its old ``.verified.json`` stamp matching: ``tarso:BBBBB`` still
+    leaves 223 candidates and the same suggestion, with a line on stderr."""
+    from termo.suggest import suggest
+
+    for lay in LAYOUTS:
+        assert matrix._store(game, termo_clean[lay], lay)
+    clean = suggest(game, ["tarso:BBBBB"], level=2)
+    assert clean["candidates"] == 223
+    tarso = game.index_of("tarso")
+    answer = int(np.flatnonzero(termo_clean[matrix.PROBES_MAJOR][tarso] == 0)[7])  # a candidate
+    cell = (tarso, answer) if layout == matrix.PROBES_MAJOR else (answer, tarso)
+    npy, _ = matrix.cache_paths(game, layout)
+    matrix._stamp_path(npy).write_text(json.dumps({"checksum": json.loads(
+        matrix.cache_paths(game, layout)[1].read_text())["checksum"], "file": []}))  # an old version's stamp
+    faults.rot_byte(npy, _cell_offset(npy, termo_clean[layout], cell), 0x01)  # code 0 -> 1: not a candidate
+    _next_process(monkeypatch)
+    capsys.readouterr()
+    again = suggest(game, ["tarso:BBBBB"], level=2)
+    assert (again["word"], again["candidates"], again["bits"]) == (clean["word"], 223, clean["bits"])
+    err = capsys.readouterr().err
+    assert f"cached pattern matrix {npy.name} ignored" in err and "rebuilding" in err
+    _next_process(monkeypatch)  # rewritten: sound again, read without a word
+    assert np.array_equal(matrix._load_cached(game, layout), termo_clean[layout])
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_any_byte_rotted_below_the_file_system_of_a_small_game(mini, mini_clean, cache, capsys, monkeypatch,
+                                                               layout):
+    """Nerdle's layouts at test size (Nerdle Mini, same code path as Nerdle Classic's 628 MB ones):
+    every header byte and sampled cells, each rotted with the metadata kept, is caught."""
+    assert matrix._store(mini, mini_clean[layout], layout)
+    npy, _ = matrix.cache_paths(mini, layout)
+    assert matrix._load_cached(mini, layout) is not None
+    good = npy.read_bytes()
+    start = faults.npy_data_start(npy)
+    offsets = list(range(start + 1)) + list(range(start, len(good), 4099)) + [len(good) - 1]
+    for offset in offsets:
+        faults.rot_byte(npy, offset)
+        _next_process(monkeypatch)
+        assert matrix._load_cached(mini, layout) is None, f"byte {offset} of {npy.name} rotted, still served"
+        npy.write_bytes(good)
+    assert f"cached pattern matrix {npy.name} ignored" in capsys.readouterr().err
+    _next_process(monkeypatch)
+    assert np.array_equal(matrix._load_cached(mini, layout), mini_clean[layout])
 
 
 def test_racing_matrix_writers_leave_a_valid_cache(mini, mini_clean, cache):
@@ -285,6 +349,34 @@ def test_any_byte_of_a_level3_entry_file_is_detected(game, cache):
             path.write_bytes(good)
             faults.flip_byte(path, offset, mask)
             assert openers.lookup(solver) in (None, entry), f"byte {offset} ^ {mask:#x}"
+
+
+def test_sealed_entries_rotted_below_the_file_system_are_not_served(game, cache, capsys):
+    """The JSON caches are sealed: the sha256 of the content is checked on every read and no file
+    metadata is trusted, so a byte rotted with the size and mtime kept is never served (the
+    level-3 opener store here, and a bare entry store, as every sealed cache reads)."""
+    from termo.entry_store import EntryStore
+
+    solver = faults.fake_solver(game, T_USER)
+    entry = faults.shipped_entry()
+    openers.store(solver, entry)
+    path = openers.entry_path(solver)
+    good = path.read_bytes()
+    for offset in faults.sample_offsets(len(good), n=32):
+        path.write_bytes(good)
+        faults.rot_byte(path, offset)
+        assert openers.lookup(solver) in (None, entry), f"byte {offset}"
+    store = EntryStore(cache / "plain", "test cache")
+    value = {"word": "tosar", "expected": 3.0094161966572304, "n": [1, 2, 3]}
+    assert store.put("k", value)
+    good = store.path("k").read_bytes()
+    for offset in range(len(good)):
+        store.path("k").write_bytes(good)
+        faults.rot_byte(store.path("k"), offset)
+        got = store.get("k")
+        assert got in (None, value), f"byte {offset}"
+        if got is None:
+            assert "test cache: ignoring" in capsys.readouterr().err
 
 
 @pytest.fixture

@@ -235,3 +235,63 @@ def test_full_beam_picks_match_numpy():
     got = jb.best_probes(jb.best_probe_plan(t.matrix_host, t.probe_prior), members, offsets, t.prior, 242, 243)
     assert got[0].tolist() == want[0].tolist()
     np.testing.assert_allclose(got[1], want[1], rtol=0, atol=1e-12)
+
+
+# --- the persistent compilation cache after a full disk ------------------------------------------
+def test_zero_byte_compile_cache_entries_and_stale_temporaries_are_swept(tmp_path):
+    """A disk-full episode leaves zero-byte XLA entries (JAX then warns on every later run and
+    never rewrites them) and half-written ``termo-shapes`` temporaries: the next start removes
+    them and keeps the sound entries and a live writer's fresh temporary."""
+    jax = pytest.importorskip("jax")
+    from backends import jax_backend
+
+    folder = tmp_path / "jax-xla"
+    folder.mkdir()
+    (folder / "jit_a-0123-cache").write_bytes(b"")
+    (folder / "jit_a-0123-atime").write_bytes(b"\0" * 8)
+    (folder / "jit_b-4567-cache").write_bytes(b"compiled")
+    stale = folder / "termo-shapes-0123456789abcdef.json.111.tmp"
+    fresh = folder / "termo-shapes-0123456789abcdef.json.222.tmp"
+    stale.write_text("[")
+    fresh.write_text("[")
+    old = stale.stat().st_mtime - 7200
+    os.utime(stale, (old, old))
+    before = jax.config.values.get("jax_compilation_cache_dir")
+    jax.config.update("jax_compilation_cache_dir", str(folder))  # the folder in use is swept
+    try:
+        assert jax_backend.enable_persistent_cache(jax) == folder
+    finally:
+        jax.config.update("jax_compilation_cache_dir", before)
+    assert sorted(p.name for p in folder.iterdir()) == ["jit_b-4567-cache", fresh.name]
+
+
+@pytest.mark.parametrize("content", ["[" * 100_000 + "]" * 100_000, '{"a": 1}', "[1, 2]", "\xff"])
+def test_a_damaged_shapes_file_is_ignored_and_rewritten(tmp_path, content):
+    """A deeply nested (RecursionError), wrong-typed or undecodable ``termo-shapes`` file is read
+    as empty: the backend starts, and the next shape written replaces it."""
+    from backends.jax_backend import _CompiledShapes
+
+    shapes = _CompiledShapes(tmp_path, "cpu", "0")
+    shapes.path.write_text(content, encoding="latin-1")
+    again = _CompiledShapes(tmp_path, "cpu", "0")
+    assert again.known == set()
+    again.after("k1")
+    assert json.loads(shapes.path.read_text()) == ["k1"]
+
+
+def test_a_failed_shapes_write_leaves_no_temporary(tmp_path, monkeypatch):
+    import errno
+
+    from backends.jax_backend import _CompiledShapes
+
+    shapes = _CompiledShapes(tmp_path, "cpu", "0")
+
+    def full(self, *args, **kwargs):  # the file is created, then the disk fills up
+        with open(self, "wb"):
+            pass
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full)
+    shapes.after("k1")
+    monkeypatch.undo()
+    assert [p.name for p in tmp_path.iterdir()] == []

@@ -1,5 +1,7 @@
 """The pattern matrix (docs/rules.md §3): oracle, cross-backend identity, signature, cache behaviour."""
 
+import errno
+import os
 import random
 
 import numpy as np
@@ -103,6 +105,23 @@ def test_unwritable_cache_keeps_the_matrix_in_memory(tmp_path, monkeypatch):
     info = build_info(small_game(), "numpy")
     assert info["source"].startswith("built (not cached")
     assert info["matrix"].shape == (7, 6)
+
+
+@pytest.mark.parametrize("code, words", [(errno.ENOSPC, "disk is full"), (errno.EDQUOT, "quota"),
+                                         (errno.EROFS, "read-only")])
+def test_a_failed_matrix_write_says_why(tmp_path, monkeypatch, capsys, code, words):
+    """A full disk is not "a folder that cannot be written": the reason is said, on stderr too."""
+    def refuse(*args, **kwargs):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(matrix_module, "_memory", {})
+    monkeypatch.setattr(matrix_module, "atomic_write_bytes", refuse)
+    info = build_info(small_game(), "numpy")
+    assert info["source"].startswith("built (not cached: ") and words in info["source"]
+    assert "not writable" not in info["source"] and info["matrix"].shape == (7, 6)
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "not stored" in err and str(tmp_path) in err and words in err
 
 
 def test_answers_major_layout_is_cached_and_checked(tmp_path, monkeypatch):

@@ -200,6 +200,26 @@ def test_cli_text_output(capsys, tmp_path):
     assert "partial table" in text and "best:" in text and "rank" in text
 
 
+def test_cli_prints_its_table_when_the_checkpoints_cannot_be_written(capsys, tmp_path, monkeypatch):
+    """A full cache disk loses the checkpoints, not the table: one stderr line says where and why."""
+    import errno
+
+    from cli.app import main
+    from termo.robustness import checkpoint
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(checkpoint, "atomic_write_json", full)
+    folder = tmp_path / "ck"
+    code = main(["openers", "--game", "nerdle-mini", "--limit", "12", "--chunk", "4", "--checkpoint-dir", str(folder)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "best:" in out and "rank" in out
+    lines = [line for line in err.splitlines() if "not stored" in line]
+    assert len(lines) == 1 and str(folder) in lines[0] and "disk is full" in lines[0]
+    assert "the output" not in err
+
+
 def test_cli_local_workers_give_the_same_output(tmp_path):
     """``--workers 2``: a local Dask cluster of two processes, same stdout as in process."""
     pytest.importorskip("dask.distributed")

@@ -221,6 +221,40 @@ def test_scale_is_kept_on_disk_and_checked(tmp_path, monkeypatch):
     assert scale_store.signature(mini) != key
 
 
+def _reseal_scale(path, edit):
+    from termo.cache import SEAL_FIELD, seal
+
+    data = json.loads(path.read_text())
+    data.pop(SEAL_FIELD)
+    edit(data)
+    path.write_text(json.dumps(seal(data)))  # a writer's bug: wrong content, right checksum
+
+
+def _swap_first_and_last(data):
+    data["order"][0], data["order"][-1] = data["order"][-1], data["order"][0]
+
+
+@pytest.mark.parametrize("edit", [
+    _swap_first_and_last,  # every value now belongs to another equation, and still sorts
+    lambda d: d.update(groups=[g + 1 for g in d["groups"]]),
+    lambda d: d.update(groups=[True if g == 1 else g for g in d["groups"]]),
+    lambda d: d.update(lengths=[0] * len(d["order"])) if d["lengths"] else d.update(groups=[0] * len(d["order"])),
+    lambda d: d.update(lengths=[n + 0.5 for n in d["lengths"]]) if d["lengths"] else d.update(opener="1+2=3"),
+], ids=["swapped", "groups+1", "bool", "zero", "fraction"])
+def test_a_resealed_inconsistent_scale_is_rebuilt(tmp_path, monkeypatch, edit):
+    from termo.games import nerdle
+    from termo.puzzles import scale_store
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    mini = nerdle.make(mini=True)
+    built = difficulty.load_or_build(mini)
+    path, key = scale_store.path_for(mini), scale_store.signature(mini)
+    _reseal_scale(path, edit)
+    assert scale_store.load(mini, key) is None
+    again = difficulty.load_or_build(mini)
+    assert (again.order, again.groups, again.lengths) == (built.order, built.groups, built.lengths)
+
+
 # ----------------------------------------------------------------------------- today, on loopback
 
 DAY = D(2024, 3, 1)
@@ -378,15 +412,18 @@ def test_unverified_is_retried_then_stored(server, store):
     assert _ask(url)["from_store"] is True and server.hits == hits + 1  # reused, not fetched
 
 
-def test_damaged_store_is_dropped(server, store, tmp_path):
+def test_damaged_store_is_dropped(server, store, tmp_path, capsys):
     server.pages["/p"] = (200, f"{DAY} {NUMBER} {GOOD}")
     _ask(server.url + "/p")
     record = store / f"{DAY}.json"
     data = json.loads(record.read_text())
     data["equation"] = "13+34=47"  # an edit the seal catches
     record.write_text(json.dumps(data))
+    capsys.readouterr()
     r = _ask(server.url + "/p")
     assert (r["equation"], r["from_store"]) == (GOOD, False)
+    err = capsys.readouterr().err  # said once, naming the record and why
+    assert len(err.splitlines()) == 1 and str(record) in err and "checksum" in err
 
 
 def test_local_file_source(tmp_path, store):
@@ -491,6 +528,39 @@ def test_cli_today(capsys, server, store):
     assert code == 3 and "being verified" in out
     code, out, err = _cli(capsys, "nerdle", "today", "--date", "2022-01-01")
     assert code == 2 and "Nerdle #1" in err
+
+
+def _full_disk(*args, **kwargs):
+    import errno
+
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def _read_only(*args, **kwargs):
+    import errno
+
+    raise OSError(errno.EROFS, "Read-only file system")
+
+
+@pytest.mark.parametrize("how", ["full", "read-only", "blocked"])
+def test_cli_today_prints_the_answer_a_failed_store_write_loses(capsys, server, store, monkeypatch, how):
+    """A verified answer is shown even when the store cannot keep it (a full disk, a read-only
+    one, a file where the folder should be); stderr says it was not stored, where and why."""
+    import termo.cache
+
+    if how == "blocked":
+        store.parent.mkdir(parents=True, exist_ok=True)
+        store.write_text("a file in the way")
+    else:
+        monkeypatch.setattr(termo.cache, "atomic_write_bytes", _full_disk if how == "full" else _read_only)
+    server.pages["/p"] = (200, f"{DAY} {NUMBER} {GOOD}")
+    code, out, err = _cli(capsys, "nerdle", "today", "--today-source", server.url + "/p", "--date", str(DAY))
+    assert code == 0 and f"Nerdle #{NUMBER} ({DAY}): {GOOD}" in out
+    assert "not stored" in err and str(store) in err and "the output" not in err
+    assert {"full": "disk is full", "read-only": "read-only", "blocked": "not a folder"}[how] in err
+    code, out, err = _cli(capsys, "nerdle", "today", "--today-source", server.url + "/p", "--date", str(DAY), "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["status"], data["equation"], data["stored"]) == ("verified", GOOD, False)
 
 
 def test_cli_stats(capsys):

@@ -240,6 +240,51 @@ def test_damaged_files_are_refused_with_one_line(tmp_path, mini, mini_practical,
     assert code == 2 and len(err.splitlines()) == 1 and "not a usable tree file" in err
 
 
+def _bomb(path, header: str, size: int) -> None:
+    """A gzip file whose header line is sound and whose body inflates to ``size`` bytes."""
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    chunk = b"-" * (1 << 20)
+    parts = [packer.compress(header.encode() + b"\n")]
+    parts += [packer.compress(chunk) for _ in range(size // len(chunk))]
+    path.write_bytes(b"".join(parts) + packer.flush())
+
+
+def test_a_gzip_bomb_in_a_tree_folder_is_refused_before_it_is_inflated(tmp_path, mini, mini_practical, monkeypatch,
+                                                                        capsys):
+    """A small file that inflates to 256 MB: refused after at most the cap, memory bounded (the
+    audit's 1.6 MB one cost 6.3 GB and 37 s); the other trees of the folder are still served."""
+    import tracemalloc
+
+    from termo.trees import fileformat, store
+    from termo.trees.fileformat import read_header, write_tree
+
+    folder = tmp_path / "trees"
+    folder.mkdir()
+    good = write_tree(mini_practical, mini, folder / f"{mini.label}-practical.tree.gz")
+    head = gzip.decompress(good.read_bytes()).decode().split("\n", 1)[0]
+    bomb = folder / f"{mini.label}-bomb.tree.gz"
+    _bomb(bomb, head, 256 << 20)
+    assert bomb.stat().st_size < 1 << 20
+    tracemalloc.start()
+    try:
+        with pytest.raises(TermoError, match="more than"):
+            read_header(bomb)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < fileformat.MAX_TREE_BYTES + (16 << 20)
+    plain = folder / f"{mini.label}-big.tree"
+    with open(plain, "wb") as handle:
+        handle.truncate(fileformat.MAX_TREE_BYTES + 1)  # sparse: costs no disk
+    with pytest.raises(TermoError, match="more than"):
+        read_header(plain)
+    monkeypatch.setattr(store, "shipped_dir", lambda: folder)
+    found = store.candidates(mini)
+    assert [t.method for t in found] == [mini_practical.method]
+
+
 def test_a_resealed_file_with_bad_nodes_is_refused(tmp_path, mini, mini_practical):
     """Checksums recomputed after an edit: the node checks still catch a bad guess, a missing
     parent, a branch below the win and a tree of another game or rule."""

@@ -5,8 +5,10 @@ written atomically. Its key is the sha256 of everything the scale depends on: th
 answer list, the win rule, the game's default opener, and the name and bytes of every stored tree
 file the trees store could offer for the game (shipped ``data/trees/`` and built ones in the
 cache), so a new, changed or removed tree makes the record stale. A record is used only when its
-seal, format and key match and its content is a scale of this game (every answer once, with a
-group size, and a length when it names a tree, in the order the ranking rule gives).
+seal, format and key match and its content is a scale of this game: every answer once, each
+with its own feedback-group size after the opener (recomputed: a resealed record whose values
+belong to other equations is not served), a whole number of guesses >= 1 when it names a tree,
+in the order the ranking rule gives.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ def save(scale, key: str) -> None:
 
 def load(game, key: str):
     """The stored scale of ``game`` for ``key``, or None (missing, stale, damaged or inconsistent)."""
-    from termo.puzzles.difficulty import Scale
+    from termo.puzzles.difficulty import Scale, opener_groups
 
     path = path_for(game)
     if not path.exists():
@@ -79,13 +81,23 @@ def load(game, key: str):
         return None
     try:
         order, groups, lengths = payload["order"], payload["groups"], payload["lengths"]
-        if sorted(order) != sorted(game.answers) or len(groups) != len(order):
+        opener = payload["opener"]
+        if not isinstance(order, list) or sorted(order) != sorted(game.answers) or len(groups) != len(order):
             return None
-        if lengths is not None and len(lengths) != len(order):
+        if lengths is not None and (not _counts(lengths) or len(lengths) != len(order)):
             return None
-        scale = Scale(game, str(payload["opener"]), {eq: int(g) for eq, g in zip(order, groups)},
-                      None if lengths is None else {eq: int(n) for eq, n in zip(order, lengths)},
+        if not isinstance(opener, str) or game.index_of(opener) is None or not _counts(groups):
+            return None
+        mapped = dict(zip(order, groups))
+        if mapped != opener_groups(game, opener):  # each equation's group, recomputed (~0.1 s)
+            return None
+        scale = Scale(game, opener, mapped, None if lengths is None else dict(zip(order, lengths)),
                       str(payload["source"]))
     except (KeyError, TypeError, ValueError):
         return None
-    return scale if list(scale.order) == order and game.index_of(scale.opener) is not None else None
+    return scale if list(scale.order) == order else None
+
+
+def _counts(values) -> bool:
+    """A list of integers >= 1 (not booleans, not floats)."""
+    return isinstance(values, list) and all(type(v) is int and v >= 1 for v in values)

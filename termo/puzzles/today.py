@@ -38,7 +38,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from termo.cache import atomic_write_json, open_sealed, read_json, seal
+from termo.cache import atomic_write_json, open_sealed, read_json, seal, warn, warn_not_stored
 from termo.errors import TermoError
 from termo.games import equations
 from termo.paths import cache_dir
@@ -187,12 +187,13 @@ def load_verified(day: dt.date, game=None) -> dict | None:
     path = _record_path(day)
     if not path.exists():
         return None
-    payload, _problem = open_sealed(read_json(path), RECORD_FORMAT, day.isoformat(), owner="date")
+    payload, problem = open_sealed(read_json(path), RECORD_FORMAT, day.isoformat(), owner="date")
     if payload is not None:
-        answer, _why = validate([{"date": day.isoformat(), "number": payload.get("number"),
-                                  "answer": str(payload.get("equation", ""))}], day, game)
+        answer, problem = validate([{"date": day.isoformat(), "number": payload.get("number"),
+                                     "answer": str(payload.get("equation", ""))}], day, game)
         if answer is not None:
             return {**answer, "source": payload.get("source"), "verified_at": payload.get("verified_at")}
+    warn(f"stored Nerdle answers: ignoring {path} ({problem}); the source is asked again")
     try:  # damaged, edited or from another rule set: drop it, the source is asked again
         path.unlink()
     except OSError:
@@ -244,10 +245,11 @@ def todays_nerdle(day: dt.date | str | None = None, source: str | None = None, *
     check_today_date(day, today)
     result = {"date": day.isoformat(), "number": expected_number(day), "status": BEING_VERIFIED,
               "equation": None, "in_model": None, "model_note": None, "difficulty": None,
-              "from_store": False, "source": source or None, "reason": None, "attempts": None}
+              "from_store": False, "stored": None, "source": source or None, "reason": None,
+              "attempts": None}
     answer = load_verified(day, game)
     if answer is not None:
-        result.update(from_store=True, source=answer.get("source"))
+        result.update(from_store=True, stored=True, source=answer.get("source"))
     else:
         pending = _pending(day)
         attempts = int(pending.get("attempts", 0)) if pending else 0
@@ -262,7 +264,12 @@ def todays_nerdle(day: dt.date | str | None = None, source: str | None = None, *
             _store_pending(day, why, attempts + 1)
             result.update(reason=why, attempts=attempts + 1)
             return _with_difficulty_source(result, game)
-        _store_verified(day, answer, source or "")
+        try:
+            _store_verified(day, answer, source or "")
+            result["stored"] = True
+        except OSError as err:  # a full, read-only or blocked store: the answer is still shown
+            result["stored"] = False
+            warn_not_stored("the verified answer", store_dir(), err, "the source is asked again next time")
     result.update(status=VERIFIED, equation=answer["equation"], number=answer["number"],
                   in_model=answer["in_model"], model_note=answer["model_note"])
     if answer["in_model"]:

@@ -18,7 +18,7 @@ import json
 import math
 from pathlib import Path
 
-from termo.cache import atomic_write_json, open_sealed, read_json, seal
+from termo.cache import atomic_write_json, open_sealed, read_json, seal, warn_not_stored
 
 FORMAT = "termo-robustness-chunk/2"  # /2: sealed (sha256 of the payload)
 
@@ -61,6 +61,7 @@ class CheckpointStore:
     def __init__(self, directory: Path | str | None, reuse: bool = True):
         self.directory = Path(directory) if directory is not None else None
         self.reuse = reuse
+        self._write_failed = False
 
     def path(self, key: str) -> Path:
         """The file of chunk ``key``."""
@@ -95,13 +96,23 @@ class CheckpointStore:
         """The stored values of chunk ``key`` if present and sound, else None."""
         return self.load(key, openers, high)[0]
 
-    def put(self, key: str, openers: list[int], values: list[float], meta: dict | None = None) -> None:
+    def put(self, key: str, openers: list[int], values: list[float], meta: dict | None = None) -> bool:
+        """Checkpoint a finished chunk; False when the folder cannot be written (a full, read-only
+        or blocked disk: said once on stderr, and the run goes on with the values in hand)."""
         if self.directory is None:
-            return
+            return False
         payload = {"format": FORMAT, "key": key, "openers": list(openers), "values": _encode(values)}
         if meta:
             payload["meta"] = meta
-        atomic_write_json(self._path(key), seal(payload))
+        try:
+            atomic_write_json(self._path(key), seal(payload))
+            return True
+        except OSError as err:
+            if not self._write_failed:
+                self._write_failed = True
+                warn_not_stored("a finished chunk", self.directory, err,
+                                "the run goes on, but a rerun with --resume cannot reuse its chunks")
+            return False
 
     def count(self) -> int:
         if self.directory is None or not self.directory.is_dir():

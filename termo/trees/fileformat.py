@@ -28,6 +28,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import zlib
 from pathlib import Path
 
 from termo.cache import atomic_write_bytes, canonical_json, open_sealed, seal
@@ -36,6 +37,9 @@ from termo.trees.model import FORMAT, METHODS, Node, Tree
 
 ROOT = "-"
 GZIP_MAGIC = b"\x1f\x8b"
+MAX_TREE_BYTES = 64 << 20  # the most a tree file may hold, uncompressed (Nerdle Classic's trees
+# hold 0.5 MB): a gzip bomb stops here instead of inflating to gigabytes
+_INFLATE_STEP = 1 << 20
 
 
 def _pattern(code: int, length: int) -> str:
@@ -100,18 +104,42 @@ def _fail(path, problem: str):
     raise TermoError(f"{path}: not a usable tree file: {problem}")
 
 
+def _inflate(path, data: bytes) -> bytes:
+    """The gzip members of ``data`` inflated, at most :data:`MAX_TREE_BYTES` of them (TermoError
+    past it or on damaged data): a step at a time, so that a bomb costs no more than the cap."""
+    out: list[bytes] = []
+    total = 0
+    while data:
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            while True:
+                piece = inflater.decompress(data, _INFLATE_STEP)
+                total += len(piece)
+                if total > MAX_TREE_BYTES:
+                    _fail(path, f"more than {MAX_TREE_BYTES >> 20} MiB once uncompressed")
+                out.append(piece)
+                data = inflater.unconsumed_tail
+                if inflater.eof or (not data and not piece):
+                    break
+        except zlib.error:
+            _fail(path, "damaged gzip data")
+        if not inflater.eof:
+            _fail(path, "damaged gzip data (truncated)")
+        data = inflater.unused_data.lstrip(b"\0")  # another member, or the zero padding some tools add
+    return b"".join(out)
+
+
 def read_header(path) -> tuple[dict, list[str]]:
     """The checked header and the body lines of the tree file ``path`` (no game needed)."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_TREE_BYTES:
+            _fail(path, f"more than {MAX_TREE_BYTES >> 20} MiB")
         raw = path.read_bytes()
     except OSError as err:
         raise TermoError(f"{path}: cannot read it: {(err.strerror or str(err)).lower()}") from None
     if raw[:2] == GZIP_MAGIC:
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, ValueError):
-            _fail(path, "damaged gzip data")
+        raw = _inflate(path, raw)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
