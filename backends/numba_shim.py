@@ -17,7 +17,8 @@ them all:
   Kernels defined after that are plain numba dispatchers.
 
 While numba really compiles (a cache miss, not a cache load) one line goes to stderr, once per
-process, terminal or not (:data:`COMPILE_NOTICE`).
+process, terminal or not (:data:`COMPILE_NOTICE`), and each compilation is the step
+:data:`COMPILE_STEP` of :mod:`backends.status`, which a progress display names while it lasts.
 
 numba compiles a kernel for each argument-type signature the first time it is called with it,
 so a first command used to compile what *it* needed and a later one (another state size, the
@@ -48,6 +49,8 @@ COMPILE_SECONDS = 45  # the first compilation of the common kernels on the 2-cor
 COMPILE_NOTICE = (
     "termo: compiling the search kernels once (about {seconds} s; later runs reuse them)\u2026"
 )
+
+COMPILE_STEP = "compiling the search kernels"  # what a spinner says while numba compiles ours
 
 WARM_UP_VERSION = "1"  # bump when the warm-up workload changes what it covers
 
@@ -186,31 +189,38 @@ def _install_notice(numba) -> None:
     load) in this process; numba's own uncached helpers (typed containers) do not count."""
     from numba.core import event
 
+    from backends import status
+
     class _Notice(event.Listener):
-        def on_start(self, ev):
+        @staticmethod
+        def _ours(ev) -> bool:
             dispatcher = (ev.data or {}).get("dispatcher")
             module = getattr(getattr(dispatcher, "py_func", None), "__module__", None)
-            if module in _kernel_modules:  # not numba's own helpers (typed containers ...)
+            return module in _kernel_modules  # not numba's own helpers (typed containers ...)
+
+        def on_start(self, ev):
+            if self._ours(ev):
                 notice_compiling()
+                status.begin(COMPILE_STEP)
 
         def on_end(self, ev):
-            pass
+            if self._ours(ev):
+                status.end(COMPILE_STEP)
 
     event.register("numba:compile", _Notice())
 
 
 def notice_compiling(seconds: int = COMPILE_SECONDS) -> None:
-    """Say (once per process) that the kernels are being compiled; written straight to file
-    descriptor 2 so that it shows whatever wraps ``sys.stderr``."""
+    """Say (once per process) that the kernels are being compiled: one stderr line, through the
+    progress display shown (above its bar), else straight to file descriptor 2 so that it shows
+    whatever wraps ``sys.stderr`` (:func:`backends.status.say`)."""
     with _lock:
         if _state["noticed"]:
             return
         _state["noticed"] = True
-    text = (COMPILE_NOTICE.format(seconds=seconds) + "\n").encode("utf-8", "replace")
-    try:
-        os.write(2, text)
-    except OSError:
-        pass
+    from backends import status
+
+    status.say(COMPILE_NOTICE.format(seconds=seconds))
 
 
 def register_warm_up(callback, sources) -> None:
