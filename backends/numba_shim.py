@@ -27,8 +27,12 @@ the domain registers one that runs the common commands' code paths on the real g
 when numba first loads in a process whose numba cache has not been warmed for these kernel
 sources: everything common compiles in that one sitting, then a stamp next to numba's own
 index files (keyed like them: the kernel files' size and mtime, numba, Python, the CPU) says
-so, and later processes only load. The warm-up only speeds things up: a kernel it missed is
-still compiled when called, with the same stderr line.
+so, and later processes only load. ``termo.warm_up`` registers one per kind of command (the
+level-2/3 search on both code widths, ``partition``, the exact solver, the full-beam evaluations
+of ``openers`` and ``robustness``), so that the first run compiles every command's kernels and
+no later command compiles again (``bench/bench_warmup.py`` measures it from an empty cache).
+The warm-up only speeds things up: a kernel it missed is still compiled when called, with the
+same stderr line.
 """
 
 from __future__ import annotations
