@@ -245,9 +245,44 @@ def _cache_dirs() -> dict:
     return dirs
 
 
+def _module_of(source: str):
+    """The module whose file is ``source`` (imported now if it is not yet), or None."""
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if path and os.path.realpath(path) == source:
+            return module
+    for entry in sys.path:
+        root = os.path.realpath(entry or os.getcwd())
+        if source.startswith(root + os.sep) and source.endswith(".py"):
+            name = source[len(root) + 1:-3].replace(os.sep, ".")
+            try:
+                import importlib
+
+                return importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - not importable from here: no stamp, no warm-up
+                return None
+    return None
+
+
+def _cache_dir_of(source: str):
+    """Where numba caches the kernels of the module ``source`` (a kernel module not imported when
+    numba loaded: its kernels are plain dispatchers, not in the pending list), or None."""
+    module = _module_of(source)
+    for value in vars(module).values() if module is not None else ():
+        path = getattr(getattr(value, "_cache", None), "_cache_path", None)
+        if path:
+            return path
+    return None
+
+
 def warm_up_stamp(sources, cache_dirs):
-    """The stamp file of a warm-up over ``sources``, or None when there is nowhere to put it."""
+    """The stamp file of a warm-up over ``sources``, or None when there is nowhere to put it.
+    Its folder is numba's cache folder of the first source that has one (a kernel module)."""
     folder = next((cache_dirs[s] for s in sources if s in cache_dirs), None)
+    if folder is None and sources:
+        folder = _cache_dir_of(sources[0])
+        if folder is not None:
+            cache_dirs[sources[0]] = folder
     if folder is None:
         return None
     numba = _state["numba"]
