@@ -35,3 +35,52 @@ def test_each_warm_up_is_keyed_by_its_own_kernel_file():
         assert all(Path(p).exists() for p in paths), paths
         if paths is not sources["warm_up_kernels"]:
             assert str(Path(warm_up.__file__).resolve()) in paths  # a changed workload warms up again
+
+
+LOADER = '''
+from backends.numba_shim import njit
+
+@njit(cache=True)
+def first(x):
+    return x + 1
+'''
+
+LATER = '''
+from backends.numba_shim import njit
+
+@njit(cache=True)
+def later(x):
+    return x * 3
+'''
+
+REGISTER = '''
+import os
+from backends.numba_shim import register_warm_up
+
+def warm():
+    import latermod
+    with open(os.environ["WARM_LOG"], "a") as fh:
+        fh.write("warm\\n")
+    latermod.later(2)
+
+register_warm_up(warm, [os.path.join(os.path.dirname(__file__), "latermod.py")])
+'''
+
+
+def test_a_warm_up_of_a_kernel_module_not_imported_yet_still_runs(tmp_path):
+    """The exact solver's and the full-beam kernels are imported lazily: when numba loads for a
+    suggestion, their modules are not there yet. Their warm-ups must run (and stamp) all the same."""
+    pytest.importorskip("numba")
+    for name, text in (("loadermod.py", LOADER), ("latermod.py", LATER), ("registermod.py", REGISTER)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    log = tmp_path / "log.txt"
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
+            "import registermod, loadermod\nprint(loadermod.first(1), 'latermod' in sys.modules)")
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "TERMO_DATA_DIR": str(ROOT / "data"),
+           "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"), "WARM_LOG": str(log)}
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr
+    assert log.read_text().split() == ["warm"]  # ran in the first process, stamped, not again
+    assert len(list((tmp_path / "numba-cache").rglob("termo-warm-up-*.stamp"))) == 1
