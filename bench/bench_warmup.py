@@ -116,6 +116,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--name", default="warmup", help="results file bench/results/<name>.json")
     parser.add_argument("--only-first", action="store_true", help="only the quick start's first command")
+    parser.add_argument("--only", metavar="TEXT", action="append", default=[],
+                        help="after the first command, only the commands containing TEXT (repeatable)")
     parser.add_argument("--disk", action="store_true",
                         help="then, per game, the cache a first question leaves in a fresh TERMO_CACHE_DIR")
     parser.add_argument("--keep", metavar="DIR", default=None,
@@ -132,6 +134,8 @@ def main() -> int:
     payload: dict = {"machine": machine(), "command": termo, "note": args.note, "rows": []}
     payload["load_average_before"] = os.getloadavg()
     todo = commands(scratch)[:1] if args.only_first else commands(scratch)
+    if args.only:
+        todo = todo[:1] + [c for c in todo[1:] if any(t in " ".join(c) for t in args.only)]
     seen: set = set()
     try:
         for argv in todo:

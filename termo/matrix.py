@@ -345,15 +345,16 @@ def disk_bytes(game: Game) -> int:
 
 def announce_build(game: Game) -> None:
     """One stderr line (terminal or not) before a first build that writes a lot to the cache
-    (Nerdle Classic: 2 × 628 MB): what is written, how much and where. Once per game and process."""
+    (Nerdle Classic: 628 MB per layout; the answers-major copy may come with a later command):
+    what is written, how much and where. Once per game and process."""
     key = matrix_signature(game)
     size = disk_bytes(game)
     if key in _announced or size < ANNOUNCE_BYTES:
         return
     _announced.add(key)
     status.say(f"termo: building the {game.title or game.label} pattern matrix once ({game.n_probes:,} × "
-               f"{game.n_answers:,} feedback codes, {size / 2**30:.1f} GB in {cache_dir()}; later runs read "
-               "it)\u2026")
+               f"{game.n_answers:,} feedback codes: {size / 2 / 2**30:.1f} GB in {cache_dir()}, "
+               f"{size / 2**30:.1f} GB with its answers-major copy; later runs read it)\u2026")
 
 
 _memory: dict = {}

@@ -25,6 +25,7 @@ from backends.host_ops import kernel_sources, register_warm_up
 _HERE = Path(__file__).resolve().parent
 _BACKENDS = _HERE.parent / "backends"
 SMALL_GAME = "nerdle-mini"  # 206 equations, two-byte codes: the Nerdle games' argument types in a second
+ONE_BYTE_TABLE = "wordle-ru"  # the smallest one-byte game with a full opener table (725 answers)
 WORLD = 60  # a closed world of the 60 commonest Termo answers: the robustness sweep's types, quickly
 
 
@@ -65,14 +66,17 @@ def warm_up_exact() -> None:
 
 
 def warm_up_full_beam() -> None:
-    """The full-beam evaluations: an opener table on two-byte codes (``openers``) and a
-    robustness sweep of a small Termo world on one-byte codes (``robustness``)."""
+    """The full-beam evaluations: an opener table on each code width (``openers``) and the
+    robustness sweeps of a small Termo world, beam and all openers (``robustness``)."""
     from termo.robustness.opener_table import TableConfig, run_table
     from termo.robustness.sweep import SweepConfig, run_sweep
     from termo.robustness.world import Column, World
 
     run_table(TableConfig(game=SMALL_GAME, limit=2, chunk_size=2))
+    run_table(TableConfig(game=ONE_BYTE_TABLE, limit=1, chunk_size=1))  # an opener table on one-byte codes
     run_sweep(SweepConfig(world=World(size=WORLD), columns=[Column("T=1", 1.0, WORLD)], mode="beam", chunk_size=8))
+    small = 40  # --openers all: every probe of the world as the opener
+    run_sweep(SweepConfig(world=World(size=small), columns=[Column("T=1", 1.0, small)], mode="all", chunk_size=small))
 
 
 def _sources(*names) -> tuple:

@@ -207,8 +207,8 @@ def test_big_matrix_build_says_so_once(monkeypatch, tmp_path):
         matrix.pattern_matrix(game)
         matrix.answers_major_matrix(game)
     lines = [text for kind, text in rec.events if kind == "line"]
-    assert lines == [f"termo: building the Nerdle Mini pattern matrix once (206 × 206 feedback codes, 0.0 GB in "
-                     f"{tmp_path}; later runs read it)\u2026"]
+    assert lines == [f"termo: building the Nerdle Mini pattern matrix once (206 × 206 feedback codes: 0.0 GB in "
+                     f"{tmp_path}, 0.0 GB with its answers-major copy; later runs read it)\u2026"]
     assert [text for kind, text in rec.events if kind == "step"] == [
         "building the pattern matrix", None, "building the pattern matrix", None]
 
@@ -230,4 +230,5 @@ def test_big_matrix_line_shows_when_piped(tmp_path):
                           timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines() == [f"termo: building the Nerdle Mini pattern matrix once (206 × 206 feedback "
-                                        f"codes, 0.0 GB in {tmp_path}; later runs read it)\u2026"]
+                                        f"codes: 0.0 GB in {tmp_path}, 0.0 GB with its answers-major copy; later runs "
+                                        "read it)\u2026"]
