@@ -152,7 +152,7 @@ def test_spinner_names_the_step_and_prints_the_notice_above_it(recorded_progress
 
     descriptions, terminal, install = recorded_progress
     install()
-    notice = "termo: compiling the search kernels once, for every command (about 120 s; later runs reuse them)\u2026"
+    notice = "termo: compiling the search kernels once, for every command (about 230 s; later runs reuse them)\u2026"
     with progress_display("searching", delay=0.0) as callback:
         callback(0, 10)  # shown at once (delay 0)
         with status.step("compiling the search kernels"):
