@@ -17,7 +17,8 @@ them all:
   Kernels defined after that are plain numba dispatchers.
 
 While numba really compiles (a cache miss, not a cache load) one line goes to stderr, once per
-process, terminal or not (:data:`COMPILE_NOTICE`).
+process, terminal or not (:data:`COMPILE_NOTICE`), and each compilation is the step
+:data:`COMPILE_STEP` of :mod:`backends.status`, which a progress display names while it lasts.
 
 numba compiles a kernel for each argument-type signature the first time it is called with it,
 so a first command used to compile what *it* needed and a later one (another state size, the
@@ -26,8 +27,12 @@ the domain registers one that runs the common commands' code paths on the real g
 when numba first loads in a process whose numba cache has not been warmed for these kernel
 sources: everything common compiles in that one sitting, then a stamp next to numba's own
 index files (keyed like them: the kernel files' size and mtime, numba, Python, the CPU) says
-so, and later processes only load. The warm-up only speeds things up: a kernel it missed is
-still compiled when called, with the same stderr line.
+so, and later processes only load. ``termo.warm_up`` registers one per kind of command (the
+level-2/3 search on both code widths, ``partition``, the exact solver, the full-beam evaluations
+of ``openers`` and ``robustness``), so that the first run compiles every command's kernels and
+no later command compiles again (``bench/bench_warmup.py`` measures it from an empty cache).
+The warm-up only speeds things up: a kernel it missed is still compiled when called, with the
+same stderr line.
 """
 
 from __future__ import annotations
@@ -44,10 +49,15 @@ ENV_VAR = "TERMO_NO_NUMBA"
 DISABLED = os.environ.get(ENV_VAR, "").strip() not in ("", "0")
 HAVE_NUMBA = not DISABLED and importlib.util.find_spec("numba") is not None
 
-COMPILE_SECONDS = 45  # the first compilation of the common kernels on the 2-core development machine
+# the first run's compilation of every command's kernels (termo.warm_up) on the 2-core development
+# machine: 233 s wall, 220 s CPU at load ~2-3 (bench/results/warmup.json; the level-2/3 search
+# alone was 45 s on a quiet machine)
+COMPILE_SECONDS = 230
 COMPILE_NOTICE = (
-    "termo: compiling the search kernels once (about {seconds} s; later runs reuse them)\u2026"
+    "termo: compiling the search kernels once, for every command (about {seconds} s; later runs reuse them)\u2026"
 )
+
+COMPILE_STEP = "compiling the search kernels"  # what a spinner says while numba compiles ours
 
 WARM_UP_VERSION = "1"  # bump when the warm-up workload changes what it covers
 
@@ -186,31 +196,38 @@ def _install_notice(numba) -> None:
     load) in this process; numba's own uncached helpers (typed containers) do not count."""
     from numba.core import event
 
+    from backends import status
+
     class _Notice(event.Listener):
-        def on_start(self, ev):
+        @staticmethod
+        def _ours(ev) -> bool:
             dispatcher = (ev.data or {}).get("dispatcher")
             module = getattr(getattr(dispatcher, "py_func", None), "__module__", None)
-            if module in _kernel_modules:  # not numba's own helpers (typed containers ...)
+            return module in _kernel_modules  # not numba's own helpers (typed containers ...)
+
+        def on_start(self, ev):
+            if self._ours(ev):
                 notice_compiling()
+                status.begin(COMPILE_STEP)
 
         def on_end(self, ev):
-            pass
+            if self._ours(ev):
+                status.end(COMPILE_STEP)
 
     event.register("numba:compile", _Notice())
 
 
 def notice_compiling(seconds: int = COMPILE_SECONDS) -> None:
-    """Say (once per process) that the kernels are being compiled; written straight to file
-    descriptor 2 so that it shows whatever wraps ``sys.stderr``."""
+    """Say (once per process) that the kernels are being compiled: one stderr line, through the
+    progress display shown (above its bar), else straight to file descriptor 2 so that it shows
+    whatever wraps ``sys.stderr`` (:func:`backends.status.say`)."""
     with _lock:
         if _state["noticed"]:
             return
         _state["noticed"] = True
-    text = (COMPILE_NOTICE.format(seconds=seconds) + "\n").encode("utf-8", "replace")
-    try:
-        os.write(2, text)
-    except OSError:
-        pass
+    from backends import status
+
+    status.say(COMPILE_NOTICE.format(seconds=seconds))
 
 
 def register_warm_up(callback, sources) -> None:
@@ -231,9 +248,44 @@ def _cache_dirs() -> dict:
     return dirs
 
 
+def _module_of(source: str):
+    """The module whose file is ``source`` (imported now if it is not yet), or None."""
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if path and os.path.realpath(path) == source:
+            return module
+    for entry in sys.path:
+        root = os.path.realpath(entry or os.getcwd())
+        if source.startswith(root + os.sep) and source.endswith(".py"):
+            name = source[len(root) + 1:-3].replace(os.sep, ".")
+            try:
+                import importlib
+
+                return importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - not importable from here: no stamp, no warm-up
+                return None
+    return None
+
+
+def _cache_dir_of(source: str):
+    """Where numba caches the kernels of the module ``source`` (a kernel module not imported when
+    numba loaded: its kernels are plain dispatchers, not in the pending list), or None."""
+    module = _module_of(source)
+    for value in vars(module).values() if module is not None else ():
+        path = getattr(getattr(value, "_cache", None), "_cache_path", None)
+        if path:
+            return path
+    return None
+
+
 def warm_up_stamp(sources, cache_dirs):
-    """The stamp file of a warm-up over ``sources``, or None when there is nowhere to put it."""
+    """The stamp file of a warm-up over ``sources``, or None when there is nowhere to put it.
+    Its folder is numba's cache folder of the first source that has one (a kernel module)."""
     folder = next((cache_dirs[s] for s in sources if s in cache_dirs), None)
+    if folder is None and sources:
+        folder = _cache_dir_of(sources[0])
+        if folder is not None:
+            cache_dirs[sources[0]] = folder
     if folder is None:
         return None
     numba = _state["numba"]

@@ -59,17 +59,29 @@ def _parse_t(text: str) -> float:
 
 
 class _Progress:
-    """Adapts the library's ``progress(label, done, total)`` callbacks to one rich bar."""
+    """Adapts the library's ``progress(label, done, total)`` callbacks (one run after another:
+    a strategy, a temperature) to one bar over all of them. A run counts as finished once,
+    however often its last count is repeated; the next run is the one whose label changes or
+    whose count starts again. (Counting a repeated last report twice made the bar reach its end,
+    and say "writing the report…", while the level-3 battery was still playing.)"""
 
     def __init__(self, update: Callable, total: int) -> None:
         self.update = update
         self.total = total
-        self.base = 0  # games of the strategies already finished
+        self.base = 0  # games of the runs already finished
+        self.run: tuple | None = None  # (label, total, finished) of the run being played
 
     def __call__(self, label: str, done: int, total: int) -> None:
-        self.update(min(self.base + done, self.total), self.total)
-        if done >= total:
-            self.base += total
+        if self.run is not None:
+            run_label, run_total, finished = self.run
+            if finished and (label != run_label or done < run_total):
+                self.base += run_total  # that run is over: this is the next one
+                self.run = None
+            elif not finished and label != run_label:  # a run that never reported its end
+                self.base += run_total
+                self.run = None
+        self.run = (label, total, done >= total)
+        self.update(min(self.base + min(done, total), self.total), self.total)
 
 
 def _echo_table(markdown: str) -> None:

@@ -298,8 +298,13 @@ class _Tracker:
 
         with self.lock:
             done, total, phase = self.done, self.total, self.phase_text
+        from backends import status
+
         elapsed = time.monotonic() - self.started
         head = f"termo: {self.description}: "
+        step = status.current_step()  # numba compiling, a matrix being built: not the work itself
+        if phase is None and step is not None:
+            return f"{head}{step} (once; {_seconds(elapsed)} elapsed)"
         if phase is not None:
             return f"{head}{phase} ({_seconds(elapsed)} elapsed)"
         if not total:
@@ -352,20 +357,35 @@ def progress_bar(description: str, total: int | None = None, enabled: bool = Tru
         TextColumn("eta"),
         TimeRemainingColumn(),
     )
+    from backends import status
+
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(description, total=total)
-        shown = {"phase": None}
+        shown = {"phase": None, "step": None}
+
+        def label() -> str:
+            if shown["step"] is not None:  # numba compiling, a matrix being built (backends.status)
+                return f"{description}: {shown['step']} (once)"
+            return description if shown["phase"] is None else f"{description}: {shown['phase']}"
 
         def refresh() -> None:
             if tracker.phase_text is not None:
                 if shown["phase"] != tracker.phase_text:  # the bar pulses: no more 100% standing still
                     shown["phase"] = tracker.phase_text
-                    progress.update(task, description=f"{description}: {tracker.phase_text}", total=None)
+                    progress.update(task, description=label(), total=None)
                 return
             progress.update(task, completed=tracker.done, total=tracker.total)
 
+        def on_step(name) -> None:
+            shown["step"] = name
+            progress.update(task, description=label())
+
+        def write_line(text: str) -> None:  # above the bar, not into it
+            progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
         tracker = _Tracker(description, total, on_change=refresh, unit=unit)
-        yield tracker
+        with status.display(write_line, on_step):
+            yield tracker
 
 
 @contextmanager

@@ -106,6 +106,9 @@ def progress_display(label: str, delay: float = 0.8):
     """Yields a progress callback ``(done, total)``; shows a rich bar/spinner on stderr.
 
     Nothing is shown unless stderr is a terminal and the work lasts more than `delay` seconds.
+    While a preparation step runs (numba compiling the kernels, a pattern matrix being built:
+    :mod:`backends.status`) the spinner names that step instead of ``label``, and the step's
+    stderr line is printed above the spinner, not into it.
     """
     if not sys.stderr.isatty():
         yield None
@@ -113,9 +116,11 @@ def progress_display(label: str, delay: float = 0.8):
     from rich.console import Console
     from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
+    from backends import status
+
     progress = Progress(
         SpinnerColumn(),
-        TextColumn(label),
+        TextColumn("{task.description}"),
         BarColumn(),
         TaskProgressColumn(),
         TimeElapsedColumn(),
@@ -123,14 +128,26 @@ def progress_display(label: str, delay: float = 0.8):
         transient=True,
     )
     lock = threading.Lock()
-    state = {"task": None, "done": 0, "total": None, "closed": False}
+    state = {"task": None, "done": 0, "total": None, "closed": False, "step": None}
     started_at = time.monotonic()
+
+    def shown_label() -> str:
+        return label if state["step"] is None else f"{state['step']} (once)"
 
     def start() -> None:
         with lock:
             if state["task"] is None and not state["closed"]:
                 progress.start()
-                state["task"] = progress.add_task(label, total=state["total"], completed=state["done"])
+                state["task"] = progress.add_task(shown_label(), total=state["total"], completed=state["done"])
+
+    def on_step(name) -> None:
+        with lock:
+            state["step"] = name
+            if state["task"] is not None and not state["closed"]:
+                progress.update(state["task"], description=shown_label())
+
+    def write_line(text: str) -> None:
+        progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
 
     def callback(done: int, total: int) -> None:
         state["done"], state["total"] = done, total
@@ -142,15 +159,16 @@ def progress_display(label: str, delay: float = 0.8):
 
     timer = threading.Timer(delay, start)
     timer.daemon = True
-    timer.start()
-    try:
-        yield callback
-    finally:
-        timer.cancel()
-        with lock:
-            state["closed"] = True
-            if state["task"] is not None:
-                progress.stop()
+    with status.display(write_line, on_step):
+        timer.start()
+        try:
+            yield callback
+        finally:
+            timer.cancel()
+            with lock:
+                state["closed"] = True
+                if state["task"] is not None:
+                    progress.stop()
 
 
 # ----------------------------------------------------------------------------- commands

@@ -146,3 +146,5 @@ def _kernel_sources():
 
 
 register_warm_up(warm_up_kernels, _kernel_sources())
+
+import termo.warm_up  # noqa: E402,F401 - the other commands' warm-ups (registered after this one)

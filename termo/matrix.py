@@ -24,7 +24,7 @@ import time
 import zlib
 from pathlib import Path
 
-from backends import get_backend, host
+from backends import get_backend, host, status
 from termo.cache import atomic_write_bytes, atomic_write_json, os_reason, read_json, warn, warn_not_stored
 from termo.feedback import colours, encode
 from termo.games import EXACT, Game
@@ -386,6 +386,32 @@ def _store_or_error(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> OSEr
 _store_warned: set = set()
 
 
+BUILD_STEP = "building the pattern matrix"  # what a spinner says meanwhile (backends.status)
+ANNOUNCE_BYTES = 256 * 2**20  # a first build writing at least this much (both layouts) says so on stderr
+_announced: set = set()
+
+
+def disk_bytes(game: Game) -> int:
+    """What the cached matrix of ``game`` takes on disk, both layouts (the ``.npy`` headers aside)."""
+    import numpy as np
+
+    return 2 * game.n_probes * game.n_answers * np.dtype(game.code_dtype).itemsize
+
+
+def announce_build(game: Game) -> None:
+    """One stderr line (terminal or not) before a first build that writes a lot to the cache
+    (Nerdle Classic: 628 MB per layout; the answers-major copy may come with a later command):
+    what is written, how much and where. Once per game and process."""
+    key = matrix_signature(game)
+    size = disk_bytes(game)
+    if key in _announced or size < ANNOUNCE_BYTES:
+        return
+    _announced.add(key)
+    status.say(f"termo: building the {game.title or game.label} pattern matrix once ({game.n_probes:,} × "
+               f"{game.n_answers:,} feedback codes: {size / 2 / 2**30:.1f} GB in {cache_dir()}, "
+               f"{size / 2**30:.1f} GB with its answers-major copy; later runs read it)\u2026")
+
+
 _memory: dict = {}
 
 
@@ -400,12 +426,14 @@ def build_info(game: Game, backend=None, rebuild: bool = False) -> dict:
         host_matrix = None if rebuild else _load_cached(game)
         source = "disk"
         if host_matrix is None:
-            matrix = build_matrix(game, backend)
-            source = "built"
-            host_matrix = backend.to_numpy(matrix)
-            if host_matrix is matrix:  # NumPy: read-only like a cached (memory-mapped) matrix, so
-                matrix.flags.writeable = False  # the kernels see one array type and compile once
-            error = _store_or_error(game, host_matrix)
+            with status.step(BUILD_STEP):
+                announce_build(game)
+                matrix = build_matrix(game, backend)
+                source = "built"
+                host_matrix = backend.to_numpy(matrix)
+                if host_matrix is matrix:  # NumPy: read-only like a cached (memory-mapped) matrix, so
+                    matrix.flags.writeable = False  # the kernels see one array type and compile once
+                error = _store_or_error(game, host_matrix)
             if error is not None:
                 source = f"built (not cached: {os_reason(error)})"
         else:
@@ -446,8 +474,10 @@ def answers_major_matrix(game: Game, rebuild: bool = False):
     matrix = None if rebuild else _load_cached(game, ANSWERS_MAJOR)
     if matrix is None:
         probes_major = host().to_numpy(pattern_matrix(game, host(), rebuild=rebuild))
-        matrix = host().contiguous(probes_major.T)
-        matrix.flags.writeable = False  # as a memory-mapped cache is (one kernel signature)
-        _store(game, matrix, ANSWERS_MAJOR)
+        with status.step(BUILD_STEP):
+            announce_build(game)  # silent when this process announced the matrix just built
+            matrix = host().contiguous(probes_major.T)
+            matrix.flags.writeable = False  # as a memory-mapped cache is (one kernel signature)
+            _store(game, matrix, ANSWERS_MAJOR)
     _answers_major[key] = matrix
     return matrix

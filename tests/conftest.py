@@ -46,7 +46,7 @@ os.environ.pop("TERMO_BACKEND", None)
 
 def pytest_configure(config):
     """Compile the kernels once before any test runs (in the controller, before xdist starts its
-    workers): on a fresh clone the first kernel call compiles for ~45 s and says so on stderr,
+    workers): on a fresh clone the first kernel call compiles every command's kernels (~4 min) and says so on stderr,
     which would land in whichever test came first. Later runs only load the cached kernels."""
     import subprocess
     import sys

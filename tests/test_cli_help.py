@@ -71,27 +71,56 @@ def test_usage_lines(capsys):
 LINE = re.compile(r"^termo: fake task: (\d+)/20 games \((\d+)%\), \d+ s elapsed(, about \d+ s left)?$")
 
 
-def test_plain_progress_lines(capsys):
+class _Lines:
+    """A non-terminal stderr that lets a test wait for a line (no sleeping, no clock)."""
+
+    def __init__(self):
+        import threading
+
+        self.text = ""
+        self.changed = threading.Condition()
+
+    def write(self, text):
+        with self.changed:
+            self.text += text
+            self.changed.notify_all()
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def wait_for(self, piece, safety=120):
+        with self.changed:
+            assert self.changed.wait_for(lambda: piece in self.text, timeout=safety), (piece, self.text)
+
+
+def test_plain_progress_lines(monkeypatch):
+    import sys
+
     from cli.common import progress_bar
 
-    started = time.monotonic()
-    with progress_bar("fake task", total=20, interval=0.1, unit="games") as update:
-        for done in range(1, 21):  # a small fake long task: 20 games of 25 ms
-            time.sleep(0.025)
+    stream = _Lines()
+    monkeypatch.setattr(sys, "stderr", stream)
+    with progress_bar("fake task", total=20, interval=0.01, unit="games") as update:
+        for done in range(1, 21):  # a small fake long task: 20 games, each reported by a line
             update(done)
-        time.sleep(0.35)  # its final phase: the library writes the report, reports nothing
-    elapsed = time.monotonic() - started
-    lines = capsys.readouterr().err.splitlines()
+            stream.wait_for(f": {done}/20 games" if done < 20 else "writing the report…")
+        # its final phase: the library writes the report and reports nothing; the lines say so
+    lines = stream.text.splitlines()
     assert lines, "no progress line on a non-terminal stderr"
     progress = [line for line in lines if LINE.match(line)]
     final = [line for line in lines if "writing the report…" in line]
     assert progress and final, lines
     assert all(line.startswith("termo: fake task: ") for line in lines)
     assert final[-1] == lines[-1]  # the last step follows the games, no standing still at 100%
-    assert len(lines) <= elapsed / 0.1 + 1  # never more often than the interval
 
 
 def test_plain_progress_is_quiet_for_a_short_run_and_honours_the_env(capsys, monkeypatch):
+    import sys
+
     from cli.common import progress_bar, progress_interval
 
     with progress_bar("quick", total=3) as update:  # default interval (5 s): nothing for a quick run
@@ -100,11 +129,11 @@ def test_plain_progress_is_quiet_for_a_short_run_and_honours_the_env(capsys, mon
     assert capsys.readouterr().err == ""
     monkeypatch.setenv("TERMO_PROGRESS_INTERVAL", "0.05")
     assert progress_interval() == 0.05
+    stream = _Lines()
+    monkeypatch.setattr(sys, "stderr", stream)
     with progress_bar("env", total=None) as update:
         update(7)
-        time.sleep(0.2)
-    err = capsys.readouterr().err
-    assert "termo: env: 7 done" in err
+        stream.wait_for("termo: env: 7 done")
     monkeypatch.setenv("TERMO_PROGRESS_INTERVAL", "nonsense")
     assert progress_interval() == 5.0
 

@@ -1,5 +1,7 @@
 """``termo robustness --scheduler``: a cluster that cannot do the work never makes the CLI wait
 forever or speak in tracebacks. Everything runs on loopback (127.0.0.1) and every wait is bounded.
+The tests wait on what happens (a line said, a worker joined, the process ended), never on how
+fast: each bound (a subprocess timeout, a join) is a safety net a healthy run never approaches.
 
 Fast: no worker at all (waiting line, then a timeout), unsupported or malformed addresses, a
 refused connection, a port that answers but is no scheduler, the options in ``--help``.
@@ -42,12 +44,12 @@ def _env(**extra):
     return env
 
 
-def _cli(args, timeout=120, **env):
-    """Run ``termo robustness ARGS`` to its end (bounded); returns (rc, stdout, stderr, seconds)."""
-    started = time.monotonic()
+def _cli(args, timeout=300, **env):
+    """Run ``termo robustness ARGS`` to its end; returns (rc, stdout, stderr). ``timeout`` only
+    stops a hung process (a safety net: the cases below end by themselves)."""
     proc = subprocess.run([sys.executable, "-m", "cli", "robustness", *args], cwd=REPO, env=_env(**env),
                           capture_output=True, text=True, timeout=timeout)
-    return proc.returncode, proc.stdout, proc.stderr, time.monotonic() - started
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def _cli_popen(args):
@@ -87,7 +89,7 @@ def test_no_worker_says_so_then_times_out(no_worker_scheduler, tmp_path, how):
         args += ["--worker-timeout", "1"]
     else:
         extra["TERMO_DASK_WORKER_TIMEOUT"] = "1"
-    rc, out, err, seconds = _cli(args, timeout=60, **extra)
+    rc, out, err = _cli(args, **extra)
     assert rc == 2, err
     lines = err.strip().splitlines()
     assert lines[0] == (f"termo: waiting for Dask workers at {no_worker_scheduler} (0 connected; giving up after "
@@ -96,7 +98,6 @@ def test_no_worker_says_so_then_times_out(no_worker_scheduler, tmp_path, how):
                                     f"within 1 s: start some (dask worker {no_worker_scheduler}) or wait longer "
                                     "(--worker-timeout SECONDS)")
     assert len(lines) == 2
-    assert seconds < 30
     assert not (tmp_path / "robustness.json").exists()
 
 
@@ -115,24 +116,45 @@ def test_no_worker_says_so_then_times_out(no_worker_scheduler, tmp_path, how):
     ],
 )
 def test_bad_scheduler_address_is_one_line(tmp_path, address, expected):
-    rc, out, err, seconds = _cli(FAST + ["--out", str(tmp_path), "--scheduler", address], timeout=60)
+    rc, out, err = _cli(FAST + ["--out", str(tmp_path), "--scheduler", address])
     assert rc == 2
     line = _one_error_line(err)
     assert expected in line
     if "unsupported" in expected or "no port" in expected or "TLS" in expected:
         assert "tcp://" in line  # says what works
     assert len(err.strip().splitlines()) == 1
-    assert seconds < 20
 
 
 def test_refused_connection_fails_fast(tmp_path):
+    """A refusal is the answer itself: the CLI stops on it, not when a timeout runs out (it used
+    to retry for 20 s). With a connect timeout far beyond the test's own bound, a run that waited
+    for the timeout could not end with this line."""
     port = _free_port()  # nothing listens there any more
-    rc, out, err, seconds = _cli(FAST + ["--out", str(tmp_path), "--scheduler", f"127.0.0.1:{port}"], timeout=60)
+    rc, out, err = _cli(FAST + ["--out", str(tmp_path), "--scheduler", f"127.0.0.1:{port}",
+                                "--connect-timeout", "86400"])
     assert rc == 2
     assert _one_error_line(err) == (f"termo: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: "
                                     "connection refused (is `dask scheduler` running there?)")
     assert len(err.strip().splitlines()) == 1
-    assert seconds < 15  # was 20 s of retries (27 s in the audit)
+
+
+def test_refused_connection_is_not_retried(monkeypatch):
+    """One connection attempt, refused: the probe raises at once with the reason."""
+    from termo.errors import TermoError
+    from termo.robustness import distributed as dist
+
+    attempts = []
+    real = dist.socket.create_connection
+
+    def counting(address, *args, **kwargs):
+        attempts.append(address)
+        return real(address, *args, **kwargs)
+
+    monkeypatch.setattr(dist.socket, "create_connection", counting)
+    port = _free_port()
+    with pytest.raises(TermoError, match="connection refused"):
+        dist._probe(f"tcp://127.0.0.1:{port}", "127.0.0.1", port, 86400.0)
+    assert attempts == [("127.0.0.1", port)]
 
 
 def test_port_that_is_no_scheduler_fails_within_connect_timeout(tmp_path):
@@ -145,15 +167,13 @@ def test_port_that_is_no_scheduler_fails_within_connect_timeout(tmp_path):
     thread.start()
     try:
         address = f"tcp://127.0.0.1:{server.server_address[1]}"
-        rc, out, err, seconds = _cli(FAST + ["--out", str(tmp_path), "--scheduler", address,
-                                             "--connect-timeout", "1"], timeout=60)
+        rc, out, err = _cli(FAST + ["--out", str(tmp_path), "--scheduler", address, "--connect-timeout", "1"])
     finally:
         server.shutdown()
         server.server_close()
     assert rc == 2  # was: waited forever
     assert _one_error_line(err) == (f"termo: error: cannot reach the Dask scheduler at {address}: no Dask "
                                     "scheduler answered within 1 s (--connect-timeout)")
-    assert seconds < 20
 
 
 def test_help_names_the_timeouts_and_their_defaults(capsys):
@@ -174,16 +194,30 @@ def test_workers_that_arrive_while_waiting_are_used():
     tasks = [Task(World(size=30), Column("T=1", 1.0, 30), tuple(range(i, i + 10)), "numpy", f"wait-{i}")
              for i in (0, 10, 20)]
     lines = []
+    waiting = threading.Event()
+
+    def notify(line):
+        lines.append(line)
+        if line.startswith("termo: waiting for Dask workers"):
+            waiting.set()
+
+    def add_worker_once_waiting():  # the worker arrives after the line, however slow the machine
+        if waiting.wait(600):
+            cluster.scale(1)
+
     with distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=False, protocol="tcp",
                                   host="127.0.0.1", dashboard_address=":0") as cluster:
-        executor = DaskExecutor(cluster.scheduler_address, worker_timeout=60, notify=lines.append)
+        executor = DaskExecutor(cluster.scheduler_address, worker_timeout=600, notify=notify)
+        helper = threading.Thread(target=add_worker_once_waiting, daemon=True)
+        helper.start()
         try:
-            threading.Timer(1.0, lambda: cluster.scale(1)).start()
             got = {task.key: values for task, values in executor.run(tasks)}
         finally:
+            waiting.set()  # lets the helper end if the run failed before saying it waits
+            helper.join(600)
             executor.close()
     address = cluster.scheduler_address
-    assert lines == [f"termo: waiting for Dask workers at {address} (0 connected; giving up after 60 s, see "
+    assert lines == [f"termo: waiting for Dask workers at {address} (0 connected; giving up after 600 s, see "
                      "--worker-timeout)", f"termo: 1 Dask worker connected at {address}"]
     assert got == {task.key: run_task(task) for task in tasks} and executor.delivered == 3
 
@@ -291,12 +325,12 @@ def test_every_worker_lost_stops_with_resume_command(tmp_path):
         # the printed command, with a worker again, reuses every kept chunk
         worker = _start_worker(address)
         try:
-            rc, stdout, err2, _ = _cli(command[2:], timeout=300)
+            rc, stdout, err2 = _cli(command[2:])
         finally:
             _stop(worker)
     assert rc == 0, err2
     assert f"{kept} resumed" in err2 and f"{24 - kept} chunks computed" in err2
-    rc, stdout, err3, _ = _cli(LONG + ["--out", str(tmp_path / "local")], timeout=300)
+    rc, stdout, err3 = _cli(LONG + ["--out", str(tmp_path / "local")])
     assert rc == 0, err3
     assert (out / "robustness.json").read_bytes() == (tmp_path / "local" / "robustness.json").read_bytes()
 

@@ -45,33 +45,46 @@ def one_error_line(err: str) -> str:
     return lines[0]
 
 
-def run_process(args, *, stdin=None, stdout=subprocess.PIPE, env=None, preexec_fn=None, timeout=300):
+# Runs the CLI under an address-space limit set by the child itself: a ``preexec_fn`` would make
+# subprocess fork this (multithreaded, once JAX is imported) test process and run Python code in
+# the copy, which JAX warns may deadlock; a fresh interpreter (fork + exec, like spawn) is safe.
+_LIMITED = ("import resource, runpy, sys; n = int(sys.argv[1]); resource.setrlimit(resource.RLIMIT_AS, (n, n)); "
+            "sys.argv = ['termo', *sys.argv[2:]]; runpy.run_module('cli', run_name='__main__', alter_sys=True)")
+
+
+def run_process(args, *, stdin=None, stdout=subprocess.PIPE, env=None, memory_limit=None, timeout=300):
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     full_env.pop("TERMO_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "cli", *args], input=stdin, stdout=stdout,
-                          stderr=subprocess.PIPE, cwd=ROOT, env=full_env, preexec_fn=preexec_fn, timeout=timeout)
+    start = ["-m", "cli"] if memory_limit is None else ["-c", _LIMITED, str(int(memory_limit))]
+    return subprocess.run([sys.executable, *start, *args], input=stdin, stdout=stdout,
+                          stderr=subprocess.PIPE, cwd=ROOT, env=full_env, timeout=timeout)
 
 
 # ----------------------------------------------------------------------------- 5. bounded options
 
 
-def _memory_limit(limit_bytes: int):
-    def apply():
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
-
-    return apply
-
-
 def test_huge_beam_is_one_line_at_no_memory_cost():
     """`termo suggest tarso:BBBBB --beam 100000` grew to 23 GB before; now it stops at once."""
-    out = run_process(["suggest", "tarso:BBBBB", "--beam", "100000"], preexec_fn=_memory_limit(3 * 2**30),
-                      timeout=120)
+    out = run_process(["suggest", "tarso:BBBBB", "--beam", "100000"], memory_limit=3 * 2**30, timeout=300)
     assert out.returncode == 2, out.stderr
     line = one_error_line(out.stderr.decode())
     assert "--beam must be at most 100" in line and "memory" in line
     assert out.stdout == b""
+
+
+def test_memory_limited_child_does_not_fork_this_process(recwarn):
+    """The limit is set in the child: no ``os.fork()`` of this process, which JAX (imported by
+    other tests, multithreaded) warns about; the child really runs under the limit."""
+    pytest.importorskip("jax").numpy.zeros(2).block_until_ready()  # JAX's threads, as in the full suite
+    out = run_process(["feedback", "rerum", "carro"], memory_limit=3 * 2**30, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.decode().split()[0] == "YBGBB", out.stdout
+    assert not [w for w in recwarn if "fork" in str(w.message)], [str(w.message) for w in recwarn]
+    probe = subprocess.run([sys.executable, "-c", _LIMITED.replace("runpy.run_module('cli', run_name='__main__', "
+                                                                   "alter_sys=True)",
+                                                                   "print(resource.getrlimit(resource.RLIMIT_AS)[0])"),
+                            str(3 * 2**30)], capture_output=True, text=True, timeout=300)
+    assert probe.stdout.strip() == str(3 * 2**30), probe.stderr
 
 
 @pytest.mark.parametrize("args, message", [

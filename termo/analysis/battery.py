@@ -116,13 +116,15 @@ def run_battery(
         policy = build_policy(name, world, seed=seed, beam=beam, depth=depth, backend=backend, hard=hard)
         setup = time.perf_counter() - start
         total = len(secrets)
+        reported = {"done": -1}
 
         def on_turn(turn, alive, nodes, _name=name):
-            if progress:
+            if progress and total - alive != reported["done"]:
+                reported["done"] = total - alive
                 progress(_name, total - alive, total)
 
         result = evaluate(policy, world, secrets, backend=backend, on_turn=on_turn)
-        if progress:
+        if progress and reported["done"] != total:  # each count once: the end is not said twice
             progress(name, total, total)
         rows.append(summarize(result, world.game, name, set=battery, t=t_label(t), probes=world.game.n_probes,
                               seed=seed if name == "random" else None, setup_seconds=setup, backend=backend_name,

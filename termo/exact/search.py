@@ -381,3 +381,6 @@ def beam_value(game: Game, opener, t: float = 1.0, backend=None) -> float:
     job = level3.PairJob(sid, [index], game.max_turns, solver.depth)
     tree.run([job])
     return float(job.costs[0])
+
+
+import termo.warm_up  # noqa: E402,F401 - registers every command's kernel warm-up (backends.numba_shim)

@@ -227,3 +227,6 @@ def run_info(runner, seconds: float) -> dict:
         "openers_evaluated": runner.total_openers,
         "executor": getattr(runner.executor, "name", "local"),
     }
+
+
+import termo.warm_up  # noqa: E402,F401 - registers every command's kernel warm-up (backends.numba_shim)
