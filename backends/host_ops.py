@@ -62,6 +62,19 @@ def kernel_sources() -> tuple:
             here.with_name("numpy_backend.py"))
 
 
+# the compiled kernel files of each family of commands (their warm-ups in termo/warm_up.py)
+KERNEL_FAMILIES = {"search": "kernels_entropy.py", "exact": "kernels_exact.py", "full-beam": "kernels_fullbeam.py",
+                   "exact-ops": "exact_ops.py"}
+
+
+def family_sources(*families: str) -> tuple:
+    """The backend files (paths) of the kernel ``families`` named (`KERNEL_FAMILIES`)."""
+    from pathlib import Path
+
+    here = Path(__file__).resolve()
+    return tuple(here.with_name(KERNEL_FAMILIES[name]) for name in families)
+
+
 class HostSearchOps:
     """Host operations of the searches (host NumPy arrays in and out, on every backend)."""
 

@@ -30,6 +30,47 @@ LANGS = ("en", "pt", "ru")
 # --------------------------------------------------------------------------- the catalogue
 
 CATALOGUE: dict[str, dict[str, str]] = {
+    # ---- the server's own refusals (web/app.py): a malformed request, a busy or failing server
+    "request.too_large": {
+        "en": "the request is larger than {kib} KiB",
+        "pt": "o pedido tem mais de {kib} KiB",
+        "ru": "запрос больше {kib} КиБ",
+    },
+    "request.field": {
+        "en": "the request is not valid: check the field {field:q}",
+        "pt": "o pedido não é válido: confira o campo {field:q}",
+        "ru": "запрос недопустим: проверьте поле {field:q}",
+    },
+    "request.body": {
+        "en": "the request could not be read",
+        "pt": "não foi possível ler o pedido",
+        "ru": "не удалось прочитать запрос",
+    },
+    "request.not_found": {
+        "en": "there is nothing at this address",
+        "pt": "não há nada neste endereço",
+        "ru": "по этому адресу ничего нет",
+    },
+    "request.method": {
+        "en": "this address does not answer that kind of request",
+        "pt": "este endereço não responde a esse tipo de pedido",
+        "ru": "этот адрес не отвечает на такой запрос",
+    },
+    "server.busy": {
+        "en": "the server is busy; try again in a moment",
+        "pt": "o servidor está ocupado; tente de novo em instantes",
+        "ru": "сервер занят; попробуйте ещё раз через мгновение",
+    },
+    "server.worker_stopped": {
+        "en": "a search stopped on the server and is being restarted; try again",
+        "pt": "uma busca parou no servidor e está sendo reiniciada; tente de novo",
+        "ru": "поиск на сервере остановился и перезапускается; попробуйте ещё раз",
+    },
+    "server.internal": {
+        "en": "the server could not answer this request",
+        "pt": "o servidor não conseguiu responder a este pedido",
+        "ru": "сервер не смог ответить на этот запрос",
+    },
     # ---- history items and rounds
     "history.bad_item": {
         "en": "{item:q} is not a round: type a guess and colour its tiles",

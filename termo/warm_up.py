@@ -20,10 +20,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import termo.entropy  # noqa: F401 - registers the level-2/3 warm-up first (it imports this module back)
-from backends.host_ops import kernel_sources, register_warm_up
+from backends.host_ops import family_sources, kernel_sources, register_warm_up
 
 _HERE = Path(__file__).resolve().parent
-_BACKENDS = _HERE.parent / "backends"
 SMALL_GAME = "nerdle-mini"  # 206 equations, two-byte codes: the Nerdle games' argument types in a second
 ONE_BYTE_TABLE = "wordle-ru"  # the smallest one-byte game with a full opener table (725 answers)
 WORLD = 60  # a closed world of the 60 commonest Termo answers: the robustness sweep's types, quickly
@@ -79,17 +78,17 @@ def warm_up_full_beam() -> None:
     run_sweep(SweepConfig(world=World(size=small), columns=[Column("T=1", 1.0, small)], mode="all", chunk_size=small))
 
 
-def _sources(*names) -> tuple:
+def _sources(families, *names) -> tuple:
     """The kernel files a warm-up covers (its stamp lives with the first one's cached kernels),
     then the modules whose calls decide their argument types: an edit to any warms up again."""
-    return tuple(_BACKENDS / n if n.startswith("kernels_") or n.endswith("_ops.py") else _HERE / n for n in names)
+    return family_sources(*families) + tuple(_HERE / n for n in names)
 
 
 WARM_UPS = (
     (warm_up_two_byte_search, (*kernel_sources(), _HERE / "entropy.py", _HERE / "level3.py", Path(__file__))),
-    (warm_up_partition, (*_sources("kernels_entropy.py", "partition.py"), Path(__file__))),
-    (warm_up_exact, (*_sources("kernels_exact.py", "exact_ops.py", "exact/search.py"), Path(__file__))),
-    (warm_up_full_beam, (*_sources("kernels_fullbeam.py", "robustness/greedy_tree.py", "robustness/sweep.py",
+    (warm_up_partition, (*_sources(("search",), "partition.py"), Path(__file__))),
+    (warm_up_exact, (*_sources(("exact", "exact-ops"), "exact/search.py"), Path(__file__))),
+    (warm_up_full_beam, (*_sources(("full-beam",), "robustness/greedy_tree.py", "robustness/sweep.py",
                                    "robustness/world.py"), Path(__file__))),
 )
 

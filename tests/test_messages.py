@@ -323,3 +323,23 @@ def test_a_one_answer_node_of_a_shown_tree():
     lines = format_levels({"guess": "tarso", "answers": 1, "solved_here": 1,
                            "children": [{"pattern": "GGGGB", "guess": "tarsa", "answers": 2}]})
     assert lines == ["start -> tarso  (1 answer, 1 solved here)", "  GGGGB -> tarsa  (2 answers)"]
+
+
+def test_the_servers_own_refusals_come_in_the_board_languages(client):
+    """A malformed or too large request, an unknown API address, a busy server: the same keys in
+    the three languages as a refused value (the board shows messages[lang])."""
+    from web.limits import MAX_BODY
+
+    answers = {
+        "request.field": client.post("/api/suggest", json={"hard": "very"}),
+        "request.body": client.post("/api/suggest", content=b"{not json", headers={"Content-Type": "application/json"}),
+        "request.too_large": client.post("/api/suggest", content=b"x" * (MAX_BODY + 1)),
+        "request.not_found": client.get("/api/nothing"),
+        "request.method": client.put("/api/suggest"),
+    }
+    for code, response in answers.items():
+        body = response.json()
+        assert body.get("code") == code, (code, body)
+        assert set(body["messages"]) == set(LANGS) and isinstance(body["detail"], str)
+        for lang in ("pt", "ru"):
+            _assert_board_terms(body["messages"][lang], lang)

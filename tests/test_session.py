@@ -198,7 +198,7 @@ def test_all_green_must_fit_the_earlier_rounds(session):
     # a word outside the lists may win (the answer is missing from the lexicon) only when it
     # fits every round; one that does not is refused with the round it breaks
     with pytest.raises(TermoError, match="round 1 would have coloured"):
-        session.play("zzzzz", "GGGGG")
+        session.play("ttttt", "GGGGG")  # letters of the game, a word of no list
     assert session.play("metro", "GGGGG").status == "won"
 
 

@@ -311,15 +311,18 @@ def test_malformed_bodies_are_one_line(client, body, detail):
 
 def test_missing_field(client):
     response = client.post("/api/feedback", json={"guess": "tarso"})
-    assert response.status_code == 422 and response.json() == {"detail": "missing field 'answer'",
-                                                                "loc": ["body", "answer"]}
+    assert response.status_code == 422
+    assert {k: response.json()[k] for k in ("detail", "loc")} == {"detail": "missing field 'answer'",
+                                                                   "loc": ["body", "answer"]}
+    assert response.json()["code"] == "request.field"  # its languages: tests/test_messages.py
 
 
 def test_body_size_limit(client):
     big = {"history": ["tarso:BBBBB"], "game": "termo", "pad": "x" * MAX_BODY}
     response = client.post("/api/suggest", json=big)
     assert response.status_code == 413
-    assert response.json() == {"detail": f"the request body is larger than {MAX_BODY:,} bytes"}
+    assert response.json()["detail"] == f"the request body is larger than {MAX_BODY:,} bytes"
+    assert response.json()["code"] == "request.too_large"
 
 
 def test_streamed_body_over_the_limit(client):

@@ -173,7 +173,8 @@ class BodyLimit:
                 raise
 
     async def _too_large(self, send):
-        body = json.dumps(error_body(f"the request body is larger than {self.limit:,} bytes")).encode()
+        body = json.dumps(error_body(f"the request body is larger than {self.limit:,} bytes", code="request.too_large",
+                                     params={"kib": self.limit // 1024})).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
@@ -336,32 +337,35 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False, warmup=None, all
             line += f" (sent as {kind or 'no content type'}; send Content-Type: application/json)"
         errors = err.errors()
         loc = [p for p in errors[0].get("loc", ())] if errors else None
-        return error_response(422, _line(line), error=err, loc=loc)
+        field = next((part for part in reversed(loc or ()) if isinstance(part, str) and part != "body"), "")
+        code, params = ("request.field", {"field": field}) if field else ("request.body", {})
+        return error_response(422, _line(line), error=err, loc=loc, code=code, params=params)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, err: StarletteHTTPException):
         if err.status_code == 400 and err.__cause__ is not None:  # the framework could not read the body
             deep = isinstance(err.__cause__, RecursionError)
             line = "the body is nested too deeply to be read" if deep else "the body is not valid JSON"
-            return error_response(422, line, error=err, loc=["body"])
+            return error_response(422, line, error=err, loc=["body"], code="request.body")
         if err.status_code in (204, 304):
             return JSONResponse(None, status_code=err.status_code, headers=err.headers)
         detail = err.detail if isinstance(err.detail, str) else json.dumps(err.detail)
-        return error_response(err.status_code, _line(detail), error=err, headers=err.headers)
+        code = {404: "request.not_found", 405: "request.method"}.get(err.status_code)
+        return error_response(err.status_code, _line(detail), error=err, headers=err.headers, code=code)
 
     @app.exception_handler(Exception)
     async def _crashed(request: Request, err: Exception):  # answered outside the middleware: headers here
         return error_response(500, "internal error: the server could not answer this request", error=err,
-                              headers=SECURITY_HEADERS)
+                              headers=SECURITY_HEADERS, code="server.internal")
 
     @app.exception_handler(Busy)
     async def _busy(request: Request, err: Busy):
-        return error_response(503, str(err), error=err, headers={"Retry-After": "1"})
+        return error_response(503, str(err), error=err, headers={"Retry-After": "1"}, code="server.busy")
 
     @app.exception_handler(BrokenProcessPool)
     async def _worker_died(request: Request, err: BrokenProcessPool):
         return error_response(503, "a search worker stopped (out of memory?); it is being restarted: try again",
-                              error=err, headers={"Retry-After": "1"})
+                              error=err, headers={"Retry-After": "1"}, code="server.worker_stopped")
 
     async def call(key, func, *args, lane="short", **kwargs):
         """``func(*args, **kwargs)`` in a worker: its JSON, or 422 with the one-line message."""

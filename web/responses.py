@@ -38,17 +38,26 @@ def _catalogued(error: Optional[BaseException], detail: str) -> dict:
     return body
 
 
-def error_body(detail: str, error: Optional[BaseException] = None, loc: Optional[Sequence] = None) -> dict:
-    """The JSON body of an error answer (see the module docstring)."""
+def error_body(detail: str, error: Optional[BaseException] = None, loc: Optional[Sequence] = None,
+               code: Optional[str] = None, params: Optional[dict] = None) -> dict:
+    """The JSON body of an error answer (see the module docstring); ``code``/``params``: the
+    catalogue's message for an error of the server itself (busy, too large, malformed), used when
+    ``error`` carries none."""
     body: dict = {"detail": detail}
     if loc:
         body["loc"] = list(loc)
-    body.update(_catalogued(error, detail))
+    found = _catalogued(error, detail)
+    if not found and code is not None:
+        from termo.messages import messages
+
+        found = {"code": code, "params": dict(params or {}), "messages": messages(code, params or {})}
+    body.update(found)
     return body
 
 
 def error_response(status: int, detail: str, error: Optional[BaseException] = None,
-                   loc: Optional[Sequence] = None, headers: Optional[dict] = None) -> JSONResponse:
+                   loc: Optional[Sequence] = None, headers: Optional[dict] = None,
+                   code: Optional[str] = None, params: Optional[dict] = None) -> JSONResponse:
     """A JSON error answer with `error_body` (the security headers are added by the app's
     middleware; ``headers``: more, e.g. ``Retry-After``)."""
-    return JSONResponse(error_body(detail, error, loc), status_code=status, headers=headers)
+    return JSONResponse(error_body(detail, error, loc, code, params), status_code=status, headers=headers)
