@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+import functools
 import string
 from typing import Any, Mapping
 
@@ -459,6 +460,21 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "pt": "última tentativa: a candidata mais comum",
         "ru": "последняя попытка: самый частый кандидат",
     },
+    "reason.two_left_uniform": {
+        "en": "only two candidates left, equally likely: the first one",
+        "pt": "restam só duas candidatas, igualmente prováveis: a primeira",
+        "ru": "осталось два равновероятных кандидата: первый из них",
+    },
+    "reason.last_turn_uniform": {
+        "en": "last turn: a candidate (all are equally likely)",
+        "pt": "última tentativa: uma candidata (todas são igualmente prováveis)",
+        "ru": "последняя попытка: один из кандидатов (все равновероятны)",
+    },
+    "reason.late_turn_uniform": {
+        "en": "turn {turn} with {m} candidates: a candidate (all are equally likely)",
+        "pt": "tentativa {turn} com {m} candidatas: uma candidata (todas são igualmente prováveis)",
+        "ru": "попытка {turn}, кандидатов {m}: один из кандидатов (все равновероятны)",
+    },
     "reason.late_turn": {
         "en": "turn {turn} with {m} candidates: the most common one",
         "pt": "tentativa {turn} com {m} candidatas: a mais comum",
@@ -760,6 +776,15 @@ def nested(text):
 
 def messages_of(text) -> dict[str, str] | None:
     """The three renderings of a library sentence (None when it has no code)."""
+    if type(text) is str:  # a plain sentence (a reason read back from its text): the same every time
+        found = _plain_messages_of(text)
+        return None if found is None else dict(found)
+    found = message_of(text)
+    return None if found is None else messages(found["code"], found["params"])
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_messages_of(text: str) -> dict[str, str] | None:
     found = message_of(text)
     return None if found is None else messages(found["code"], found["params"])
 
@@ -774,6 +799,10 @@ _BASE_REASONS = [
     (r"only two candidates left: the more common one", "reason.two_left", ()),
     (r"last turn: the most common candidate", "reason.last_turn", ()),
     (r"turn (\d+) with (\d+) candidates: the most common one", "reason.late_turn", ("turn", "m")),
+    (r"only two candidates left, equally likely: the first one", "reason.two_left_uniform", ()),
+    (r"last turn: a candidate \(all are equally likely\)", "reason.last_turn_uniform", ()),
+    (r"turn (\d+) with (\d+) candidates: a candidate \(all are equally likely\)", "reason.late_turn_uniform",
+     ("turn", "m")),
     (r"maximum entropy over (\d+) candidates \(hard mode: among the (\d+) legal guesses\)",
      "reason.entropy_hard", ("m", "legal")),
     (r"maximum entropy over (\d+) candidates", "reason.entropy", ("m",)),

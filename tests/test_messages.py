@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from termo.errors import TermoError
 from termo.messages import (CATALOGUE, LANGS, Message, format_number, messages, placeholders, plural,
-                            reason_message, render)
+                            messages_of, reason_message, render)
 from web.app import create_app
 
 
@@ -69,11 +69,14 @@ def test_codes_travel_through_pickle():
 
 
 def test_every_level2_reason_is_known():
-    from termo.level2 import _REASONS
+    from termo.level2 import _REASONS, _UNIFORM_REASONS
 
-    for kind, template in _REASONS.items():
-        text = template.format(turn=5, m=3)
-        assert reason_message(text) is not None, text
+    for table in (_REASONS, _UNIFORM_REASONS):  # the uniform-prior games' wording too
+        for kind, template in table.items():
+            text = template.format(turn=5, m=3)
+            assert reason_message(text) is not None, text
+            for lang in ("pt", "ru"):
+                _assert_board_terms(messages_of(text)[lang], lang)
 
 
 @pytest.mark.parametrize("text", [
