@@ -134,12 +134,12 @@ class Game:
 
     @cached_property
     def answers_norm(self) -> tuple[str, ...]:
-        return tuple(self.normalize(w) for w in self.answers)
+        return tuple(self.normalizer(w) for w in self.answers)  # the lists need no NFKC (typed text does)
 
     @cached_property
     def probes_norm(self) -> tuple[str, ...]:
         n = len(self.answers)  # the probes start with the answers (checked in __post_init__)
-        return self.answers_norm + tuple(self.normalize(w) for w in self.probes[n:])
+        return self.answers_norm + tuple(self.normalizer(w) for w in self.probes[n:])
 
     def index_of(self, word: str) -> int | None:
         """Probe index of ``word`` (in any spelling the normalisation accepts), or None."""
