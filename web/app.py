@@ -7,7 +7,7 @@ event loop; identical requests in flight share one computation.
 
 Errors: a value the CLI would refuse is HTTP 422 with the CLI's one-line message as
 ``{"detail": "..."}`` (`cli.common.one_line`: escaped, echoed input cut), with its catalogue code
-and its renderings in the board languages (`web.messages.error_body`); a malformed body is 422
+and its renderings in the board languages (`web.messages.catalogued`); a malformed body is 422
 with one line too; a body over `web.limits.MAX_BODY` bytes is 413; too many waiting requests is
 503. Warnings the CLI prints on stderr (a word outside the list) come in the ``X-Termo-Warnings``
 header (a JSON list, ASCII-escaped), so the JSON body has exactly the command's keys.

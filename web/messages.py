@@ -1,8 +1,8 @@
 """The board's languages for what the API says: error bodies and the messages beside an answer's
 reason and warnings (`termo.messages` holds the catalogue; docs/web.md the keys).
 
-- `error_body(exc)`: ``{"detail", "code", "params", "messages": {"en", "pt", "ru"}}`` for a user
-  error (``detail`` the CLI's one line; the other keys only when the error has a code).
+- `catalogued(code, params)`: the ``"code", "params", "messages": {"en", "pt", "ru"}`` keys that
+  `web.responses.error_body` adds beside ``detail`` (nothing for an error without a code).
 - `answer_messages(name, data, warnings)`: the keys added at the end of an answer:
   ``reason_messages`` beside ``reason`` and ``warning_messages`` (parallel to the
   X-Termo-Warnings header) on the endpoints that warn.
@@ -15,26 +15,19 @@ from termo.messages import jsonable_params, messages, messages_of
 WARNING_ENDPOINTS = frozenset({"suggest", "partition", "candidates"})
 
 
-def error_body(exc, detail: str | None = None) -> dict:
-    """The JSON body of a refused request: ``detail`` (default the error's one line, escaped and
-    cut as the CLI prints it) and, when ``exc`` has a catalogue code, ``code``, ``params`` and
-    ``messages``."""
-    if detail is None:
-        from cli.common import one_line
+def catalogued(code, params=None) -> dict:
+    """``code``, ``params`` and ``messages`` (each board language, one line) of a catalogue code,
+    for an error body; {} for no code or one the catalogue lacks (the body then has its line only)."""
+    if not code:
+        return {}
+    params = jsonable_params(params or {})
+    try:
+        rendered = messages(code, params)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return {}
+    from termo.plain_data import jsonable  # a refused nan or inf travels as its text
 
-        detail = one_line(str(exc))
-    body = {"detail": detail}
-    code = getattr(exc, "code", None)
-    if code:
-        params = jsonable_params(getattr(exc, "params", {}) or {})
-        try:
-            rendered = messages(code, params)
-        except (KeyError, IndexError, ValueError, TypeError):  # a code the catalogue lacks: the line only
-            return body
-        from termo.plain_data import jsonable  # a refused nan or inf travels as its text
-
-        body.update(code=code, params=jsonable(params), messages={lang: _safe(text) for lang, text in rendered.items()})
-    return body
+    return {"code": code, "params": jsonable(params), "messages": {lang: _safe(text) for lang, text in rendered.items()}}
 
 
 def _safe(text: str) -> str:

@@ -26,16 +26,14 @@ SECURITY_HEADERS = {"Content-Security-Policy": PAGE_POLICY, "X-Content-Type-Opti
                     "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"}
 
 
-def _catalogued(error: Optional[BaseException], detail: str) -> dict:
-    """``code``, ``params`` and ``messages`` of an error the message catalogue knows (`web.messages`;
-    none for one it does not: the board then shows ``detail``)."""
-    if error is None:
-        return {}
-    from web.messages import error_body as catalogued
+def _catalogued(error: Optional[BaseException], code: Optional[str], params: Optional[dict]) -> dict:
+    """``code``, ``params`` and ``messages`` (`web.messages.catalogued`) of the error's own code,
+    else of the ``code`` the server gives its own refusal; {} when neither is catalogued (the board
+    then shows ``detail``)."""
+    from web.messages import catalogued
 
-    body = catalogued(error, detail)
-    body.pop("detail", None)
-    return body
+    own = catalogued(getattr(error, "code", None), getattr(error, "params", None)) if error is not None else {}
+    return own or catalogued(code, params)
 
 
 def error_body(detail: str, error: Optional[BaseException] = None, loc: Optional[Sequence] = None,
@@ -46,12 +44,7 @@ def error_body(detail: str, error: Optional[BaseException] = None, loc: Optional
     body: dict = {"detail": detail}
     if loc:
         body["loc"] = list(loc)
-    found = _catalogued(error, detail)
-    if not found and code is not None:
-        from termo.messages import messages
-
-        found = {"code": code, "params": dict(params or {}), "messages": messages(code, params or {})}
-    body.update(found)
+    body.update(_catalogued(error, code, params))
     return body
 
 
