@@ -165,13 +165,13 @@ def fail(message: str, code: int = 2) -> None:
 
 # ----------------------------------------------------------------------------- files and streams
 
-from termo.cache import OS_REASONS as _OS_REASONS  # noqa: E402  (one table: the library says it too)
+from termo.cache import OS_REASONS as _OS_REASONS, os_reason  # noqa: E402  (one table: the library says it too)
 _WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE)
 
 
 def os_error_message(err: OSError) -> str:
     """One line for a file-system error: the path (when known) and the reason in words."""
-    reason = _OS_REASONS.get(err.errno) or (err.strerror or str(err) or type(err).__name__).lower()
+    reason = os_reason(err)
     paths = [str(p) for p in (err.filename, getattr(err, "filename2", None)) if p is not None]
     if paths:
         return f"{' -> '.join(paths)}: {reason}"
