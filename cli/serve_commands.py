@@ -108,12 +108,7 @@ def serve_command(
     if jobs.workers < threads:
         typer.echo("warning: numba has no thread-safe threading layer here (tbb or omp): searches run "
                    "one at a time (--workers 1)", err=True)
-    warmup = None
-    if warm_games:
-        from web.warmup import Warmup, say_ready
-
-        warmup = Warmup(games=warm_games, on_ready=say_ready())
-    app = create_app(jobs, warmup=warmup, allowed_hosts=allowed_hosts(address))
+    app = create_app(jobs, warm=warm_games, allowed_hosts=allowed_hosts(address))
     typer.echo(f"termo: serving the board on http://{shown}:{port_number}/ (API: /api, docs: /docs); "
                f"Ctrl-C stops", err=True)
     server = Server(config(app, log_level="warning", access_log=False))

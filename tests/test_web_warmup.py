@@ -179,3 +179,10 @@ def test_serve_warm_option_names_the_games():
         with pytest.raises(typer.Exit) as err:
             serve_commands._warm_games(bad)
         assert err.value.exit_code == 2
+
+
+def test_serve_warms_the_games_named():
+    """``--warm GAME,...``: only those games are prepared, and the ready line names them."""
+    app = create_app(Jobs(processes=False), warm=("termo", "wordle"))
+    assert app.state.warmup.games == ["termo", "wordle"]
+    assert create_app(Jobs(processes=False), warm=()).state.warmup is None

@@ -291,9 +291,9 @@ ERROR_RESPONSES = {413: {"model": ErrorBody, "description": "the request body is
                    503: {"model": ErrorBody, "description": "busy: too many waiting requests (Retry-After)"}}
 
 
-def create_app(jobs: Optional[Jobs] = None, warm: bool = False, warmup=None, allowed_hosts=None) -> FastAPI:
+def create_app(jobs: Optional[Jobs] = None, warm=False, warmup=None, allowed_hosts=None) -> FastAPI:
     """A fresh app (its own worker pools unless ``jobs`` is given). ``warm``: when the server
-    starts, prepare every game in the background (`web.warmup.Warmup`: kernels, matrices, the
+    starts, prepare every game (True) or the games named (a sequence; empty: none) in the background (`web.warmup.Warmup`: kernels, matrices, the
     worker processes; one stderr line when ready; `termo serve` does); ``warmup``: that
     `Warmup` instead of the default one (tests). Without either, nothing is warmed ahead and
     ``/api/health`` says ready at once. ``allowed_hosts``: the host names answered
@@ -302,9 +302,10 @@ def create_app(jobs: Optional[Jobs] = None, warm: bool = False, warmup=None, all
 
     jobs = jobs or Jobs()
     if warmup is None and warm:
-        from web.warmup import Warmup, say_ready
+        from web.warmup import GAMES, Warmup, say_ready
 
-        warmup = Warmup(on_ready=say_ready())
+        games = GAMES if warm is True else tuple(warm)
+        warmup = Warmup(games=games, on_ready=say_ready(games))
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
