@@ -8,22 +8,25 @@ array-api-strict, compiled host kernels on NumPy) and the exact host bookkeeping
 until a backend is asked for.
 """
 
-from backends.base import Backend
-from backends.registry import (
-    BACKEND_NAMES,
-    ENV_VAR,
-    BackendUnavailable,
-    available_backends,
-    get_backend,
-    host,
-)
+_EXPORTS = {
+    "Backend": "backends.base",
+    "BACKEND_NAMES": "backends.registry",
+    "ENV_VAR": "backends.registry",
+    "BackendUnavailable": "backends.registry",
+    "available_backends": "backends.registry",
+    "get_backend": "backends.registry",
+    "host": "backends.registry",
+}
+__all__ = sorted(_EXPORTS)
 
-__all__ = [
-    "BACKEND_NAMES",
-    "ENV_VAR",
-    "Backend",
-    "BackendUnavailable",
-    "available_backends",
-    "get_backend",
-    "host",
-]
+
+def __getattr__(name):
+    """The exports load on first use, so that importing a submodule (``backends.host_ops``) or
+    the package itself imports no array library."""
+    if name in _EXPORTS:
+        import importlib
+
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'backends' has no attribute {name!r}")

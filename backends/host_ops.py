@@ -1,6 +1,6 @@
 """The exact host bookkeeping of the searches, a mixin of every :class:`backends.base.Backend`.
 
-The level-3 search (``termo.level3``) and the greedy tree of the full-beam experiments
+The level-3 search (``termo.engine.level3``) and the greedy tree of the full-beam experiments
 (``termo.robustness.greedy_tree``) keep their states on the host: hash registries of member
 lists, partitions of states into children with their probabilities, and value reductions in a
 fixed float order (the order that reproduces the published values bit for bit). Those steps are
@@ -14,7 +14,7 @@ from __future__ import annotations
 ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (rules §5.2)
 
 # The backend modules whose code decides a level-3 search result (the opener book's signature,
-# ``termo.openers``): the tree's kernels and the methods wiring them. The entropy sweeps are left
+# ``termo.book.openers``): the tree's kernels and the methods wiring them. The entropy sweeps are left
 # out on purpose: they only have to agree with their plain-Python oracle on the §5.2 order.
 TREE_SEARCH_SOURCES = ("backends/kernels_tree.py", "backends/host_ops.py")
 
@@ -62,7 +62,7 @@ def kernel_sources() -> tuple:
             here.with_name("numpy_backend.py"))
 
 
-# the compiled kernel files of each family of commands (their warm-ups in termo/warm_up.py)
+# the compiled kernel files of each family of commands (their warm-ups in termo/interface/warm_up.py)
 KERNEL_FAMILIES = {"search": "kernels_entropy.py", "exact": "kernels_exact.py", "full-beam": "kernels_fullbeam.py",
                    "exact-ops": "exact_ops.py"}
 

@@ -5,7 +5,7 @@ what a compiling library needs to be quick:
 
 * **A persistent compilation cache** in the project's cache directory (``$TERMO_CACHE_DIR``,
   else ``$XDG_CACHE_HOME/termo``, else ``~/.cache/termo``; the same rule as
-  ``termo.paths.cache_dir``, repeated here because the backends do not import the domain),
+  ``termo.core.paths.cache_dir``, repeated here because the backends do not import the domain),
   subfolder ``jax-xla``: a second process loads the compiled kernels instead of compiling them.
   ``$JAX_COMPILATION_CACHE_DIR``, when set, wins; ``TERMO_JAX_CACHE=0`` turns the cache off.
   The first time a kernel shape has to be compiled on this machine one line says so on stderr.

@@ -5,7 +5,7 @@ bit, with most probes dropped early by an entropy bound).
 Written, like ``backends/kernels_entropy.py``, in the Python subset numba compiles, with the same
 interpreted fallback (``TERMO_NO_NUMBA=1`` or no numba) and ``.py_func`` oracles. These kernels
 decide the level-3 *values* (float order of every sum), so their source is part of the opener
-cache signature (``termo.openers.search_signature``); the entropy kernels are not (they are
+cache signature (``termo.book.openers.search_signature``); the entropy kernels are not (they are
 checked against a plain-Python oracle instead, and the tree's sweeps against them).
 
 Float conventions (bit-exact with the reference):

@@ -27,7 +27,7 @@ the domain registers one that runs the common commands' code paths on the real g
 when numba first loads in a process whose numba cache has not been warmed for these kernel
 sources: everything common compiles in that one sitting, then a stamp next to numba's own
 index files (keyed like them: the kernel files' size and mtime, numba, Python, the CPU) says
-so, and later processes only load. ``termo.warm_up`` registers one per kind of command (the
+so, and later processes only load. ``termo.interface.warm_up`` registers one per kind of command (the
 level-2/3 search on both code widths, ``partition``, the exact solver, the full-beam evaluations
 of ``openers`` and ``robustness``), so that the first run compiles every command's kernels and
 no later command compiles again (``bench/bench_warmup.py`` measures it from an empty cache).
@@ -49,7 +49,7 @@ ENV_VAR = "TERMO_NO_NUMBA"
 DISABLED = os.environ.get(ENV_VAR, "").strip() not in ("", "0")
 HAVE_NUMBA = not DISABLED and importlib.util.find_spec("numba") is not None
 
-# the first run's compilation of every command's kernels (termo.warm_up) on the 2-core development
+# the first run's compilation of every command's kernels (termo.interface.warm_up) on the 2-core development
 # machine: 233 s wall, 220 s CPU at load ~2-3 (bench/results/warmup.json; the level-2/3 search
 # alone was 45 s on a quiet machine)
 COMPILE_SECONDS = 230

@@ -3,7 +3,7 @@
 A process that answers one question (``termo suggest --level 2``) would spend ~2 s importing and
 loading numba for a ~10 ms decision. These functions give the same floats as the kernels of
 ``backends/kernels_entropy.py`` for one candidate set with NumPy alone, so such a process never
-imports numba (``termo.entropy.Sweeper`` uses them until numba is loaded):
+imports numba (``termo.engine.entropy.Sweeper`` uses them until numba is loaded):
 
 * :func:`fast_entropies` = the batched sweeps' order (``_sweep_small``/``_sweep_large``):
   ``H = 0 − t_1 − t_2 − …`` sequentially over the buckets in order of their first member,

@@ -3,7 +3,7 @@ when it starts, and its name while it runs.
 
 Two kinds of step take long once and then never again: numba compiling the search kernels
 (:mod:`backends.numba_shim`) and a game's pattern matrix being built and written to the cache
-(:mod:`termo.matrix`). Each says so in one line on stderr (:func:`say`: terminal or not, so a
+(:mod:`termo.engine.matrix`). Each says so in one line on stderr (:func:`say`: terminal or not, so a
 piped run is not silent for a minute) and names itself for its duration (:func:`step`), so that
 a spinner can show "compiling the search kernels" instead of "searching".
 

@@ -57,8 +57,8 @@ def _termo(tiny: bool, extended: bool = False):
 
 
 def _sweeper(game, backend):
-    from termo.entropy import Sweeper
-    from termo.prior import weights_and_form
+    from termo.engine.entropy import Sweeper
+    from termo.core.prior import weights_and_form
 
     prior, _ = weights_and_form(game.icf, 1.0)
     return Sweeper(game, prior, backend)
@@ -119,7 +119,7 @@ def setup(op: str, backend, tiny: bool):
     import numpy as np
 
     if op in ("matrix", "matrix_ext", "nerdle_matrix"):
-        from termo.matrix import build_matrix
+        from termo.engine.matrix import build_matrix
 
         if op == "nerdle_matrix":
             from termo.games.registry import get_game
@@ -166,13 +166,13 @@ def setup(op: str, backend, tiny: bool):
         return (lambda: backend.sweep_top_k(sw.tables, members, offsets, ids, 10)), \
             f"{ids.shape[0]} child states of {label}, k=10"
     if op == "level3_state":
-        from termo.solver import Solver
+        from termo.engine.solver import Solver
 
         cands = state.tolist()
         return (lambda: Solver(game, level=3, backend=backend).decide(cands, 2).choice), f"{label}, turn 2, fresh solver"
     if op == "level3_opener":
-        from termo.openers import search_level3
-        from termo.solver import Solver
+        from termo.book.openers import search_level3
+        from termo.engine.solver import Solver
 
         return (lambda: search_level3(Solver(game, level=3, backend=backend))[0].choice), "from scratch, fresh solver"
     raise SystemExit(f"unknown operation {op!r}")

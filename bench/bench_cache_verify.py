@@ -57,7 +57,7 @@ def run_once(repo: Path, args: list[str], cache: str) -> tuple[float, float, str
 
 def check_cost(cache: str) -> dict:
     """crc32 of each cached layout in ``cache``, median of 5 (the page cache warm)."""
-    from termo.matrix import file_checksum
+    from termo.engine.matrix import file_checksum
 
     out = {}
     for path in sorted(Path(cache).glob("matrix-*.npy")):

@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from backends import host  # noqa: E402
 from bench.common import median_seconds, save  # noqa: E402
-from termo.feedback import decode  # noqa: E402
+from termo.core.feedback import decode  # noqa: E402
 from termo.games import GAME_NAMES, get_game  # noqa: E402
-from termo.matrix import build_info, build_matrix, pattern_matrix  # noqa: E402
+from termo.engine.matrix import build_info, build_matrix, pattern_matrix  # noqa: E402
 
 
 def typical_history(game) -> list[str]:
@@ -69,8 +69,8 @@ def whole_process(args: list[str], repeats: int, env: dict) -> dict:
 
 
 def opener_search(game) -> dict:
-    from termo import openers
-    from termo.solver import Solver
+    from termo.book import openers
+    from termo.engine.solver import Solver
 
     solver = Solver(game, level=3)
     decision, costs, seconds = openers.search_level3(solver)

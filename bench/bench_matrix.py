@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from backends import BackendUnavailable, get_backend  # noqa: E402
 from bench.common import block_until_ready, median_seconds, save  # noqa: E402
-from termo.games import termo_game  # noqa: E402
-from termo.matrix import build_matrix  # noqa: E402
+from termo.games.termo_pt import termo_game  # noqa: E402
+from termo.engine.matrix import build_matrix  # noqa: E402
 
 
 def main() -> None:

@@ -61,7 +61,7 @@ from bench.common import machine, save  # noqa: E402
 
 HOST = "127.0.0.1"
 DEFAULT_SERVER_CMD = "termo serve --host {host} --port {port}"
-# what a damaged or stale cache makes the library say on stderr (termo.cache.warn callers)
+# what a damaged or stale cache makes the library say on stderr (termo.core.cache.warn callers)
 CACHE_WARNINGS = ("ignored", "rebuilding", "corrupt", "checksum")
 
 
@@ -240,7 +240,7 @@ def request(conn: http.client.HTTPConnection, method: str, path: str, body=None)
 def history_pool(size: int, seed: int = 20260101, game: str = "termo") -> list[list[str]]:
     """``size`` distinct histories of one or two rounds (the opener, then a random probe), each
     pattern that of a random answer (never impossible, never already won)."""
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
     from termo.games import get_game
 
     g = get_game(game)
@@ -270,7 +270,7 @@ def history_pool(size: int, seed: int = 20260101, game: str = "termo") -> list[l
 
 def fresh_pool(size: int, exclude=(), seed: int = 99, game: str = "termo") -> list[list[str]]:
     """``size`` distinct two-round histories (the opener, then a random probe), none in ``exclude``."""
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
     from termo.games import get_game
 
     g = get_game(game)

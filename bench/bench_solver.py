@@ -23,11 +23,11 @@ import numpy as np  # noqa: E402
 
 from backends import get_backend  # noqa: E402
 from bench.common import save  # noqa: E402
-from termo import openers  # noqa: E402
-from termo.feedback import encode  # noqa: E402
-from termo.games import termo_game  # noqa: E402
-from termo.matrix import pattern_matrix  # noqa: E402
-from termo.solver import Solver  # noqa: E402
+from termo.book import openers  # noqa: E402
+from termo.core.feedback import encode  # noqa: E402
+from termo.games.termo_pt import termo_game  # noqa: E402
+from termo.engine.matrix import pattern_matrix  # noqa: E402
+from termo.engine.solver import Solver  # noqa: E402
 
 
 def cpu_seconds() -> float:

@@ -66,7 +66,7 @@ def machine_info(backend_name: str) -> dict:
 def time_library(game, level, history, backend, repeat, reuse=False) -> tuple[list[float], dict]:
     """`repeat` timings of `suggest`: a fresh advisor (cold solver) each run, or one advisor
     reused (`reuse`: what `termo play` does between rounds; its warm-up call is not timed)."""
-    from termo.suggest import Advisor, Config, suggest
+    from termo.interface.suggest import Advisor, Config, suggest
 
     samples, data = [], None
     shared = Advisor(game, Config(level=level, backend=backend)) if reuse else None
@@ -98,8 +98,8 @@ def main() -> int:
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "suggest.json"))
     args = parser.parse_args()
 
-    from termo.games import termo_game
-    from termo.matrix import build_info
+    from termo.games.termo_pt import termo_game
+    from termo.engine.matrix import build_info
 
     game = termo_game()
     warm = build_info(game, backend=args.backend)  # the matrix: built or loaded once, then in memory

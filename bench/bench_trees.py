@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import median_seconds, save  # noqa: E402
 from termo.games import get_game  # noqa: E402
-from termo.paths import data_dir  # noqa: E402
+from termo.core.paths import data_dir  # noqa: E402
 
 TARGET_BUILD_S = 600.0
 TARGET_EVAL_S = 5.0
@@ -46,7 +46,7 @@ def _process(args) -> float:
 
 
 def build_nerdle(out_dir: Path, method: str = "practical") -> dict:
-    from termo.matrix import pattern_matrix
+    from termo.engine.matrix import pattern_matrix
     from termo.trees.build import build_tree
     from termo.trees.evaluate import evaluate
     from termo.trees.fileformat import write_tree
@@ -106,7 +106,7 @@ def build_termo(out_dir: Path) -> dict:
 
 
 def walk(repeats: int) -> dict:
-    from termo.feedback import colours
+    from termo.core.feedback import colours
 
     game = get_game("nerdle")
     item = f"{game.default_opener}:{colours(game.normalize(game.default_opener), '12+35=47')}"

@@ -47,7 +47,7 @@ def the_answer(game_name: str) -> str:
 
 
 def colours_for(game_name: str, guess: str) -> str:
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
     from termo.games import get_game
 
     game = get_game(game_name)

@@ -78,10 +78,17 @@ def _build_app():
 
             check_name(backend)  # a wrong name is one line and exit 2, even for a command without arrays
             os.environ["TERMO_BACKEND"] = backend
+        _register_warm_ups()
 
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(app)
     return app
+
+
+def _register_warm_ups() -> None:
+    """Register every command's kernel warm-up (`termo.interface.warm_up`) before a command runs
+    a kernel; ``--version`` and ``--help`` answer before this and import no array library."""
+    import termo.interface.warm_up  # noqa: F401
 
 
 def get_app():
@@ -246,6 +253,7 @@ def main(argv: typing.Optional[typing.List[str]] = None) -> int:
 
                 check_name(environ["TERMO_BACKEND"])
             os.environ.update(environ)  # what the root callback does for a root --backend
+            _register_warm_ups()
             result = func(**kwargs)
         else:
             result = get_app()(args=args, standalone_mode=False)

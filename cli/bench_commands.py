@@ -15,7 +15,7 @@ import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
 from cli.limits import BEAM_HELP, DEPTH_HELP, MAX_SEED, check_answers, check_search
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 OutOption = Annotated[
     Optional[Path], typer.Option("--out", metavar="DIR", show_default=False,
@@ -53,7 +53,7 @@ def _termo_study(game_name: str | None, command: str) -> None:
 
 
 def _parse_t(text: str) -> float:
-    from termo.prior import parse_temperature
+    from termo.core.prior import parse_temperature
 
     return parse_temperature(text)
 

@@ -16,8 +16,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 from backends import BackendUnavailable
-from termo.errors import TermoError
-from termo.plain_data import jsonable
+from termo.core.errors import TermoError
+from termo.core.plain_data import jsonable
 
 USER_ERRORS = (TermoError, BackendUnavailable)
 
@@ -165,7 +165,7 @@ def fail(message: str, code: int = 2) -> None:
 
 # ----------------------------------------------------------------------------- files and streams
 
-from termo.cache import OS_REASONS as _OS_REASONS, os_reason  # noqa: E402  (one table: the library says it too)
+from termo.core.cache import OS_REASONS as _OS_REASONS, os_reason  # noqa: E402  (one table: the library says it too)
 _WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE)
 
 
@@ -181,9 +181,9 @@ def os_error_message(err: OSError) -> str:
 
 
 def default_out(name: str) -> Path:
-    """The default ``--out`` of a command: ``<cache dir>/<name>`` (`termo.paths.cache_dir`), never
+    """The default ``--out`` of a command: ``<cache dir>/<name>`` (`termo.core.paths.cache_dir`), never
     a folder of the current directory, so that a run inside a checkout cannot overwrite its files."""
-    from termo.paths import cache_dir
+    from termo.core.paths import cache_dir
 
     return cache_dir() / name
 

@@ -60,7 +60,7 @@ def feedback_command(
     json_out: JsonOption = False,
 ) -> None:
     """The colours the game shows for GUESS when the secret is ANSWER (G green, Y yellow/purple, B absent)."""
-    from termo.feedback import colours, render_squares
+    from termo.core.feedback import colours, render_squares
 
     game = load_game(game_name, strict=strict)
     g, a = _game_word(game, guess, "guess"), _game_word(game, answer, "answer")
@@ -78,7 +78,7 @@ def feedback_command(
 @user_errors
 def lexicon_command(game_name: GameOption = None, json_out: JsonOption = False) -> None:
     """Report the game's list sizes (Termo: rebuilt from the raw fserb/pt-br sources, every count)."""
-    from termo import lexicon
+    from termo.games import lexicon
     from termo.games import resolve_name
 
     name = resolve_name(game_name)
@@ -120,7 +120,7 @@ def matrix_command(
     json_out: JsonOption = False,
 ) -> None:
     """Build (or load from the cache) the pattern matrix; report shape, signature, time, cache path."""
-    from termo.matrix import build_info
+    from termo.engine.matrix import build_info
 
     info = build_info(load_game(game_name, extended=extended, strict=strict), get_backend(backend), rebuild=rebuild)
     report = {k: info[k] for k in ("shape", "signature", "seconds", "cache", "source", "backend")}

@@ -5,14 +5,14 @@ largest value, said in its ``--help`` and checked here before any work starts, s
 command line can ask for unbounded memory or time: a value out of range is one line on stderr
 and exit code 2 (a `TermoError`). The bounds of a level-3 search (``--beam`` at most the game's
 probes, ``--depth`` at most its tries minus one) belong to the library's
-`termo.suggest.Config`; :func:`check_search` asks it.
+`termo.interface.suggest.Config`; :func:`check_search` asks it.
 """
 
 from __future__ import annotations
 
 import math
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 # static bounds (the ones that do not depend on the game)
 MAX_PATTERNS = 50  # bench second-guess: one plot panel per pattern
@@ -83,8 +83,8 @@ def check_answers(game, n: int | None, name: str = "n") -> int | None:
 
 def check_search(game, beam: int, depth: int) -> None:
     """The level-3 ``--beam``/``--depth`` of a bench command against ``game`` (the bounds of
-    `termo.suggest.Config`, with the options' names)."""
-    from termo.suggest import Config
+    `termo.interface.suggest.Config`, with the options' names)."""
+    from termo.interface.suggest import Config
 
     try:
         Config(level=3, beam=beam, depth=depth).check_game(game)

@@ -11,8 +11,8 @@ import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, default_out, print_json, progress_bar, user_errors
 from cli.limits import MAX_TIMEOUT, check_int, check_seconds
-from termo.errors import TermoError
-from termo.messages import counted
+from termo.core.errors import TermoError
+from termo.core.messages import counted
 
 DEFAULT_DIR = "openers"  # checkpoints under <cache dir>/openers/<game>/checkpoints
 MAX_WORKERS = 64
@@ -74,7 +74,7 @@ def openers_command(
     expected guesses, to 4 decimals, ties sharing a rank."""
     from backends import get_backend
     from termo.games import resolve_name
-    from termo.prior import parse_temperature
+    from termo.core.prior import parse_temperature
     from termo.robustness.checkpoint import CheckpointStore
     from termo.robustness.distributed import ClusterStopped, LocalClusterExecutor, check_address, make_executor
     from termo.robustness.opener_table import TableConfig, run_table, summary
@@ -113,8 +113,8 @@ def openers_command(
             table = run_table(config, store=store, executor=executor, progress=_fresh_work(update), info=info)
             update.phase("writing the table…")
             if out is not None:
-                from termo.cache import atomic_write_json
-                from termo.plain_data import jsonable
+                from termo.core.cache import atomic_write_json
+                from termo.core.plain_data import jsonable
 
                 atomic_write_json(out, jsonable(table))
     except ClusterStopped as err:

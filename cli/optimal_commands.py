@@ -62,7 +62,7 @@ def optimal_command(
 ) -> None:
     """The minimum expected number of guesses, proved by branch and bound (or the bounds reached)."""
     from termo.exact import beam_value, solve
-    from termo.prior import parse_temperature
+    from termo.core.prior import parse_temperature
 
     g = load_game(game)
     temperature = parse_temperature(t)

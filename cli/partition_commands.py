@@ -1,5 +1,5 @@
 """``termo partition``, ``termo rank`` and ``termo bench second-guess``: thin wrappers over
-:mod:`termo.partition` and :mod:`termo.analysis.second_guess`.
+:mod:`termo.engine.partition` and :mod:`termo.analysis.second_guess`.
 
 Options are read as text and checked by the library, so a bad value is one line on stderr and
 exit code 2. ``register(app)`` adds ``partition`` and ``rank`` to the root app and attaches
@@ -16,7 +16,7 @@ import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
 from cli.limits import MAX_PATTERNS, check_top, parse_int
-from termo.feedback import colours_help
+from termo.core.feedback import colours_help
 
 HistoryArg = Annotated[
     Optional[list[str]],
@@ -50,8 +50,8 @@ def partition_command(
     json_out: JsonOption = False,
 ) -> None:
     """How GUESS splits the candidates left by the history: groups, worst group, expected remaining, bits."""
-    from termo.partition import guess_metrics, make_state
-    from termo.prior import parse_temperature
+    from termo.engine.partition import guess_metrics, make_state
+    from termo.core.prior import parse_temperature
 
     g = load_game(game)
     state = make_state(g, history or [], parse_temperature(t))
@@ -83,8 +83,8 @@ def rank_command(
     backend: BackendOption = None,
 ) -> None:
     """Rank every probe of the game over the candidates left by the history."""
-    from termo.partition import check_criterion, make_state, rank_probes
-    from termo.prior import parse_temperature
+    from termo.engine.partition import check_criterion, make_state, rank_probes
+    from termo.core.prior import parse_temperature
 
     check_criterion(by)
     k = parse_int("top", top, 1)
@@ -121,7 +121,7 @@ def second_guess_command(
 ) -> None:
     """The Russian study's table for any game: H0, the opener's split, the best second guesses."""
     from termo.analysis.second_guess import second_guess_markdown, second_guess_study, write_second_guess
-    from termo.prior import parse_temperature
+    from termo.core.prior import parse_temperature
 
     k = parse_int("patterns", patterns, 1, MAX_PATTERNS, "one panel of the plot each")
     n = parse_int("top", top, 1)

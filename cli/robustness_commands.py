@@ -11,8 +11,8 @@ import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, out_folder, print_json, progress_bar, user_errors
 from cli.limits import MAX_COLUMNS, MAX_TIMEOUT, check_int, check_seconds
-from termo.errors import TermoError
-from termo.messages import counted
+from termo.core.errors import TermoError
+from termo.core.messages import counted
 
 DEFAULT_OUT = "robustness"  # under the cache dir (cli.common.default_out)
 
@@ -20,7 +20,7 @@ DEFAULT_OUT = "robustness"  # under the cache dir (cli.common.default_out)
 def _parse_columns(text: str | None, data):
     """``--columns``: comma-separated effective sizes of the grid (300, 600, ...), ``T=x`` for a
     temperature over every answer, or ``project`` (T = 1). None → the grid of docs/robustness.md."""
-    from termo.prior import parse_temperature
+    from termo.core.prior import parse_temperature
     from termo.robustness.scale import size_at, temperature_for
     from termo.robustness.world import Column, grid_columns
 

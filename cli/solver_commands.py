@@ -1,5 +1,5 @@
-"""`termo suggest`, `termo opener` and `termo play`: thin typer wrappers over `termo.suggest`
-and `termo.play`.
+"""`termo suggest`, `termo opener` and `termo play`: thin typer wrappers over `termo.interface.suggest`
+and `termo.interface.play`.
 
 `register(app)` adds the three commands to the root typer app. Options are read as text and
 checked here, so a bad value gives one line on stderr and exit code 2 (no usage box, no
@@ -20,8 +20,8 @@ import typer
 
 from cli.common import USER_ERRORS, BackendOption, GameOption, JsonOption, fail, load_game, print_json
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
-from termo.errors import TermoError
-from termo.feedback import colours_help
+from termo.core.errors import TermoError
+from termo.core.feedback import colours_help
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -57,7 +57,7 @@ NoTreeOpt = Annotated[
 
 
 def tree_spec(tree: Optional[str], no_tree: bool):
-    """What `termo.suggest.Advisor` is told about trees: None (live only), a file, or "auto"."""
+    """What `termo.interface.suggest.Advisor` is told about trees: None (live only), a file, or "auto"."""
     if no_tree and tree is not None:
         raise TermoError("--tree and --no-tree exclude each other")
     if no_tree:
@@ -72,11 +72,11 @@ HardOpt = Annotated[
 
 def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "default", backend=None,
                  hard: bool = False, game=None):
-    """Check the options and build a `termo.suggest.Config` (TermoError on a bad value); with
+    """Check the options and build a `termo.interface.suggest.Config` (TermoError on a bad value); with
     ``game``, also the bounds the game sets (`Config.check_game`: ``--beam`` at most its probes,
     ``--depth`` at most its tries minus one), before any work starts."""
-    from termo.prior import parse_temperature
-    from termo.suggest import Config
+    from termo.core.prior import parse_temperature
+    from termo.interface.suggest import Config
 
     lvl = parse_int("level", level, 1)
     if lvl not in (1, 2, 3):
@@ -202,7 +202,7 @@ def suggest_command(
     """Suggest the next guess after the rounds played so far (none: the opener).
 
     'expected' counts the guesses still to play, this one included (level 3)."""
-    from termo.suggest import Advisor, format_decision, suggest
+    from termo.interface.suggest import Advisor, format_decision, suggest
 
     try:
         game = load_game(game_name, extended=extended, strict=strict)
@@ -246,7 +246,7 @@ def opener_command(
     This is the configuration's optimum, not the game's interface opener that `termo suggest`
     plays first (Termo: tarso; `termo suggest --opener optimal` plays this one). 'expected'
     counts the guesses to solve the game, this one included (level 3)."""
-    from termo.suggest import Advisor, format_decision, opener_report
+    from termo.interface.suggest import Advisor, format_decision, opener_report
 
     try:
         game = load_game(game_name, extended=extended, strict=strict)
@@ -290,8 +290,8 @@ def play_command(
     tree: TreeOpt = None,
     no_tree: NoTreeOpt = False,
 ) -> None:
-    from termo.play import Play, decoded_lines, terminal_reader
-    from termo.suggest import Advisor
+    from termo.interface.play import Play, decoded_lines, terminal_reader
+    from termo.interface.suggest import Advisor
 
     try:
         game = load_game(game_name, extended=extended, strict=strict)
@@ -338,7 +338,7 @@ def play_command(
 
 
 def _play_help() -> str:
-    from termo.play import EXIT_STATUS
+    from termo.interface.play import EXIT_STATUS
 
     return ("Solve a game interactively: type each guess and its colours, get the next suggestion.\n\n"
             + colours_help() + "\n\n" + EXIT_STATUS)

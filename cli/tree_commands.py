@@ -14,7 +14,7 @@ import typer
 
 from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json, progress_bar
 from cli.limits import parse_int, parse_seconds
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
 FileArg = Annotated[str, typer.Argument(metavar="FILE", help="A tree file written by `termo tree build`.", show_default=False)]
@@ -43,7 +43,7 @@ def build_command(
     backend: BackendOption = None,
 ) -> None:
     """Build a complete strategy tree: every branch by feedback until every answer is solved."""
-    from termo.prior import parse_temperature
+    from termo.core.prior import parse_temperature
     from termo.trees.build import build_tree, check_method
     from termo.trees.evaluate import evaluate
     from termo.trees.fileformat import write_tree

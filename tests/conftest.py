@@ -152,13 +152,13 @@ def other_backend(request):
 
 @pytest.fixture(scope="session")
 def game():
-    from termo.games import termo_game
+    from termo.games.termo_pt import termo_game
 
     return termo_game()
 
 
 @pytest.fixture(scope="session")
 def extended_game():
-    from termo.games import termo_game
+    from termo.games.termo_pt import termo_game
 
     return termo_game(extended=True)

@@ -1,11 +1,11 @@
-"""A tiny stand-in for `termo.solver.Solver` so the UI tests run without the engine.
+"""A tiny stand-in for `termo.engine.solver.Solver` so the UI tests run without the engine.
 
 It plays the lowest-ICF candidate (level 1: the lowest index), and `tarso` as the opener; it
 records every call so tests can check what the UI asked for."""
 
 from __future__ import annotations
 
-from termo.decision import Choice, Decision
+from termo.core.decision import Choice, Decision
 
 
 class FakeSolver:
@@ -45,8 +45,8 @@ class FakeSolver:
 
 def install(monkeypatch) -> list:
     """Make every `Advisor` build `FakeSolver`s; returns the call log."""
-    import termo.suggest
+    import termo.interface.suggest
 
     FakeSolver.calls = []
-    monkeypatch.setattr(termo.suggest, "_make_solver", FakeSolver)
+    monkeypatch.setattr(termo.interface.suggest, "_make_solver", FakeSolver)
     return FakeSolver.calls

@@ -79,7 +79,7 @@ def tamper_json(path, edit) -> None:
 
 def reseal(path) -> None:
     """Recompute the checksum of a sealed JSON file after an edit (a writer that wrote garbage)."""
-    from termo.cache import SEAL_FIELD, seal
+    from termo.core.cache import SEAL_FIELD, seal
 
     path = Path(path)
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -123,7 +123,7 @@ def shipped_entry() -> dict:
 
 def store_openers_worker(cache: str, worker: int, n: int) -> None:
     os.environ["TERMO_CACHE_DIR"] = cache
-    from termo import openers
+    from termo.book import openers
     from termo.games import get_game
 
     game = get_game("termo")
@@ -150,7 +150,7 @@ def store_matrix_worker(cache: str, game_name: str, n: int) -> None:
     """Stores the same matrix ``n`` times (both layouts) into the cache folder."""
     os.environ["TERMO_CACHE_DIR"] = cache
     from backends import host
-    from termo import matrix
+    from termo.engine import matrix
     from termo.games import get_game
 
     game = get_game(game_name)

@@ -8,8 +8,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from termo.feedback import feedback_code
-from termo.games import Game, termo_game
+from termo.core.feedback import feedback_code
+from termo.games import Game
+from termo.games.termo_pt import termo_game
 from termo.games.termo_pt import termo_like
 
 

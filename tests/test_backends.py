@@ -27,7 +27,7 @@ def top_k_oracle(keys, k):
 
 
 def test_importing_termo_does_not_import_jax_or_cupy():
-    code = "import termo, termo.matrix, termo.games, backends, cli.app, sys; print('jax' in sys.modules, 'cupy' in sys.modules)"
+    code = "import termo, termo.engine.matrix, termo.games, backends, cli.app, sys; print('jax' in sys.modules, 'cupy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
 
@@ -314,8 +314,8 @@ def test_host_partitions_match_the_oracle(world, backend):
 def test_sweeps_equal_numpy_on_the_real_game(game, other_backend):
     """The batched §5.2 sweep on the real Termo matrix: the same indices as NumPy's compiled
     kernels, entropies within 1e-12 (states after two real openers; small ones, a big one)."""
-    from termo.entropy import Sweeper
-    from termo.prior import prior_weights
+    from termo.engine.entropy import Sweeper
+    from termo.core.prior import prior_weights
 
     prior = prior_weights(game.icf, 1.0)
     ref = Sweeper(game, prior, get_backend("numpy"))

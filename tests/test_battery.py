@@ -9,19 +9,19 @@ import pytest
 
 from termo.analysis.battery import battery_secrets, run_battery, summarize
 from termo.analysis.lockstep import LockstepResult
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 
 def _engine_available() -> bool:
     try:
-        import termo.policies  # noqa: F401
-        import termo.solver  # noqa: F401
+        import termo.book.policies  # noqa: F401
+        import termo.engine.solver  # noqa: F401
     except ImportError:
         return False
     return True
 
 
-needs_engine = pytest.mark.skipif(not _engine_available(), reason="the solver engine (termo.solver, termo.policies) is not installed")
+needs_engine = pytest.mark.skipif(not _engine_available(), reason="the solver engine (termo.engine.solver, termo.book.policies) is not installed")
 
 
 # --- secrets -------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 import os
 import time
 
-from termo.cache import atomic_write_bytes, sweep_stale_temps
+from termo.core.cache import atomic_write_bytes, sweep_stale_temps
 
 
 def test_stale_temporary_files_are_swept_and_fresh_ones_kept(tmp_path):

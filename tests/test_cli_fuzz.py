@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import termo.suggest
+import termo.interface.suggest
 from fake_solver import FakeSolver
 
 GAMES = ("termo", "nerdle-mini", "wordle", "wordle-ru")
@@ -34,7 +34,7 @@ class AnyGameFake(FakeSolver):
     """The fake solver, with an opener every game has (its first probe)."""
 
     def opener(self, optimal=False, progress=None):
-        from termo.decision import Decision
+        from termo.core.decision import Decision
 
         everything = range(self.game.n_answers)
         return Decision(choice=self._choice(0, everything), reason="fake opener",
@@ -43,10 +43,10 @@ class AnyGameFake(FakeSolver):
 
 @pytest.fixture(autouse=True, scope="module")
 def fake_solver():
-    original = termo.suggest._make_solver
-    termo.suggest._make_solver = AnyGameFake
+    original = termo.interface.suggest._make_solver
+    termo.interface.suggest._make_solver = AnyGameFake
     yield
-    termo.suggest._make_solver = original
+    termo.interface.suggest._make_solver = original
 
 
 def _game(name):
@@ -85,7 +85,7 @@ def history_item(game):
 
 def true_item(game, secret):
     """A round with the colours ``secret`` really gives (so that histories often stay valid)."""
-    from termo.feedback import colours as true_colours
+    from termo.core.feedback import colours as true_colours
 
     g = _game(game)
 

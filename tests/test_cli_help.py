@@ -165,7 +165,7 @@ def test_tracker_line_and_final_phase():
 # --- item 12: the default --out is under the cache dir ----------------------------------------
 def test_default_out_is_under_the_cache_dir(tmp_path, monkeypatch):
     from cli.common import default_out
-    from termo.paths import cache_dir
+    from termo.core.paths import cache_dir
 
     monkeypatch.chdir(tmp_path)
     assert default_out("results") == cache_dir() / "results"
@@ -173,7 +173,7 @@ def test_default_out_is_under_the_cache_dir(tmp_path, monkeypatch):
 
 
 def test_bench_battery_default_out_leaves_the_current_folder_alone(capsys, tmp_path, monkeypatch):
-    from termo.paths import cache_dir
+    from termo.core.paths import cache_dir
 
     monkeypatch.chdir(tmp_path)
     code, out, err = _run(capsys, "bench", "battery", "--n", "5", "--strategies", "random")
@@ -186,7 +186,7 @@ def test_bench_battery_default_out_leaves_the_current_folder_alone(capsys, tmp_p
 
 
 def test_robustness_default_out(capsys, tmp_path, monkeypatch):
-    from termo.paths import cache_dir
+    from termo.core.paths import cache_dir
 
     monkeypatch.chdir(tmp_path)
     code, out, err = _run(capsys, "robustness", "--world", "30", "--chunk", "8", "--columns", "project", "--json")

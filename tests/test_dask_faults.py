@@ -140,7 +140,7 @@ def test_refused_connection_fails_fast(tmp_path):
 
 def test_refused_connection_is_not_retried(monkeypatch):
     """One connection attempt, refused: the probe raises at once with the reason."""
-    from termo.errors import TermoError
+    from termo.core.errors import TermoError
     from termo.robustness import distributed as dist
 
     attempts = []
@@ -223,7 +223,7 @@ def test_workers_that_arrive_while_waiting_are_used():
 
 
 def test_address_check_unit():
-    from termo.errors import TermoError
+    from termo.core.errors import TermoError
     from termo.robustness.distributed import check_address
 
     assert check_address("tcp://127.0.0.1:8786") == ("tcp", "127.0.0.1", 8786)

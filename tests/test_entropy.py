@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from backends import kernels_entropy as kern
-from termo.entropy import Sweeper
-from termo.ordering import full_order, top_k
-from termo.prior import prior_weights
+from termo.engine.entropy import Sweeper
+from termo.engine.ordering import full_order, top_k
+from termo.core.prior import prior_weights
 
 from solver_oracles import entropy, order, code_table, tiny_game
 

@@ -1,8 +1,8 @@
 """The exact solver (termo.exact) against an independent brute-force oracle.
 
-The oracle is plain Python: the plain feedback rule (``termo.matrix.expected_code``, which
+The oracle is plain Python: the plain feedback rule (``termo.engine.matrix.expected_code``, which
 applies the game's win rule), every probe tried at every state (no bound, no pruning, no
-closed form; only a memo of finished states), hard mode by the plain ``termo.hard_mode.is_legal``
+closed form; only a memo of finished states), hard mode by the plain ``termo.engine.hard_mode.is_legal``
 rule over merged constraints. Values are compared exactly for uniform games (integer totals) and
 to 1e-12 for weighted ones; on the NumPy and JAX backends.
 """
@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from backends import BackendUnavailable, get_backend
-from termo import hard_mode
+from termo.engine import hard_mode
 from termo.exact import evaluate_tree, solve
 from termo.exact.search import Problem, answer_weights
-from termo.matrix import expected_code
+from termo.engine.matrix import expected_code
 
 from solver_oracles import tiny_game
 
@@ -247,7 +247,7 @@ def test_ranking_limit_stops_early(small):
 
 
 def test_bad_input_is_one_clear_error(small):
-    from termo.errors import TermoError
+    from termo.core.errors import TermoError
 
     with pytest.raises(TermoError, match="not a word"):
         solve(small, opener="zzzzz")

@@ -14,8 +14,8 @@ from termo.analysis.worlds import closed_world, full_world, open_world
 
 def _engine_available() -> bool:
     try:
-        import termo.policies  # noqa: F401
-        import termo.solver  # noqa: F401
+        import termo.book.policies  # noqa: F401
+        import termo.engine.solver  # noqa: F401
     except ImportError:
         return False
     return True
@@ -29,7 +29,7 @@ def test_level1_ranking_of_serao():
     world = full_world()
     game = world.game
     serao = game.index_of("serão")
-    from termo.prior import most_common
+    from termo.core.prior import most_common
 
     top300 = letter_ranking(world, sorted(most_common(game.icf, 300)))
     assert [game.answers[i] for i in top300[:4]] == ["oreia", "orate", "reato", "serão"]
@@ -77,7 +77,7 @@ def test_markdown_and_report_files(tmp_path):
 
 
 def test_plots_write_pngs(tmp_path):
-    from termo.analysis import plots
+    from termo.core import plots
 
     rows = [{"label": "a", "games": 10, "histogram": [1, 2, 3, 2, 1, 0], "lost": ["x"], "penalised_mean": 3.5},
             {"label": "b", "games": 10, "histogram": [0, 2, 4, 2, 1, 1], "lost": [], "penalised_mean": 3.7}]

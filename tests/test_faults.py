@@ -21,7 +21,8 @@ import pytest
 
 import faults
 from backends import host
-from termo import matrix, openers
+from termo.engine import matrix
+from termo.book import openers
 from termo.analysis import opener_cache
 from termo.games import get_game
 from termo.robustness.checkpoint import CheckpointStore
@@ -202,7 +203,7 @@ def test_a_byte_rotted_below_the_file_system_leaves_the_answer_unchanged(game, t
     """The audit's case: one byte of a cached layout changed on the disk, the file's size and
     modification time kept and its old ``.verified.json`` stamp matching: ``tarso:BBBBB`` still
     leaves 223 candidates and the same suggestion, with a line on stderr."""
-    from termo.suggest import suggest
+    from termo.interface.suggest import suggest
 
     for lay in LAYOUTS:
         assert matrix._store(game, termo_clean[lay], lay)
@@ -293,7 +294,7 @@ T_USER = 2.5  # a configuration the shipped file does not hold
 
 @pytest.fixture(scope="module")
 def user_solver(game):
-    from termo.solver import Solver
+    from termo.engine.solver import Solver
 
     return Solver(game, level=3, t=T_USER)
 
@@ -326,7 +327,7 @@ def test_unsound_level3_entries_are_rejected_even_with_a_right_checksum(game, ca
     """A writer's garbage (checksum right, value impossible) is dropped; ``opener``, ``suggest``
     and ``play`` go on (they used to crash on malformed alternatives or costs until the file
     was deleted)."""
-    from termo.entry_store import make_record
+    from termo.core.entry_store import make_record
 
     solver = user_solver
     assert not openers.store(solver, dict(faults.shipped_entry(), **bad))  # refused when written
@@ -355,7 +356,7 @@ def test_sealed_entries_rotted_below_the_file_system_are_not_served(game, cache,
     """The JSON caches are sealed: the sha256 of the content is checked on every read and no file
     metadata is trusted, so a byte rotted with the size and mtime kept is never served (the
     level-3 opener store here, and a bare entry store, as every sealed cache reads)."""
-    from termo.entry_store import EntryStore
+    from termo.core.entry_store import EntryStore
 
     solver = faults.fake_solver(game, T_USER)
     entry = faults.shipped_entry()
@@ -409,7 +410,7 @@ def test_any_byte_of_the_shipped_openers_is_detected(game, shipped_copy):
 
 def test_a_rejected_entry_is_searched_again_and_rewritten(game, cache, monkeypatch):
     """lookup's None makes ``optimal_opener`` search again (here a stand-in search) and store."""
-    from termo.solver import Solver
+    from termo.engine.solver import Solver
 
     solver = Solver(game, level=3, t=T_USER)
     truth = faults.shipped_entry()
@@ -480,7 +481,7 @@ def test_consistent_but_edited_level2_entry_is_recomputed(game, cache, l2_solver
 
 @pytest.mark.parametrize("bad", [{"bits": 13.0}, {"bits": "5.9"}, {"index": True}, {"index": 6046}, {"n": 1}])
 def test_unsound_level2_entries_are_rejected(game, cache, l2_solver, l2_entry, bad):
-    from termo.entry_store import make_record
+    from termo.core.entry_store import make_record
 
     assert not opener_cache.store(l2_solver, dict(l2_entry, **bad))
     path = opener_cache.entry_path(l2_solver)

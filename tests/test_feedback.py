@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from termo.errors import TermoError
-from termo.feedback import (
+from termo.core.errors import TermoError
+from termo.core.feedback import (
     colours,
     decode,
     encode,
@@ -146,7 +146,7 @@ def test_nerdle_purple_keeps_the_answer_of_the_issue():
 
 
 def test_colour_help_names_every_games_letters():
-    from termo.feedback import colours_help
+    from termo.core.feedback import colours_help
 
     text = colours_help()
     for fragment in ("p=B (preto)", "Nerdle also p=Y (purple)", "v=G (verde)", "з=G"):

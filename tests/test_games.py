@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from termo.errors import TermoError
-from termo.feedback import colours
+from termo.core.errors import TermoError
+from termo.core.feedback import colours
 from termo.games import GAME_NAMES, get_game, resolve_name
-from termo.session import Session
+from termo.engine.session import Session
 
 
 def run_cli(*args, env=None):
@@ -72,7 +72,7 @@ def test_game_summary_keys():
 
 
 def test_suggest_works_in_each_letter_game(tmp_path):
-    from termo.suggest import suggest
+    from termo.interface.suggest import suggest
 
     data = suggest(get_game("wordle"), ["salet:BBYBB"], level=2)
     assert data["candidates"] > 0 and data["word"]
@@ -97,7 +97,7 @@ def test_termo_studies_refuse_other_games():
 
 
 def test_matrix_cache_is_keyed_by_game(tmp_path, monkeypatch):
-    from termo.matrix import cache_paths
+    from termo.engine.matrix import cache_paths
 
     monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
     names = {cache_paths(get_game(n))[0].name for n in ("termo", "wordle", "wordle-ru")}
@@ -108,9 +108,9 @@ def test_each_letter_game_matrix_matches_the_scalar_rule(backend):
     """Cross-backend: a small slice of each letter game's matrix equals the two-pass rule."""
     import dataclasses
 
-    from termo.feedback import encode
+    from termo.core.feedback import encode
     from termo.games.base import Game
-    from termo.matrix import build_matrix
+    from termo.engine.matrix import build_matrix
 
     for name in ("wordle", "wordle-ru"):
         full = get_game(name)
@@ -168,7 +168,7 @@ def test_decisions_agree_on_every_backend(name, other_backend):
     """Cross-backend equivalence on a small game of each kind (equations; letters in Cyrillic)."""
     import dataclasses
 
-    from termo.solver import Solver
+    from termo.engine.solver import Solver
 
     full = get_game(name)
     small = full if full.n_answers < 300 else dataclasses.replace(

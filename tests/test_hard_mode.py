@@ -1,4 +1,4 @@
-"""Hard mode (termo/hard_mode.py): the rule, its vectorised mask against the plain-Python rule,
+"""Hard mode (termo/engine/hard_mode.py): the rule, its vectorised mask against the plain-Python rule,
 the session that enforces it, the decisions that respect it (levels 1-3), the CLI.
 
 The rule (Selby; docs/rules.md §12.2): greens stay in place; a symbol that got n positive marks (green
@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from termo import hard_mode as hm
-from termo.errors import TermoError
-from termo.feedback import colours
+from termo.engine import hard_mode as hm
+from termo.core.errors import TermoError
+from termo.core.feedback import colours
 from termo.games import get_game
-from termo.session import Session
+from termo.engine.session import Session
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -238,14 +238,14 @@ def test_unknown_word_is_checked_too(game):
 
 @pytest.fixture(scope="module")
 def solvers(game):
-    from termo.solver import Solver
+    from termo.engine.solver import Solver
 
     return {lvl: Solver(game, level=lvl) for lvl in (1, 2, 3)}
 
 
 def _best_allowed(solver, cands, mask):
     """The §5.2 order by a direct computation (full_order), first allowed probe."""
-    from termo.ordering import full_order
+    from termo.engine.ordering import full_order
 
     order = full_order(solver.sweeper.entropies(cands), cands, solver.sweeper.probe_prior)
     return [int(g) for g in order if bool(mask[int(g)])]
@@ -334,7 +334,7 @@ def test_suggest_hard_illegal_history_exits_2_with_one_line():
 
 
 def test_suggest_and_opener_hard_first_guess_is_unchanged(game):
-    from termo.suggest import opener_report, suggest
+    from termo.interface.suggest import opener_report, suggest
 
     hard = suggest(game, [], level=2, hard=True)
     normal = suggest(game, [], level=2)
@@ -359,8 +359,8 @@ def test_cli_play_hard_rejects_an_illegal_guess():
 
 def test_play_hard_with_the_fake_solver(monkeypatch, game):
     from fake_solver import install
-    from termo.play import Play
-    from termo.suggest import Advisor, Config
+    from termo.interface.play import Play
+    from termo.interface.suggest import Advisor, Config
 
     install(monkeypatch)
     out = []

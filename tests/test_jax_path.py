@@ -117,9 +117,9 @@ def test_top_k_kernels_agree():
 
 
 def test_cache_folder_follows_the_project_rule(monkeypatch, tmp_path):
-    """The XLA cache lives in the project's cache folder (``termo.paths.cache_dir``)."""
+    """The XLA cache lives in the project's cache folder (``termo.core.paths.cache_dir``)."""
     from backends.jax_backend import xla_cache_dir
-    from termo.paths import cache_dir
+    from termo.core.paths import cache_dir
 
     for env in ({"TERMO_CACHE_DIR": str(tmp_path / "c")}, {"TERMO_CACHE_DIR": "", "XDG_CACHE_HOME": str(tmp_path)}):
         for name, value in env.items():

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from termo.feedback import encode
-from termo.matrix import pattern_matrix
-from termo import openers
-from termo.solver import Solver
+from termo.core.feedback import encode
+from termo.engine.matrix import pattern_matrix
+from termo.book import openers
+from termo.engine.solver import Solver
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def test_decide_many_matches_decide(game, s2):
 
 # --- policies (docs/rules.md §4) ---------------------------------------------------------------------
 def test_policies_openers_and_rules(game):
-    from termo.policies import make_policy
+    from termo.book.policies import make_policy
 
     everything = list(range(game.n_answers))
     assert game.probes[make_policy("letters", game).choose(everything, 1)] == "oreia"
@@ -112,7 +112,7 @@ def test_policies_openers_and_rules(game):
 
 
 def test_policy_choose_many_equals_choose(game):
-    from termo.policies import make_policy
+    from termo.book.policies import make_policy
 
     states = [filtered(game, range(game.n_answers), "tarso", p) for p in ("BBBBB", "BBGBB", "YBBBB")]
     turns = [2, 3, 5]

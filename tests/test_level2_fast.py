@@ -31,8 +31,8 @@ def test_kernel_sweep_equals_the_numpy_sweep(game):
     from backends import kernels_entropy, numpy_sweep
     from backends.numba_shim import HAVE_NUMBA, load
     from termo.games import get_game
-    from termo.session import Session
-    from termo.solver import Solver
+    from termo.engine.session import Session
+    from termo.engine.solver import Solver
 
     if not HAVE_NUMBA:
         pytest.skip("numba not installed: the NumPy sweep is the only one")

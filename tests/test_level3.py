@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from termo.feedback import encode
-from termo.matrix import pattern_matrix
-from termo.prior import prior_weights
-from termo.solver import Solver
+from termo.core.feedback import encode
+from termo.engine.matrix import pattern_matrix
+from termo.core.prior import prior_weights
+from termo.engine.solver import Solver
 
 from solver_oracles import Level3Oracle, tiny_game
 
@@ -46,7 +46,7 @@ def test_root_costs_equal_the_recursive_oracle_bit_for_bit(tiny, beam, depth, t)
             want = oracle.root_costs(tuple(cands), r)
             tree = solver.tree
             sid = int(tree.register([cands])[0])
-            from termo.level3 import PairJob
+            from termo.engine.level3 import PairJob
 
             job = PairJob(sid, tree.beam_of(sid, 1), r, depth)
             tree.run([job])
@@ -119,7 +119,7 @@ def test_interpreted_fallback_gives_the_same_answer(tiny):
     script = (
         "import sys; sys.path[:0] = [{t!r}, {r!r}]\n"
         "from solver_oracles import tiny_game\n"
-        "from termo.solver import Solver\n"
+        "from termo.engine.solver import Solver\n"
         "g = tiny_game(); s = Solver(g, level=3, beam=3)\n"
         "d = s.decide(list(range(g.n_answers)), 1)\n"
         "print(d.index, repr(d.choice.expected))\n"
@@ -191,7 +191,7 @@ def test_tree_search_memo_is_reused_across_calls(tiny):
 
 
 def test_value_edge_cases(tiny):
-    from termo.errors import TermoError
+    from termo.core.errors import TermoError
 
     solver = Solver(tiny, level=3)
     cands = list(range(10))

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from termo.games import get_game
-from termo.level3 import NodeJob
-from termo.solver import Solver
+from termo.engine.level3 import NodeJob
+from termo.engine.solver import Solver
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_a_commutative_pair_costs_one_guess(mini):
 
 def test_a_guess_that_wins_the_whole_state_is_not_a_guess_that_leaves_it_whole(mini):
     from backends import kernels_tree as tk
-    from termo.matrix import pattern_matrix
+    from termo.engine.matrix import pattern_matrix
 
     matrix_t = np.ascontiguousarray(np.asarray(pattern_matrix(mini)).T)
     pair = next(c for c in mini.win_classes if len(c) == 2)

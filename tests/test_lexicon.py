@@ -4,9 +4,10 @@ import math
 
 import pytest
 
-from termo import lexicon
-from termo.errors import TermoError
-from termo.games import Game, termo_game
+from termo.games import lexicon
+from termo.core.errors import TermoError
+from termo.games import Game
+from termo.games.termo_pt import termo_game
 from termo.games.termo_pt import termo_like
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from fake_solver import install
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -151,7 +151,7 @@ def test_the_limits_are_said_in_help(capsys):
 
 
 def test_config_checks_the_game(game):
-    from termo.suggest import Advisor, Config
+    from termo.interface.suggest import Advisor, Config
 
     Config(beam=100, depth=5).check_game(game)
     with pytest.raises(TermoError, match="beam must be at most 100 .*memory"):
@@ -175,7 +175,7 @@ def test_rounds_beyond_the_turn_limit_are_refused(fake, capsys):
 
 
 def test_library_suggest_refuses_a_finished_game(fake, game):
-    from termo.suggest import suggest
+    from termo.interface.suggest import suggest
 
     with pytest.raises(TermoError, match="the game is over"):
         suggest(game, ["tarso:BBBBB"] * 6)
@@ -210,7 +210,7 @@ def test_play_subprocess_with_strict_utf8_stdin():
 
 
 def test_terminal_reader_replaces_undecodable_bytes(monkeypatch):
-    from termo.play import terminal_reader
+    from termo.interface.play import terminal_reader
 
     stream = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8", errors="strict")
     read = terminal_reader(stream)
@@ -224,7 +224,7 @@ def test_terminal_reader_replaces_undecodable_bytes(monkeypatch):
 
 
 def test_decoded_lines_one_line_at_a_time():
-    from termo.play import decoded_lines
+    from termo.interface.play import decoded_lines
 
     stream = io.TextIOWrapper(io.BytesIO(b"ab\n\xffc\r\nd"), encoding="utf-8", errors="strict")
     assert list(decoded_lines(stream)) == ["ab\n", "\ufffdc\r\n", "d"]
@@ -442,7 +442,7 @@ def test_feedback_refuses_what_suggest_refuses(game_name, guess, answer, capsys)
     one_error_line(err)
     for word in (guess, answer):
         from termo.games import get_game
-        from termo.session import Session
+        from termo.engine.session import Session
 
         try:
             Session(get_game(game_name)).check_guess(word)

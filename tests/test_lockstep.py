@@ -1,6 +1,6 @@
 """Lockstep evaluation (termo.analysis.lockstep) against a plain-Python, one-game-at-a-time oracle.
 
-The oracle plays each secret separately with the scalar feedback rule (``termo.feedback``),
+The oracle plays each secret separately with the scalar feedback rule (``termo.core.feedback``),
 exactly as docs/rules.md §7.1 describes; the lockstep evaluator must give the same turn for every secret,
 on every backend, for state policies and for the history-dependent random strategy.
 """
@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from termo.analysis.lockstep import play_lockstep
 from termo.analysis.strategies import BranchRandom, FixedOpener
-from termo.errors import TermoError
-from termo.feedback import colours, encode
-from termo.matrix import pattern_matrix
-from termo.prior import prior_weights
+from termo.core.errors import TermoError
+from termo.core.feedback import colours, encode
+from termo.engine.matrix import pattern_matrix
+from termo.core.prior import prior_weights
 
 
 # --- small policies (plain Python, no engine needed) -------------------------------------------
@@ -192,10 +192,10 @@ def test_property_lockstep_equals_oracle(game, data):
 def test_engine_entropy_policy_lockstep_equals_sequential_games(game):
     """The engine's level-2 policy, lockstep (deduplicated states, size classes, cached opener)
     versus one game at a time through its plain ``choose``, in an open world."""
-    pytest.importorskip("termo.solver")
+    pytest.importorskip("termo.engine.solver")
     from termo.analysis.strategies import build_policy
     from termo.analysis.worlds import full_world, open_world
-    from termo.policies import make_policy
+    from termo.book.policies import make_policy
 
     for world in (full_world(t=1.0), open_world(400, t=2.0)):
         secrets = world.candidates()[::23][:25]

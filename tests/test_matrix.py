@@ -7,11 +7,11 @@ import random
 import numpy as np
 import pytest
 
-from termo import matrix as matrix_module
-from termo.feedback import colours, encode
+from termo.engine import matrix as matrix_module
+from termo.core.feedback import colours, encode
 from termo.games import Game
 from termo.games.termo_pt import termo_like
-from termo.matrix import build_info, build_matrix, cache_paths, matrix_signature, pattern_matrix
+from termo.engine.matrix import build_info, build_matrix, cache_paths, matrix_signature, pattern_matrix
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The message catalogue (termo/messages.py) and the board's languages in the API's answers.
+"""The message catalogue (termo/core/messages.py) and the board's languages in the API's answers.
 
 Every code has an en, pt and ru template with the same fields; every error, reason and warning
 the API can be made to send carries a code, and its pt and ru renderings hold no English sentence
@@ -14,8 +14,8 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from termo.errors import TermoError
-from termo.messages import (CATALOGUE, LANGS, Message, format_number, messages, placeholders, plural,
+from termo.core.errors import TermoError
+from termo.core.messages import (CATALOGUE, LANGS, Message, format_number, messages, placeholders, plural,
                             messages_of, reason_message, render)
 from web.app import create_app
 
@@ -69,7 +69,7 @@ def test_codes_travel_through_pickle():
 
 
 def test_every_level2_reason_is_known():
-    from termo.level2 import _REASONS, _UNIFORM_REASONS
+    from termo.engine.level2 import _REASONS, _UNIFORM_REASONS
 
     for table in (_REASONS, _UNIFORM_REASONS):  # the uniform-prior games' wording too
         for kind, template in table.items():
@@ -310,7 +310,7 @@ def test_feedback_names_the_answer(capsys):
 
 
 def test_singular_counts(capsys):
-    from termo.messages import counted, unit_count
+    from termo.core.messages import counted, unit_count
 
     line = _cli_error(capsys, ["suggest", "a:BBBBB", "--level", "1"])
     assert "'a' has 1 letter;" in line

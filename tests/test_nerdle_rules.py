@@ -20,12 +20,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from termo.errors import TermoError
-from termo.feedback import colours
+from termo.core.errors import TermoError
+from termo.core.feedback import colours
 from termo.games import equations as E
 from termo.games import get_game
 from termo.games.nerdle import CLASSIC_FILE, MINI_FILE, MINI_OPENER
-from termo.paths import data_dir
+from termo.core.paths import data_dir
 
 SEVEN = replace(E.CLASSIC, tiles=7)
 

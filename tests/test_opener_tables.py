@@ -86,7 +86,7 @@ def test_evaluator_equals_playout_on_nerdle_mini(strict, monkeypatch):
     """Every opener of Nerdle Mini: the batched evaluator equals the game-by-game playout, under
     the commutative win rule (a rearranged equation wins) and the exact one."""
     from termo.games import get_game
-    from termo.matrix import pattern_matrix
+    from termo.engine.matrix import pattern_matrix
     from termo.robustness.greedy_tree import GreedyTreeEvaluator
 
     game = get_game("nerdle-mini", strict=strict)

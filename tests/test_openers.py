@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from termo import openers
-from termo.solver import Solver
+from termo.book import openers
+from termo.engine.solver import Solver
 
 ROOT_COSTS = {  # docs/rules.md §6.5, bit-exact
     "tosar": 3.0094161966572304,
@@ -43,10 +43,10 @@ def check_opener_entry(costs, decision):
 
 def test_shipped_opener_is_current_and_published(game, fresh_cache):
     """data/openers.json holds the default configuration under the current search signature
-    (regenerate it with ``python -m termo.openers`` after changing the search code)."""
+    (regenerate it with ``python -m termo.book.openers`` after changing the search code)."""
     solver = Solver(game, level=3)
     entry = openers.lookup(solver)
-    assert entry is not None, "data/openers.json is stale: run `python -m termo.openers`"
+    assert entry is not None, "data/openers.json is stale: run `python -m termo.book.openers`"
     check_opener_entry(entry["costs"], openers._decision_from_entry(game, entry))
     calls = []
     d = openers.opener(solver, optimal=True, progress=lambda done, total: calls.append((done, total)))

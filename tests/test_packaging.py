@@ -20,7 +20,7 @@ def test_every_python_package_is_listed_in_pyproject():
 
 
 def test_data_files_are_package_data():
-    from termo.paths import data_dir
+    from termo.core.paths import data_dir
 
     for name in ("lexicon.txt", "icf.csv", "probes_extra.txt", "fserb_lexico.txt", "fserb_conjugacoes.txt"):
         assert (data_dir() / name).is_file()

@@ -1,8 +1,8 @@
-"""Partition metrics, rankings and the second-guess study (termo.partition, termo.analysis.second_guess,
+"""Partition metrics, rankings and the second-guess study (termo.engine.partition, termo.analysis.second_guess,
 cli/partition_commands.py).
 
 Oracles: every vectorised count is checked against a plain-Python reference built from
-``termo.feedback.colours`` over small games; the bits against the engine's own ``Sweeper``; the
+``termo.core.feedback.colours`` over small games; the bits against the engine's own ``Sweeper``; the
 rankings against plain ``sorted`` over the stated tie-break chains.
 """
 
@@ -15,9 +15,9 @@ from collections import Counter
 
 import pytest
 
-from termo.errors import TermoError
-from termo.feedback import colours, encode
-from termo.partition import (
+from termo.core.errors import TermoError
+from termo.core.feedback import colours, encode
+from termo.engine.partition import (
     CRITERIA,
     State,
     guess_metrics,
@@ -247,7 +247,7 @@ def test_minimax_ties_exist_and_are_broken_by_entropy(small):
 
 
 def test_entropy_rank_top_is_level_two_choice(small):
-    from termo.level2 import choose_index
+    from termo.engine.level2 import choose_index
 
     state = make_state(small, [], 1.0)
     sweeper = sweeper_for(state)
@@ -329,7 +329,7 @@ def test_cli_partition_json(capsys, game):
     assert code == 0, err
     data = json.loads(out)
     assert METRIC_KEYS <= set(data)
-    from termo.session import candidates_after
+    from termo.engine.session import candidates_after
 
     assert data["candidates"] == candidates_after(game, ["tarso:BBBBB"]).n_candidates
     state = make_state(game, ["tarso:BBBBB"], 1.0)
@@ -419,11 +419,11 @@ def test_wordle_ru_second_guess(capsys, tmp_path):
 
 @pytest.mark.skipif(not _have("termo.games.nerdle"), reason="the nerdle plugin (termo.games.nerdle) is missing")
 def test_nerdle_mini_matches_the_plain_rule(capsys):
-    """Nerdle Mini (commutative win rule): counts against ``termo.matrix.expected_code`` cell by
+    """Nerdle Mini (commutative win rule): counts against ``termo.engine.matrix.expected_code`` cell by
     cell, and a history item narrows the candidates as the plain rule says."""
-    from termo.feedback import decode
+    from termo.core.feedback import decode
     from termo.games import get_game
-    from termo.matrix import expected_code
+    from termo.engine.matrix import expected_code
 
     g = get_game("nerdle-mini")
     state = make_state(g, [], math.inf)
@@ -473,7 +473,7 @@ def test_a_guess_that_wins_both_answers_leaves_nothing(capsys):
 
     from cli.app import main
     from termo.games.registry import get_game
-    from termo.partition import guess_metrics, make_state, rank_probes
+    from termo.engine.partition import guess_metrics, make_state, rank_probes
 
     game = get_game("nerdle-mini")
     state = make_state(game, ["10-2=8:BBBYYG"])

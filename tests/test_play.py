@@ -1,4 +1,4 @@
-"""The interactive session (`termo.play.Play`, `termo play`), driven by scripted input.
+"""The interactive session (`termo.interface.play.Play`, `termo play`), driven by scripted input.
 
 Most tests use the fake solver (tests/fake_solver.py) on the real Termo lexicon; the last one
 plays a short game with the real engine (skipped until it exists)."""
@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from fake_solver import install
-from termo.play import Play, lines_reader, render_row
-from termo.suggest import Advisor, Config
+from termo.interface.play import Play, lines_reader, render_row
+from termo.interface.suggest import Advisor, Config
 
 ANSI = re.compile(r"\x1b\[")
 
@@ -101,7 +101,7 @@ def test_bad_guess_and_bad_colours(fake, game):
 
 def test_out_of_tries(fake, game):
     # six consistent rounds that never win (the answer is `muito`)
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
 
     script = [f"{w} {feedback(w, 'muito')}" for w in ("tarso", "sábio", "lendo", "pegar", "cheia", "viúva")]
     _, text, play = run_play(game, script + ["tarso BBBBB"])
@@ -170,7 +170,7 @@ def test_cli_play_bad_option(fake):
 
 
 def test_real_engine_game(game):
-    pytest.importorskip("termo.solver", reason="the engine (termo/solver.py) is not there yet")
+    pytest.importorskip("termo.engine.solver", reason="the engine (termo/engine/solver.py) is not there yet")
     _, text, play = run_play(game, ["tarso BBBBB", "filme BBBYY"], level=3)
     assert "suggestion:      filme" in text  # after tarso BBBBB (223 candidates, level 3)
     assert "suggestion:      nuvem" in text
@@ -237,7 +237,7 @@ def test_exit_status_is_documented():
     from typer.testing import CliRunner
 
     from cli.app import app
-    from termo.play import EXIT_STATUS
+    from termo.interface.play import EXIT_STATUS
 
     text = " ".join(CliRunner().invoke(app, ["play", "--help"], terminal_width=200).output.split())
     assert "Exit status, the same piped and on a terminal" in text and "130 on Ctrl-C" in text
@@ -255,7 +255,7 @@ def test_list_wraps_by_whole_words(fake, game):
 
 
 def test_help_lists_every_command(fake, game):
-    from termo.play import COMMANDS, HELP
+    from termo.interface.play import COMMANDS, HELP
 
     for name in COMMANDS:
         assert re.search(rf"(^|[ ,]){re.escape(name)}([ ,\n]|$)", HELP, re.M), name
@@ -283,8 +283,8 @@ def test_cli_play_transcript_subprocess(tmp_path):
     runner.write_text(
         "import sys\n"
         f"sys.path.insert(0, {os.path.dirname(__file__)!r})\n"
-        "import termo.suggest, fake_solver\n"
-        "termo.suggest._make_solver = fake_solver.FakeSolver\n"
+        "import termo.interface.suggest, fake_solver\n"
+        "termo.interface.suggest._make_solver = fake_solver.FakeSolver\n"
         "from cli.app import run\n"
         "sys.argv = ['termo', 'play']\n"
         "run()\n"

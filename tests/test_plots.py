@@ -15,7 +15,7 @@ matplotlib.use("Agg", force=True)
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 
-from termo.analysis import plots  # noqa: E402
+from termo.core import plots  # noqa: E402
 from termo.robustness import report  # noqa: E402
 
 READABLE = 9  # points

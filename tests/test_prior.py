@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from termo.errors import TermoError
-from termo.prior import effective_size, most_common, parse_temperature, prior_weights
+from termo.core.errors import TermoError
+from termo.core.prior import effective_size, most_common, parse_temperature, prior_weights
 
 
 def test_effective_size_at_t1(game):

@@ -193,7 +193,7 @@ def test_plain_line_names_the_step():
 # -- a big pattern matrix says so (item: the first Nerdle question) -----------------------------
 
 def test_big_matrix_build_says_so_once(monkeypatch, tmp_path):
-    from termo import matrix
+    from termo.engine import matrix
     from termo.games import get_game
 
     monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
@@ -214,7 +214,7 @@ def test_big_matrix_build_says_so_once(monkeypatch, tmp_path):
 
 
 def test_matrix_sizes_and_threshold():
-    from termo import matrix
+    from termo.engine import matrix
     from termo.games import get_game
 
     assert matrix.disk_bytes(get_game("nerdle")) == 2 * 17723 * 17723 * 2  # 1.26 GB: announced
@@ -223,7 +223,7 @@ def test_matrix_sizes_and_threshold():
 
 
 def test_big_matrix_line_shows_when_piped(tmp_path):
-    code = ("from termo import matrix; from termo.games import get_game; matrix.ANNOUNCE_BYTES = 0; "
+    code = ("from termo.engine import matrix; from termo.games import get_game; matrix.ANNOUNCE_BYTES = 0; "
             "matrix.pattern_matrix(get_game('nerdle-mini'))")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TERMO_CACHE_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,

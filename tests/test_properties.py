@@ -5,7 +5,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from termo.feedback import decode, encode, feedback, normalize, parse_pattern, pattern_possible, render_squares
+from termo.core.feedback import decode, encode, feedback, normalize, parse_pattern, pattern_possible, render_squares
 
 LETTERS = "abcdeorstáçõ"
 words = st.text(alphabet=LETTERS, min_size=5, max_size=5)

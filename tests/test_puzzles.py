@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.puzzles import archive, difficulty, stats, today
 from termo.puzzles.service import archive_puzzle
 
@@ -102,7 +102,7 @@ def test_difficulty_scale(game, scale):
         keys = [(scale.lengths[eq], scale.groups[eq], eq) for eq in scale.order]
     assert keys == sorted(keys)
     # group sizes are real: the opener's colours leave exactly that many answers
-    from termo.feedback import colours
+    from termo.core.feedback import colours
     eq = scale.order[len(scale.order) // 2]
     opener = scale.opener
     key = game.win_key(opener)
@@ -113,10 +113,10 @@ def test_difficulty_scale(game, scale):
 
 
 def test_feedback_code_is_the_plain_rule(game):
-    """The shortcut (symbols first, then the win rule) equals termo.matrix.expected_code: on every
+    """The shortcut (symbols first, then the win rule) equals termo.engine.matrix.expected_code: on every
     answer against a probe with rearrangements, on a sample of Classic cells, all of Mini."""
     from termo.games import nerdle
-    from termo.matrix import expected_code
+    from termo.engine.matrix import expected_code
 
     probe = game.index_of("12+35=47")
     cells = [(probe, a) for a in range(game.n_answers) if sorted(game.answers[a]) == sorted("12+35=47")]
@@ -132,7 +132,7 @@ def test_feedback_code_is_the_plain_rule(game):
 
 def _naive_tree(game):
     """A complete tree: the opener, then always the first candidate left (answers only)."""
-    from termo.matrix import expected_code
+    from termo.engine.matrix import expected_code
     from termo.trees.model import Node, Tree
 
     def build(guess, members):
@@ -153,7 +153,7 @@ def _naive_tree(game):
 
 def _naive_guesses(game, answer):
     """The same strategy played out directly: guesses until the win."""
-    from termo.feedback import colours
+    from termo.core.feedback import colours
 
     key = dict(zip(game.answers, game.probe_win_keys))
     members, guess, turns = list(game.answers), game.default_opener, 0
@@ -222,7 +222,7 @@ def test_scale_is_kept_on_disk_and_checked(tmp_path, monkeypatch):
 
 
 def _reseal_scale(path, edit):
-    from termo.cache import SEAL_FIELD, seal
+    from termo.core.cache import SEAL_FIELD, seal
 
     data = json.loads(path.read_text())
     data.pop(SEAL_FIELD)
@@ -545,13 +545,13 @@ def _read_only(*args, **kwargs):
 def test_cli_today_prints_the_answer_a_failed_store_write_loses(capsys, server, store, monkeypatch, how):
     """A verified answer is shown even when the store cannot keep it (a full disk, a read-only
     one, a file where the folder should be); stderr says it was not stored, where and why."""
-    import termo.cache
+    import termo.core.cache
 
     if how == "blocked":
         store.parent.mkdir(parents=True, exist_ok=True)
         store.write_text("a file in the way")
     else:
-        monkeypatch.setattr(termo.cache, "atomic_write_bytes", _full_disk if how == "full" else _read_only)
+        monkeypatch.setattr(termo.core.cache, "atomic_write_bytes", _full_disk if how == "full" else _read_only)
     server.pages["/p"] = (200, f"{DAY} {NUMBER} {GOOD}")
     code, out, err = _cli(capsys, "nerdle", "today", "--today-source", server.url + "/p", "--date", str(DAY))
     assert code == 0 and f"Nerdle #{NUMBER} ({DAY}): {GOOD}" in out

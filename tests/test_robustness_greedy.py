@@ -113,8 +113,8 @@ class Oracle:
 # ----------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def full():
-    from termo.games import termo_game
-    from termo.matrix import pattern_matrix
+    from termo.games.termo_pt import termo_game
+    from termo.engine.matrix import pattern_matrix
 
     game = termo_game()
     return game, np.asarray(pattern_matrix(game))
@@ -307,7 +307,7 @@ def test_other_backends_agree(full, other_backend):
 def test_matches_level3_engine_oracle(full):
     """Cross-check with the solver engine's ``greedy_values_with_openers`` (independent code)."""
     from termo.robustness.scale import family_prior, temperature_for
-    from termo.solver import Solver
+    from termo.engine.solver import Solver
 
     game, matrix = full
     openers = [game.index_of(w) for w in ("tarso", "cairo", "ababá")]

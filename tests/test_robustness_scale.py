@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.robustness.scale import (
     collapse_test,
     empirical_floor,
@@ -49,7 +49,7 @@ def test_family_prior_cut(game):
 
 
 def test_collapse(game):
-    from termo.matrix import pattern_matrix
+    from termo.engine.matrix import pattern_matrix
 
     result = collapse_test(np.asarray(pattern_matrix(game)), game.icf)
     assert result["collapses"]

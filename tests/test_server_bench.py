@@ -79,7 +79,7 @@ def test_harness_against_a_stub_server(tmp_path, monkeypatch):
 
 
 def test_history_pool_is_seeded_and_never_impossible():
-    from termo.session import Session
+    from termo.engine.session import Session
     from termo.games import get_game
 
     first = bench_server.history_pool(30)

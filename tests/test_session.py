@@ -1,4 +1,4 @@
-"""termo.session: parsing history items, validation, filtering (matrix row and slow path), undo,
+"""termo.engine.session: parsing history items, validation, filtering (matrix row and slow path), undo,
 empty results, wins. A toy game with a plain-Python matrix keeps most tests independent of the
 real lexicon; the last ones replay the published transcripts (docs/rules.md §10) on the real game."""
 
@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from termo.errors import TermoError
-from termo.feedback import feedback_code, normalize
+from termo.core.errors import TermoError
+from termo.core.feedback import feedback_code, normalize
 from termo.games import Game
 from termo.games.termo_pt import termo_like
-from termo.session import Session, candidates_after, parse_history_item
+from termo.engine.session import Session, candidates_after, parse_history_item
 
 TOY_ANSWERS = ("arara", "banco", "barra", "carro", "metro", "porta", "ratos", "saúde", "tarso", "termo")
 TOY_EXTRAS = ("areio", "ovaxx")
@@ -44,7 +44,7 @@ def session(game):
 
 def brute_force(game, rounds):
     """Answer indices consistent with every (guess, pattern) by the scalar rule."""
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
 
     return [i for i, a in enumerate(game.answers) if all(feedback(g, a) == p for g, p in rounds)]
 
@@ -82,7 +82,7 @@ def test_filter_matches_brute_force(session, game):
 
 def test_every_pattern_of_every_probe_agrees_with_brute_force(game):
     """Each (probe, pattern) that occurs: the session filter = the scalar filter."""
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
 
     matrix = toy_matrix(game)
     for probe in game.probes:
@@ -119,7 +119,7 @@ def test_slow_path_equals_matrix_path(game):
     matrix = toy_matrix(game)
     for probe in game.probes:
         for answer in game.answers:
-            pattern = __import__("termo.feedback", fromlist=["feedback"]).feedback(probe, answer)
+            pattern = __import__("termo.core.feedback", fromlist=["feedback"]).feedback(probe, answer)
             s = Session(game, matrix=matrix)
             guess = s.check_guess(probe)
             fast = s.filter(guess, pattern).tolist()
@@ -169,7 +169,7 @@ def test_undo_restores_candidates(session):
 
 def session_pattern(session, guess, candidates):
     """The pattern `guess` gets against the first remaining candidate (a consistent round)."""
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
 
     return feedback(guess, session.game.answers[candidates[0]])
 
@@ -188,7 +188,7 @@ def test_win_detection(session):
 
 def test_all_green_must_fit_the_earlier_rounds(session):
     """A win is checked against the rounds before it: an answer they ruled out cannot win."""
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
 
     session.play("tarso", feedback("tarso", "metro"))
     n = session.n_candidates
@@ -204,7 +204,7 @@ def test_all_green_must_fit_the_earlier_rounds(session):
 
 def test_all_green_follows_the_commutative_win_rule():
     """Nerdle: a rearrangement of the answer wins, so it is not refused (and others are)."""
-    from termo.feedback import colours
+    from termo.core.feedback import colours
     from termo.games.registry import get_game
 
     game = get_game("nerdle-mini")
@@ -225,7 +225,7 @@ def test_replayed_history_refuses_an_impossible_win(game):
 
 
 def test_out_of_turns(game):
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
 
     s = Session(game, matrix=toy_matrix(game))
     for _ in range(6):
@@ -264,7 +264,7 @@ def test_history_and_most_likely(session, game):
 
 @pytest.fixture(scope="module")
 def termo():
-    from termo.games import termo_game
+    from termo.games.termo_pt import termo_game
 
     return termo_game()
 
@@ -276,7 +276,7 @@ def test_real_transcript_counts(termo):
 
 
 def test_real_unknown_word_equals_brute_force(termo):
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
 
     s = candidates_after(termo, ["tarso:BBBBB"])
     before = [termo.answers[i] for i in s.candidate_list()]
@@ -299,7 +299,7 @@ from hypothesis import strategies as st  # noqa: E402
 def test_property_filter_keeps_exactly_the_consistent_answers(termo, data):
     """Two rounds against a random secret, with probes or random letter strings as guesses:
     the session keeps the secret and exactly the answers a brute-force scan keeps."""
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
 
     secret = data.draw(st.sampled_from(termo.answers), label="secret")
     word = st.one_of(

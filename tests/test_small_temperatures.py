@@ -2,8 +2,8 @@
 
 At a small T the global prior ``softmax(−ICF/T)`` gives a rare candidate set a mass that
 underflows to 0, and below T ≈ 1e-306 the textbook formula overflows to NaN. These tests pin the
-repairs: the prior's stable form (`termo.prior.prior_weights`), the per-set re-basing of
-`termo.solver.Solver` (`Solver.rebased`), the one-line rejection of a T that parses to 0.0, and
+repairs: the prior's stable form (`termo.core.prior.prior_weights`), the per-set re-basing of
+`termo.engine.solver.Solver` (`Solver.rebased`), the one-line rejection of a T that parses to 0.0, and
 the opener cache key of a stable-form prior. The oracles are independent: the prior restricted
 to the set computed in 60-digit decimal arithmetic, and, for T far below every ICF gap of the
 set, the T → 0 limit itself (all the mass on the set's lowest-ICF word).
@@ -23,12 +23,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from termo import openers
-from termo.errors import TermoError
-from termo.policies import make_policy
-from termo.prior import REBASE_MASS, parse_temperature, prior_weights, rebased_prior
-from termo.session import Session
-from termo.solver import Solver
+from termo.book import openers
+from termo.core.errors import TermoError
+from termo.book.policies import make_policy
+from termo.core.prior import REBASE_MASS, parse_temperature, prior_weights, rebased_prior
+from termo.engine.session import Session
+from termo.engine.solver import Solver
 
 REPO = Path(__file__).resolve().parent.parent
 TINY = (1e-306, 1e-308, 5e-324)  # 1e-306: every other word underflows; below: the old formula is NaN
@@ -191,7 +191,7 @@ def test_decide_many_and_policies_go_through_the_rebasing(game, tarso_bbbbb):
 
 @pytest.mark.parametrize("level", [2, 3])
 def test_hard_mode_mask_is_passed_through(game, level):
-    from termo.hard_mode import restrictive
+    from termo.engine.hard_mode import restrictive
 
     session = Session(game, hard=True)
     session.replay(["tarso:BBBBB", "filme:BBBYY"])

@@ -16,7 +16,7 @@ import pytest
 
 from backends import kernels_entropy as kern
 from backends import numpy_sweep as ns
-from termo.prior import prior_weights
+from termo.core.prior import prior_weights
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL_MODULES = ("backends.kernels_entropy", "backends.kernels_tree", "backends.kernels_fullbeam")
@@ -136,7 +136,7 @@ def _same_bits(a, b) -> bool:
 
 @pytest.fixture(scope="module")
 def matrices(game):
-    from termo.matrix import answers_major_matrix, pattern_matrix
+    from termo.engine.matrix import answers_major_matrix, pattern_matrix
 
     return np.asarray(pattern_matrix(game)), answers_major_matrix(game)
 
@@ -190,7 +190,7 @@ def test_numpy_fast_order_matches_the_sweep_on_every_probe(game, matrices):
 def test_numpy_sweeps_on_a_game_with_more_patterns():
     """uint16 codes and 729 patterns (Nerdle Mini): the same equality with the kernels."""
     from termo.games import get_game
-    from termo.matrix import answers_major_matrix, pattern_matrix
+    from termo.engine.matrix import answers_major_matrix, pattern_matrix
 
     try:
         game = get_game("nerdle-mini")
@@ -251,9 +251,9 @@ def test_solver_level2_is_the_same_with_and_without_numba_loaded(game):
     code = ("import json, sys\n"
             "from backends import numba_shim\n"
             "if sys.argv[1] == 'numba': numba_shim.load()\n"
-            "from termo.games import termo_game\n"
-            "from termo.session import Session\n"
-            "from termo.solver import Solver\n"
+            "from termo.games.termo_pt import termo_game\n"
+            "from termo.engine.session import Session\n"
+            "from termo.engine.solver import Solver\n"
             "g = termo_game(); out = []\n"
             "for history in (['tarso:BBBBB'], ['tarso:YBBBB'], ['arara:BBBBB'], ['tarso:BBBBB', 'filme:BBBYY']):\n"
             "    s = Session(g); s.replay(history)\n"
@@ -465,10 +465,10 @@ def test_warm_up_runs_once_per_kernel_source_and_the_notice_shows(tmp_path):
 
 
 def test_the_warm_up_covers_what_a_suggestion_compiles():
-    """termo.entropy registers the common commands' warm-up for both engine kernel files."""
+    """termo.interface.warm_up registers the common commands' warm-up for both engine kernel files."""
     from backends import numba_shim
-    import termo.entropy as entropy
+    import termo.interface.warm_up as warm_up
 
-    covered = [sources for callback, sources in numba_shim._warm_ups if callback is entropy.warm_up_kernels]
+    covered = [sources for callback, sources in numba_shim._warm_ups if callback is warm_up.warm_up_kernels]
     assert covered and {Path(p).name for p in covered[0]} >= {"kernels_entropy.py", "kernels_tree.py"}
     assert Path(covered[0][0]).name == "kernels_entropy.py"  # the stamp lives with its cached kernels

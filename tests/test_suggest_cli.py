@@ -2,7 +2,7 @@
 
 The first part runs against a fake solver (tests/fake_solver.py) and checks the plumbing: the
 history, level 3 at every size, the JSON contract, warnings and one-line errors. The second part
-runs the real engine against the published transcripts (docs/rules.md §10) (skipped until `termo.solver`
+runs the real engine against the published transcripts (docs/rules.md §10) (skipped until `termo.engine.solver`
 exists)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from fake_solver import install
-from termo.errors import TermoError
-from termo.suggest import Advisor, Config, format_decision, opener_report, suggest
+from termo.core.errors import TermoError
+from termo.interface.suggest import Advisor, Config, format_decision, opener_report, suggest
 
 KEYS = ["candidates", "word", "bits", "expected", "is_candidate", "reason", "alternatives"]
 ALT_KEYS = ["word", "bits", "expected", "is_candidate"]
@@ -180,7 +180,7 @@ def test_cli_opener_json(fake, runner, app):
 
 
 def test_cli_suggest_list_shows_the_candidates_left(fake, runner, app, game):
-    from termo.session import candidates_after
+    from termo.engine.session import candidates_after
 
     likely = candidates_after(game, ["tarso:BBBBB", "filme:BBBYY"]).most_likely(None)
     args = ["suggest", "tarso:BBBBB", "filme:BBBYY", "--level", "2"]
@@ -242,15 +242,15 @@ def test_cli_help_reads_clean(runner, app, command):
 def test_cli_backend_option_reaches_the_solver(fake, runner, app, monkeypatch):
     monkeypatch.setenv("TERMO_BACKEND", "numpy")  # restored after the test (the root option sets it)
     seen = {}
-    import termo.suggest
+    import termo.interface.suggest
 
-    original = termo.suggest._make_solver
+    original = termo.interface.suggest._make_solver
 
     def spy(game, level, config):
         seen["backend"] = config.backend
         return original(game, level, config)
 
-    monkeypatch.setattr(termo.suggest, "_make_solver", spy)
+    monkeypatch.setattr(termo.interface.suggest, "_make_solver", spy)
     result = invoke(runner, app, ["suggest", "tarso:BBBBB", "--backend", "jax", "--json"])
     assert result.exit_code == 0 and seen["backend"] == "jax"
 
@@ -260,7 +260,7 @@ def test_cli_backend_option_reaches_the_solver(fake, runner, app, monkeypatch):
 
 @pytest.fixture(scope="module")
 def solver_module():
-    return pytest.importorskip("termo.solver", reason="the engine (termo/solver.py) is not there yet")
+    return pytest.importorskip("termo.engine.solver", reason="the engine (termo/engine/solver.py) is not there yet")
 
 
 def real(runner, app, args):

@@ -1,7 +1,7 @@
 """Stored strategy trees (`termo.trees`, `termo tree build|eval|show`, walking in suggest/play).
 
 The evaluator is checked against an independent plain-Python replay: every answer walked down
-the tree with the two-pass colours of `termo.feedback` and the game's own win rule
+the tree with the two-pass colours of `termo.core.feedback` and the game's own win rule
 (`Game.wins`), the mean summed with `math.fsum`. Builders run on Nerdle Mini (206 answers,
 commutative wins, uniform prior) and on a small Termo-rule game with a word-frequency prior.
 """
@@ -17,8 +17,8 @@ import sys
 import pytest
 
 from solver_oracles import tiny_game
-from termo.errors import TermoError
-from termo.feedback import colours, encode
+from termo.core.errors import TermoError
+from termo.core.feedback import colours, encode
 from termo.games import get_game
 
 
@@ -65,7 +65,7 @@ def brute_force(tree, game):
 
 
 def check_against_brute_force(tree, game):
-    from termo.prior import prior_weights
+    from termo.core.prior import prior_weights
     from termo.trees.evaluate import evaluate
 
     data = evaluate(tree, game)
@@ -103,8 +103,8 @@ def test_commutative_wins_end_a_branch(mini, mini_practical):
 
 
 def test_level3_playout_covers_every_answer_and_follows_the_solver(tiny, tiny_level3):
-    from termo.session import Session
-    from termo.solver import Solver
+    from termo.engine.session import Session
+    from termo.engine.solver import Solver
     from termo.trees.walker import next_guess
 
     data = check_against_brute_force(tiny_level3, tiny)
@@ -119,7 +119,7 @@ def test_level3_playout_covers_every_answer_and_follows_the_solver(tiny, tiny_le
         walk = tiny_level3.root
         history = []
         for code in path:
-            from termo.feedback import decode
+            from termo.core.feedback import decode
 
             session.play(tiny.probes[walk.guess], decode(code))
             history.append((walk.guess, code))
@@ -288,7 +288,7 @@ def test_a_gzip_bomb_in_a_tree_folder_is_refused_before_it_is_inflated(tmp_path,
 def test_a_resealed_file_with_bad_nodes_is_refused(tmp_path, mini, mini_practical):
     """Checksums recomputed after an edit: the node checks still catch a bad guess, a missing
     parent, a branch below the win and a tree of another game or rule."""
-    from termo.cache import canonical_json, seal
+    from termo.core.cache import canonical_json, seal
     from termo.trees.fileformat import _digest, read_tree, write_tree
 
     path = write_tree(mini_practical, mini, tmp_path / "t.tree")
@@ -379,7 +379,7 @@ def _history_on(tree, game, answer, rounds):
 
 
 def test_suggest_marks_tree_and_live(tmp_path, mini, mini_practical):
-    from termo.suggest import suggest
+    from termo.interface.suggest import suggest
     from termo.trees.fileformat import write_tree
 
     path = write_tree(mini_practical, mini, tmp_path / "m.tree")
@@ -425,8 +425,8 @@ def test_suggest_cli_walks_a_tree_file_and_no_tree_turns_it_off(tmp_path, mini, 
 def test_play_follows_the_tree_and_leaves_it(tmp_path, mini, mini_practical):
     """A scripted `Play` session: the suggestions come from the tree while the rounds follow it;
     a round with another guess leaves it and the live ranking answers from then on."""
-    from termo.play import Play
-    from termo.suggest import Advisor, Config
+    from termo.interface.play import Play
+    from termo.interface.suggest import Advisor, Config
 
     items, node = _history_on(mini_practical, mini, "12/3=4", 2)
     first, second = (item.split(":") for item in items)
@@ -490,8 +490,8 @@ def test_exact_solver_tree_of_nerdle_mini(mini, mini_practical):
 
 @pytest.mark.parametrize("method", ["practical", "level3"])
 def test_hard_mode_trees_play_only_legal_guesses(tiny, method):
-    from termo.feedback import decode
-    from termo.hard_mode import from_rounds, is_legal
+    from termo.core.feedback import decode
+    from termo.engine.hard_mode import from_rounds, is_legal
     from termo.trees.build import build_tree
 
     tree = build_tree(tiny, method, tiny.probes[0], hard=True)
@@ -509,7 +509,7 @@ def test_hard_mode_trees_play_only_legal_guesses(tiny, method):
 
 
 def test_the_shipped_trees_serve_only_their_configuration():
-    from termo.suggest import Advisor, Config
+    from termo.interface.suggest import Advisor, Config
     from termo.trees.store import find_tree
 
     game = get_game("nerdle")
@@ -546,7 +546,7 @@ def test_rank_prefers_a_proved_exact_tree_then_the_lowest_noted_mean(mini_practi
 
 
 def test_shipped_files_read_back_and_are_small():
-    from termo.paths import data_dir
+    from termo.core.paths import data_dir
     from termo.trees.fileformat import read_tree
 
     files = sorted((data_dir() / "trees").glob("*.tree.gz"))
@@ -592,7 +592,7 @@ def test_eval_of_an_incomplete_tree_names_the_missing_answers(mini, mini_practic
 def test_the_shipped_wordle_tree_is_selbys_optimum_for_salet():
     """The exact solver's proved strategy from salet, replayed by brute force: 7,920 guesses over
     the 2,315 answers (Selby's published optimum), and the tree suggest walks for Wordle."""
-    from termo.paths import data_dir
+    from termo.core.paths import data_dir
     from termo.trees.fileformat import read_tree
     from termo.trees.store import find_tree
 
@@ -609,7 +609,7 @@ def test_tree_eval_of_the_shipped_nerdle_trees_agrees_with_brute_force(name):
     """`termo tree eval` of each shipped Nerdle Classic tree equals the plain-Python replay over
     all 17,723 answers (commutative wins). The exact solver's tree (opener 68-21=47, not proved
     optimal within its budget) is below NerdleBuddy's published 2.964."""
-    from termo.paths import data_dir
+    from termo.core.paths import data_dir
     from termo.trees.fileformat import read_tree
 
     tree, game = read_tree(data_dir() / "trees" / name)

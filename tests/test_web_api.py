@@ -667,7 +667,7 @@ def test_static_assets_are_package_data():
 def _histories(n: int, seed: int = 1) -> list[dict]:
     import random
 
-    from termo.feedback import colours
+    from termo.core.feedback import colours
     from termo.games import get_game
 
     game = get_game("termo")

@@ -295,7 +295,7 @@ def known(rounds) -> dict[str, str]:
 
 @pytest.mark.parametrize("path,name", [("/termo", "termo"), ("/nerdle-mini", "nerdle-mini")])
 def test_the_keyboard_shows_what_the_rounds_showed(page, path, name):
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
     from termo.games import get_game
 
     game = get_game(name)
@@ -414,7 +414,7 @@ def test_small_things_players_notice(page, browser):  # noqa: F811
 
 def test_a_won_game_shows_its_result_and_register_is_off(page):
     open_board(page, "/nerdle-mini")
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
     from termo.games import get_game
 
     game = get_game("nerdle-mini")

@@ -205,7 +205,7 @@ def test_impossible_pattern_is_explained_and_not_applied(page):
     pytest.param("nerdle", marks=pytest.mark.slow),
 ])
 def test_nerdle_game_to_a_win(page, name):
-    from termo.feedback import feedback
+    from termo.core.feedback import feedback
     from termo.games import get_game
 
     game = get_game(name)

@@ -268,7 +268,7 @@ class HeadAsGet:
 
 
 def _answer(data, warnings, name: str = "") -> JSONResponse:
-    from termo.plain_data import jsonable
+    from termo.core.plain_data import jsonable
     from web.messages import answer_messages
 
     if isinstance(data, dict):  # the board's languages beside the reason and the warnings
@@ -281,7 +281,7 @@ def _query_bool(name: str, value: str) -> bool:
     """A query parameter that is a boolean: ``true`` or ``false`` (as JSON spells them)."""
     text = value.strip().lower()
     if text not in ("true", "false"):
-        from termo.errors import TermoError
+        from termo.core.errors import TermoError
 
         raise TermoError(f"{name} must be true or false, not {value!r}")
     return text == "true"
@@ -298,6 +298,7 @@ def create_app(jobs: Optional[Jobs] = None, warm=False, warmup=None, allowed_hos
     `Warmup` instead of the default one (tests). Without either, nothing is warmed ahead and
     ``/api/health`` says ready at once. ``allowed_hosts``: the host names answered
     (`AllowedHosts`; None: every name, as the test client needs)."""
+    import termo.interface.warm_up  # noqa: F401 - every kernel warm-up, before a request runs a kernel
     from termo import __version__
 
     jobs = jobs or Jobs()

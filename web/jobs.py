@@ -124,8 +124,8 @@ def _end_with(parent: int) -> None:
 
 def _import_library() -> None:
     """A worker process's first task (`Jobs.warm`): import the library while nobody waits."""
-    import termo.solver  # noqa: F401
-    import termo.suggest  # noqa: F401
+    import termo.engine.solver  # noqa: F401
+    import termo.interface.suggest  # noqa: F401
     import web.service  # noqa: F401
 
 

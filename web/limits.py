@@ -1,6 +1,6 @@
 """The bounds of an HTTP request, checked before any work starts.
 
-The option bounds are the CLI's own (`cli.limits`, `termo.suggest.Config.check_game`: the same
+The option bounds are the CLI's own (`cli.limits`, `termo.interface.suggest.Config.check_game`: the same
 values give the same messages); these are the ones only a server needs: how large a body may
 be, how many history items and how long each, how long a text field, how many searches may wait
 for a worker, how many solver configurations stay in memory; and the connections' own bounds
@@ -10,7 +10,7 @@ request, how large a request head may be.
 
 from __future__ import annotations
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 MAX_BODY = 16 * 1024  # bytes of a request body (a full 6-round Nerdle history is ~120 bytes)
 MAX_HISTORY = 32  # history items (every game has at most 6 tries; more is refused by the library)

@@ -1,5 +1,5 @@
 """The board's languages for what the API says: error bodies and the messages beside an answer's
-reason and warnings (`termo.messages` holds the catalogue; docs/web.md the keys).
+reason and warnings (`termo.core.messages` holds the catalogue; docs/web.md the keys).
 
 - `catalogued(code, params)`: the ``"code", "params", "messages": {"en", "pt", "ru"}`` keys that
   `web.responses.error_body` adds beside ``detail`` (nothing for an error without a code).
@@ -10,7 +10,7 @@ reason and warnings (`termo.messages` holds the catalogue; docs/web.md the keys)
 
 from __future__ import annotations
 
-from termo.messages import jsonable_params, messages, messages_of
+from termo.core.messages import jsonable_params, messages, messages_of
 
 WARNING_ENDPOINTS = frozenset({"suggest", "partition", "candidates"})
 
@@ -25,7 +25,7 @@ def catalogued(code, params=None) -> dict:
         rendered = messages(code, params)
     except (KeyError, IndexError, ValueError, TypeError):
         return {}
-    from termo.plain_data import jsonable  # a refused nan or inf travels as its text
+    from termo.core.plain_data import jsonable  # a refused nan or inf travels as its text
 
     return {"code": code, "params": jsonable(params), "messages": {lang: _safe(text) for lang, text in rendered.items()}}
 

@@ -20,7 +20,7 @@ from typing import Optional
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, JSONResponse
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 SOURCE_ENV = "TERMO_TODAY_SOURCE"
 RETRY_ENV = "TERMO_TODAY_RETRY_SECONDS"

@@ -5,9 +5,9 @@ way the CLI checks its options (the same `cli.solver_commands.parse_config`,
 `cli.limits.parse_int`, `cli.common.load_game`, so a bad value gets the same message), calls the
 same library functions as the command, and returns ``(data, warnings)``: ``data`` is exactly what
 the command prints with ``--json`` and ``warnings`` what it prints on stderr as ``warning: ...``.
-A bad value raises `termo.errors.TermoError` (the app answers HTTP 422 with its one line).
+A bad value raises `termo.core.errors.TermoError` (the app answers HTTP 422 with its one line).
 
-The solvers of one configuration (`termo.suggest.Advisor`) are kept in a small LRU cache,
+The solvers of one configuration (`termo.interface.suggest.Advisor`) are kept in a small LRU cache,
 `ADVISORS`, so that a second request of the same game and options reuses the first one's solver
 and its caches; one advisor answers one question at a time, so each configuration has a small
 pool of them (one per worker thread).
@@ -20,7 +20,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from web.limits import MAX_ADVISORS, WORKERS, check_history, check_text
 
 
@@ -42,7 +42,7 @@ def load_game(name: str | None, extended: bool = False, strict: bool = False):
 
 
 class AdvisorCache:
-    """A bounded LRU of `termo.suggest.Advisor` pools per (game, configuration).
+    """A bounded LRU of `termo.interface.suggest.Advisor` pools per (game, configuration).
 
     One advisor answers one question at a time (its solvers memoise as they search), so each
     configuration keeps up to ``per_config`` advisors (one per worker thread): two requests of the
@@ -65,7 +65,7 @@ class AdvisorCache:
         """An advisor of ``game`` and ``config`` for the block (``tree``: what `Advisor` is told
         about stored trees, "auto" or None): a free one of the pool, a new one while the pool
         is smaller than ``per_config``, else the first one when it is free."""
-        from termo.suggest import Advisor
+        from termo.interface.suggest import Advisor
 
         key = self.key(game, config, tree)
         wait = False
@@ -131,7 +131,7 @@ def suggest(game: str | None = None, history=(), level="3", t="1.0", beam="10", 
     request does not choose the server's files)."""
     from cli.limits import parse_int
     from cli.solver_commands import parse_config, tree_spec
-    from termo.suggest import suggest as library_suggest
+    from termo.interface.suggest import suggest as library_suggest
 
     items = check_history(history)
     g = load_game(game, extended=extended, strict=strict)
@@ -149,7 +149,7 @@ def opener(game: str | None = None, level="3", t="1.0", beam="10", depth="1", ex
            strict: bool = False, hard: bool = False, progress: Callable | None = None) -> tuple[dict, list[str]]:
     """``termo opener --json`` with the same options."""
     from cli.solver_commands import parse_config
-    from termo.suggest import opener_report
+    from termo.interface.suggest import opener_report
 
     g = load_game(game, extended=extended, strict=strict)
     config = parse_config(_text(level), _text(t), _text(beam), _text(depth), "optimal", None, hard=bool(hard), game=g)
@@ -172,7 +172,7 @@ def check_options(game: str | None = None, level="3", t="1.0", beam="10", depth=
 
 def feedback(guess: str, answer: str, game: str | None = None, strict: bool = False) -> tuple[dict, list[str]]:
     """``termo feedback GUESS ANSWER --json``: the colours of ``guess`` when the secret is ``answer``."""
-    from termo.feedback import colours, render_squares
+    from termo.core.feedback import colours, render_squares
 
     check_text("guess", guess)
     check_text("answer", answer)
@@ -188,8 +188,8 @@ def feedback(guess: str, answer: str, game: str | None = None, strict: bool = Fa
 
 def partition(guess: str, history=(), game: str | None = None, t="1") -> tuple[dict, list[str]]:
     """``termo partition GUESS HISTORY... --json``: how ``guess`` splits the candidates left."""
-    from termo.partition import guess_metrics, make_state
-    from termo.prior import parse_temperature
+    from termo.engine.partition import guess_metrics, make_state
+    from termo.core.prior import parse_temperature
 
     items = check_history(history)
     check_text("guess", guess)
@@ -205,7 +205,7 @@ def candidates(game: str | None = None, history=(), extended: bool = False, stri
     same errors), without a suggestion: ``{"candidates": n, "won": bool, "turn": next try,
     "remaining": [...]}`` (``remaining`` with ``list``: the n most likely, `Session.most_likely`)."""
     from cli.limits import parse_int
-    from termo.session import Session
+    from termo.engine.session import Session
 
     items = check_history(history)
     g = load_game(game, extended=extended, strict=strict)

@@ -9,7 +9,7 @@ soon as it starts, game after game (`GAMES`), and says how far it got:
 * in this process (the threads that answer level 1-2 questions, candidates, feedback): the
   kernels are loaded (`backends.numba_shim.load`, which compiles them on a cold kernel cache),
   then for each game its matrices and the common kernel paths on it
-  (`termo.entropy.warm_up_kernels`) and the default level-2 answer path (an opener request);
+  (`termo.interface.warm_up.warm_up_kernels`) and the default level-2 answer path (an opener request);
 * then in each worker process of the ``long`` lane (level-3 searches, openers, partitions):
   the same per game, reported back through a queue as each game is done (the compiled kernels
   and the cached matrices are on disk by then: the workers only load them).
@@ -37,8 +37,8 @@ GAMES: tuple[str, ...] = tuple(GAME_NAMES)  # every game the board serves, warme
 def load_kernels() -> None:
     """Import the library's kernel users (their warm-ups register) and load numba's kernels
     (`backends.numba_shim.load`: compiled on a cold kernel cache, loaded otherwise)."""
-    import termo.entropy  # noqa: F401 - registers the kernel warm-up
-    import termo.solver  # noqa: F401
+    import termo.interface.warm_up  # noqa: F401 - registers the kernel warm-ups
+    import termo.engine.solver  # noqa: F401
     from backends.numba_shim import load
 
     load()
@@ -46,9 +46,9 @@ def load_kernels() -> None:
 
 def warm_game(name: str, level: str = "2") -> None:
     """One game in this process: its matrices and the common kernel paths on it
-    (`termo.entropy.warm_up_kernels`), then the advisor of the default configuration at
+    (`termo.interface.warm_up.warm_up_kernels`), then the advisor of the default configuration at
     ``level`` (the opener request the board makes first), kept in `web.service.ADVISORS`."""
-    from termo.entropy import warm_up_kernels
+    from termo.interface.warm_up import warm_up_kernels
     from web import service
 
     game = service.load_game(name)

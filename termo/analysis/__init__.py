@@ -6,5 +6,5 @@ Modules: :mod:`~termo.analysis.lockstep` (many games at once, one decision per d
 (policies), :mod:`~termo.analysis.worlds` (full, open and closed worlds),
 :mod:`~termo.analysis.experiments` and :mod:`~termo.analysis.openers` (the experiments),
 :mod:`~termo.analysis.opener_cache` (the level-2 opener on disk), :mod:`~termo.analysis.report`,
-:mod:`~termo.analysis.opener_reports` and :mod:`~termo.analysis.plots` (output).
+:mod:`~termo.analysis.opener_reports` and :mod:`~termo.core.plots` (output).
 """

@@ -20,10 +20,10 @@ from backends import get_backend
 from termo.analysis.lockstep import LockstepResult, play_lockstep
 from termo.analysis.strategies import LABELS, build_policy, t_label
 from termo.analysis.worlds import World, full_world
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.games import Game
-from termo.matrix import pattern_matrix
-from termo.prior import most_common
+from termo.engine.matrix import pattern_matrix
+from termo.core.prior import most_common
 
 BATTERIES = ("realistic", "full", "level3")
 REALISTIC_SIZE = 1500

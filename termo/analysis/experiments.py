@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 from typing import Callable, Sequence
 
-from termo.analysis import plots
+from termo.core import plots
 from termo.analysis.battery import battery_secrets, evaluate, run_battery, summarize
 from termo.analysis.report import battery_markdown, write_report
 from termo.analysis.strategies import build_policy, t_label

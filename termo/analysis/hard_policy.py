@@ -1,7 +1,7 @@
 """Hard mode in the lockstep battery (docs/rules.md §12.2): the entropy policy (level 2) asked
 for a legal guess at every node.
 
-In hard mode a decision depends on the history's constraint (`termo.hard_mode.Constraint`), not
+In hard mode a decision depends on the history's constraint (`termo.engine.hard_mode.Constraint`), not
 only on the candidate set: two histories can leave the same candidates under different rules.
 :class:`HardPolicy` is therefore a *branch* policy (``termo.analysis.lockstep``): each node's
 token is ``(constraint before the node's guess, the guess)``. A child recovers the colours its
@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from backends import host
-from termo import hard_mode
-from termo.feedback import decode
+from termo.engine import hard_mode
+from termo.core.feedback import decode
 
 _MAX_MASKS = 100_000
 
@@ -35,7 +35,7 @@ class HardPolicy:
     branch_dependent = True
 
     def __init__(self, inner, solver, game, matrix=None) -> None:
-        from termo.matrix import pattern_matrix
+        from termo.engine.matrix import pattern_matrix
 
         hb = host()
         self.inner = inner  # state policy for the unrestricted states (batched)

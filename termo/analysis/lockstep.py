@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from backends import get_backend, host
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 
 class StatePolicy(Protocol):

@@ -4,7 +4,7 @@ The engine caches only the level-3 opener (a search of minutes); the level-2 ope
 entropy sweep over every answer (a fraction of a second), which a battery would otherwise
 repeat on every run. The key is the engine's own opener-cache key with ``level=2`` (prior or
 temperature, probe/answer counts, matrix signature and the hash of the engine's search code), so
-any change to what the opener depends on misses the cache. Storage is :mod:`termo.entry_store`
+any change to what the opener depends on misses the cache. Storage is :mod:`termo.core.entry_store`
 (one checksummed file per key, written atomically, safe under concurrent writers); entries are
 checked against the game (answer count, index and word, bits in range) before use; a damaged
 one is reported and recomputed; a failed write is ignored.
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 
-from termo import openers as book
-from termo.entry_store import EntryStore, number_in
-from termo.paths import cache_dir
+from termo.book import openers as book
+from termo.core.entry_store import EntryStore, number_in
+from termo.core.paths import cache_dir
 
 STORE_NAME = "analysis-openers"  # a folder in cache_dir(): one checksummed file per key
 WHAT = "analysis opener cache"
@@ -27,7 +27,7 @@ def _path():
 
 
 def _key(solver) -> str:
-    from termo.openers import cache_key
+    from termo.book.openers import cache_key
 
     return cache_key(solver).replace("level=3;", "level=2;", 1)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from termo.analysis import plots
+from termo.core import plots
 from termo.analysis.report import battery_markdown, fmt, markdown_table, write_report
 
 

@@ -20,12 +20,12 @@ import time
 from typing import Callable, Sequence
 
 from backends import host
-from termo import openers as book
+from termo.book import openers as book
 from termo.analysis.battery import battery_secrets, evaluate, summarize
 from termo.analysis.strategies import FixedOpener, SolverPolicy, make_solver, t_label
 from termo.analysis.worlds import World, closed_world, full_world, open_world
-from termo.errors import TermoError
-from termo.prior import most_common
+from termo.core.errors import TermoError
+from termo.core.prior import most_common
 
 Progress = Callable[[str, int, int], None]
 

@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from termo.cache import atomic_write_bytes
-from termo.plain_data import jsonable
+from termo.core.cache import atomic_write_bytes
+from termo.core.plain_data import jsonable
 
 
 def fmt(value: Any, digits: int = 4) -> str:

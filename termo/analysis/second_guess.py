@@ -10,7 +10,7 @@ With a prior over the answers (the study: uniform, ``t = inf``) and every probe 
    probability desc, size desc, code asc), the ``top`` second guesses by entropy over the answers
    that pattern leaves, each flagged with whether it can still be the answer.
 
-All metrics and orders are those of :mod:`termo.partition` (bits in the engine's float convention,
+All metrics and orders are those of :mod:`termo.engine.partition` (bits in the engine's float convention,
 the §5.2 order for entropy ties). :func:`write_second_guess` writes ``second-guess-<game>.json``,
 ``.md`` and ``.png`` into a folder. The study's own figures (on wordly.org's lists, which are not
 available offline) are attached for the game they were published for, for comparison only.
@@ -22,7 +22,7 @@ import math
 from pathlib import Path
 from typing import Callable, Optional
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 # The Habr study's published figures (wordly.org/ru lists: 602 answers); other lists differ.
 PUBLISHED = {
@@ -40,7 +40,7 @@ PUBLISHED = {
 
 def default_out_dir() -> Path:
     """Where reports go unless told: ``<cache dir>/results`` (outside any checkout of the project)."""
-    from termo.paths import cache_dir
+    from termo.core.paths import cache_dir
 
     return cache_dir() / "results"
 
@@ -50,8 +50,8 @@ def second_guess_study(game, opener: Optional[str] = None, patterns: int = 5, to
                        progress: Optional[Callable[[int, int], None]] = None) -> dict:
     """The study as plain data (see the module docstring); ``opener`` defaults to the game's
     default opener, else the best probe by entropy. TermoError for a bad opener or count."""
-    from termo.feedback import decode
-    from termo.partition import State, groups_of, guess_codes, guess_metrics, make_state, ranking, sweeper_for
+    from termo.core.feedback import decode
+    from termo.engine.partition import State, groups_of, guess_codes, guess_metrics, make_state, ranking, sweeper_for
 
     if patterns < 1:
         raise TermoError(f"--patterns must be at least 1, not {patterns}")
@@ -173,7 +173,7 @@ def second_guess_markdown(data: dict) -> str:
 def second_guess_plot(data: dict, path: str | Path) -> str:
     """One panel per pattern: the bits of its top second guesses (green: can be the answer, gold:
     cannot), the dashed line at log2(answers left), the most any guess can get."""
-    from termo.analysis.plots import GOLD, GREEN, SLATE, _pyplot
+    from termo.core.plots import GOLD, GREEN, SLATE, _pyplot
 
     plt = _pyplot()
     pats = data["patterns"]

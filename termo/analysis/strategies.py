@@ -6,7 +6,7 @@
   the generator state per branch of the game tree (a branch policy, see
   :mod:`termo.analysis.lockstep`), which reproduces the sequential games draw for draw.
 * ``letters``, ``likely``, ``entropy`` (level 2), ``level3``: the engine's policies
-  (``termo.policies.make_policy``), asked for all distinct states of a turn at once
+  (``termo.book.policies.make_policy``), asked for all distinct states of a turn at once
   (``choose_many``, which batches the engine's sweeps / level-3 search); on turn 1 with every
   answer as a candidate their answer is the optimal opener of their level (rules §4), searched
   once and cached by the engine.
@@ -19,7 +19,7 @@ import math
 from typing import Sequence
 
 from termo.analysis.worlds import World
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 STRATEGIES = ("random", "letters", "likely", "entropy", "level3")
 LABELS = {
@@ -67,9 +67,9 @@ class BranchRandom:
 
 
 def _engine_big_set() -> int | None:
-    """Above this size the engine sweeps a set on its own (``termo.entropy.BIG_SET``), if known."""
+    """Above this size the engine sweeps a set on its own (``termo.engine.entropy.BIG_SET``), if known."""
     try:
-        from termo.entropy import BIG_SET
+        from termo.engine.entropy import BIG_SET
     except ImportError:
         return None
     return int(BIG_SET)
@@ -138,7 +138,7 @@ class FixedOpener:
 
 def make_solver(world: World, level: int = 2, beam: int = 10, depth: int = 1, backend=None):
     """The engine's solver for ``world`` (its game, temperature and prior)."""
-    from termo.solver import Solver
+    from termo.engine.solver import Solver
 
     prior = None if world.prior is None else world.weights()
     return Solver(world.game, level=level, t=world.t, beam=beam, depth=depth, backend=backend, prior=prior)
@@ -149,7 +149,7 @@ def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, dept
     """A lockstep-ready policy for strategy ``name`` in ``world``.
 
     ``random`` is :class:`BranchRandom`; the others are the engine's policies
-    (``termo.policies.make_policy``) with the world's game, temperature and prior. ``hard``:
+    (``termo.book.policies.make_policy``) with the world's game, temperature and prior. ``hard``:
     hard mode (``termo.analysis.hard_policy``); random, letters and likely play candidates, which
     are legal, so only entropy changes; level3 has no hard-mode battery (TermoError).
     """
@@ -159,7 +159,7 @@ def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, dept
         raise TermoError("--hard: the level3 strategy has no hard-mode battery (levels 1 and 2 only)")
     if name == "random":
         return BranchRandom(seed)
-    from termo.policies import make_policy
+    from termo.book.policies import make_policy
 
     prior = None if world.prior is None else world.weights()
     if name in ("entropy", "level3") and solver is None:

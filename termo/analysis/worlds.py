@@ -18,9 +18,9 @@ import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.games import Game, get_game
-from termo.prior import most_common, prior_weights
+from termo.core.prior import most_common, prior_weights
 
 
 @dataclass(frozen=True)

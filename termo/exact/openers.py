@@ -13,15 +13,15 @@ from __future__ import annotations
 import math
 import time
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.exact.search import Problem, solve
 
 
 def level3_candidates(game, t: float = 1.0, backend=None) -> list[tuple[str, float]]:
     """The level-3 opener and its alternatives, ``(word, E)`` in level-3 order (the opener
     cache: shipped for Termo at T = 1, searched otherwise)."""
-    from termo.openers import optimal_opener
-    from termo.solver import Solver
+    from termo.book.openers import optimal_opener
+    from termo.engine.solver import Solver
 
     decision = optimal_opener(Solver(game, level=3, t=t, backend=backend))
     rows = [decision.choice] + list(decision.alternatives)

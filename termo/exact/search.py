@@ -16,8 +16,8 @@ import time
 from dataclasses import dataclass, field
 
 from backends import get_backend, host
-from termo import level3
-from termo.errors import TermoError
+from termo.engine import level3
+from termo.core.errors import TermoError
 from termo.games import EXACT, Game
 
 SLICE_NODES = 20_000  # states expanded per engine call between budget checks and progress lines
@@ -86,7 +86,7 @@ def answer_weights(game: Game, t: float = 1.0):
     xp = host().xp
     if game.uniform_prior or (t is not None and math.isinf(t)):
         return xp.ones(game.n_answers, dtype=xp.float64), False
-    from termo.prior import prior_weights
+    from termo.core.prior import prior_weights
 
     return xp.asarray(prior_weights(game.icf, t), dtype=xp.float64), True
 
@@ -107,7 +107,7 @@ def class_mass(game: Game, weights):
 
 def hard_tables(game: Game):
     """(symbol codes probes × positions, symbol counts probes × symbols) for hard mode."""
-    from termo.hard_mode import tables
+    from termo.engine.hard_mode import tables
 
     t = tables(game)
     return t.codes, t.counts
@@ -118,7 +118,7 @@ class Problem:
 
     def __init__(self, game: Game, *, hard: bool = False, t: float = 1.0, backend=None,
                  loss: float = level3.LOSS_COST, memo_slots: int | None = None, weights=None):
-        from termo.matrix import pattern_matrix
+        from termo.engine.matrix import pattern_matrix
 
         self.game = game
         self.hard = bool(hard)
@@ -189,7 +189,7 @@ def evaluate_tree(game: Game, tree: dict, weights=None, loss: float = level3.LOS
     """(weighted total of guesses, losses) of a strategy tree over ``members`` (default every
     answer), replayed answer by answer with the game's feedback and win rule; an answer solved
     after the turn limit costs ``turns + loss`` (a loss, as level 3 charges). Plain Python."""
-    from termo.matrix import expected_code
+    from termo.engine.matrix import expected_code
 
     members = range(game.n_answers) if members is None else members
     total = 0.0
@@ -370,7 +370,7 @@ def beam_value(game: Game, opener, t: float = 1.0, backend=None) -> float:
     """Level 3's E for ``opener`` imposed at the first turn (its beam search, K = 10, depth 1,
     greedy tail: the upper bound the exact value is compared with; Termo's tosar at T = 1 is
     3.0094161966572304)."""
-    from termo.solver import Solver
+    from termo.engine.solver import Solver
 
     index = int(opener) if isinstance(opener, int) else game.index_of(str(opener))
     if index is None:
@@ -381,6 +381,3 @@ def beam_value(game: Game, opener, t: float = 1.0, backend=None) -> float:
     job = level3.PairJob(sid, [index], game.max_turns, solver.depth)
     tree.run([job])
     return float(job.costs[0])
-
-
-import termo.warm_up  # noqa: E402,F401 - registers every command's kernel warm-up (backends.numba_shim)

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Optional
 
-from termo.errors import TermoError
-from termo.messages import unit_count
+from termo.core.errors import TermoError
+from termo.core.messages import unit_count
 
 EXACT = "exact"  # a guess wins when it is the answer, written the same way
 
@@ -161,7 +161,7 @@ class Game:
         if self.guess_error is not None:
             reason = self.guess_error(norm)
             if reason:
-                from termo.messages import nested
+                from termo.core.messages import nested
 
                 raise TermoError(f"{norm!r} is not a valid guess: {reason}", "guess.invalid",
                                  {"word": norm, "why": nested(reason)})
@@ -210,14 +210,14 @@ class Game:
 
     def parse_colours(self, text: str) -> str:
         """The pattern (``GYB...``) typed as ``text`` in this game's colour forms (docs/rules.md §1.4)."""
-        from termo.feedback import parse_pattern
+        from termo.core.feedback import parse_pattern
 
         return parse_pattern(text, self.word_length, self.colour_letters, self.title or self.label)
 
     @property
     def colour_hint(self) -> str:
         """The colour forms this game accepts, in words (help texts, errors)."""
-        from termo.feedback import colour_hint
+        from termo.core.feedback import colour_hint
 
         return colour_hint(self.colour_letters)
 

@@ -88,8 +88,8 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import lru_cache
 
-from termo.errors import TermoError
-from termo.messages import Message as M
+from termo.core.errors import TermoError
+from termo.core.messages import Message as M
 
 DIGITS = "0123456789"
 OPERATORS = "+-*/"

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from functools import lru_cache, partial
 
-from termo.errors import TermoError
-from termo.feedback import NERDLE_LETTERS
+from termo.core.errors import TermoError
+from termo.core.feedback import NERDLE_LETTERS
 from termo.games import equations
 from termo.games.base import EXACT, Game
 from termo.games.words import read_words
-from termo.paths import data_dir
+from termo.core.paths import data_dir
 
 CLASSIC_FILE = "nerdle_classic.txt"
 MINI_FILE = "nerdle_mini.txt"
@@ -35,7 +35,7 @@ COMMUTATIVE = "commutative"
 # engine agrees: Solver(make(), level=2) over all 17,723 openers, 9.7752 bits (either win rule).
 CLASSIC_OPENER = "48-32=16"
 # Mini: the best opener by entropy over the 206 answers (uniform prior, commutative rule), found
-# with the engine: termo.openers.optimal_opener(Solver(make(mini=True), level=2)) gives 4*7=28,
+# with the engine: termo.book.openers.optimal_opener(Solver(make(mini=True), level=2)) gives 4*7=28,
 # 5.8106 bits in 74 groups (its rearrangement 7*4=28 is in the winning group), ahead of 28/7=4
 # (5.8049); also the best under the exact rule (5.8203 bits). A direct entropy count agrees.
 MINI_OPENER = "4*7=28"

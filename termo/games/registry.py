@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 # name -> (module with make(), one-line description)
 _SPECS = {

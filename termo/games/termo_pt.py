@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from functools import lru_cache, partial
 
-from termo import lexicon
-from termo.errors import TermoError
-from termo.feedback import TERMO_LETTERS, normalize
+from termo.games import lexicon
+from termo.core.errors import TermoError
+from termo.core.feedback import TERMO_LETTERS, normalize
 from termo.games.base import Game
 from termo.games.words import letters_only
-from termo.paths import data_dir
+from termo.core.paths import data_dir
 
 NAME = "termo"
 OPENER = "tarso"

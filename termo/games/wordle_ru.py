@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from termo.feedback import RUSSIAN_LETTERS
+from termo.core.feedback import RUSSIAN_LETTERS
 from termo.games.base import Game
 from termo.games.words import letter_game
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.games.base import Game
 
 
 def letters_only(norm: str) -> str | None:
     """The guess rule of a letter game: every tile a letter."""
-    from termo.messages import Message
+    from termo.core.messages import Message
 
     return None if norm.isalpha() else Message("use letters only", "guess.why.letters_only")
 
@@ -47,7 +47,7 @@ def letter_game(*, name: str, title: str, language: str, alphabet: str, answers_
                 prefer: Callable[[str], tuple] | None = None, colour_letters: tuple = ()) -> Game:
     """A 5-letter, 6-try game with a uniform prior and the exact win rule from two shipped lists
     (answers; every accepted guess, answers included)."""
-    from termo.paths import data_dir
+    from termo.core.paths import data_dir
 
     answers = dedupe(read_words(data_dir() / answers_file), normalize, prefer)
     allowed = dedupe(read_words(data_dir() / allowed_file), normalize, prefer)

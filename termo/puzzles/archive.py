@@ -22,7 +22,7 @@ import datetime as dt
 import hashlib
 from functools import lru_cache
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 START = dt.date(2000, 1, 1)
 SEED = 20000101  # fixed for good: changing it changes every archive date

@@ -15,7 +15,7 @@ Where the path length comes from: :func:`stored_tree_lengths` is the one place t
 takes the stored trees of the game (``termo.trees.store.candidates``: shipped in ``data/trees/``,
 then built ones in the cache; damaged files are skipped there), keeps the normal-mode ones, prefers
 exact, then practical, then level-3 trees, and walks the tree for every answer with the plain
-feedback rule (:func:`feedback_code`, equal to :func:`termo.matrix.expected_code`; no pattern
+feedback rule (:func:`feedback_code`, equal to :func:`termo.engine.matrix.expected_code`; no pattern
 matrix needed). A tree that does not
 reach every answer's win is not used. With a tree, the opener is the tree's first guess. Until a
 stored Nerdle Classic tree exists, the documented stand-in is used: **no path-length key at all**,
@@ -75,11 +75,11 @@ def stored_tree_lengths(game) -> tuple[object, dict[str, int]] | None:
 
 
 def feedback_code(game, probe: int, answer: int) -> int:
-    """:func:`termo.matrix.expected_code` (the plain rule: two-pass colours, or the win code under
+    """:func:`termo.engine.matrix.expected_code` (the plain rule: two-pass colours, or the win code under
     the game's win rule), asking the win rule only when it can hold: a win is the answer itself
     or a rearrangement of its symbols (the commutative moves only reorder tiles), so a guess with
     other symbols cannot win. Parsing both win keys for every cell would cost ~0.2 ms a cell."""
-    from termo.feedback import colours, encode
+    from termo.core.feedback import colours, encode
     from termo.games.base import EXACT
 
     guess, secret = game.probes_norm[probe], game.answers_norm[answer]

@@ -1,6 +1,6 @@
 """The difficulty scale on disk: derived data, rebuilt when stale or damaged, never trusted blindly.
 
-File: ``<cache dir>/puzzles/difficulty-<game>.json``, a sealed record (:func:`termo.cache.seal`)
+File: ``<cache dir>/puzzles/difficulty-<game>.json``, a sealed record (:func:`termo.core.cache.seal`)
 written atomically. Its key is the sha256 of everything the scale depends on: this format, the
 answer list, the win rule, the game's default opener, and the name and bytes of every stored tree
 file the trees store could offer for the game (shipped ``data/trees/`` and built ones in the
@@ -16,8 +16,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from termo.cache import atomic_write_json, canonical_json, open_sealed, read_json, seal
-from termo.paths import cache_dir
+from termo.core.cache import atomic_write_json, canonical_json, open_sealed, read_json, seal
+from termo.core.paths import cache_dir
 
 FORMAT = "termo-nerdle-difficulty-1"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.puzzles.archive import RETROACTIVE_NOTE, START, check_archive_date, entry, nerdle_game, utc_today
 from termo.puzzles.difficulty import scale_for
 

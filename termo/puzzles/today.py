@@ -18,7 +18,7 @@ checker (``game.check_guess_text``): an answer outside the model is still shown,
 model-derived numbers (difficulty, candidates after the opener) withheld and the reason given.
 
 Storage: a verified answer is written atomically under ``<cache dir>/nerdle-today/DATE.json``
-as a sealed record (:func:`termo.cache.seal`) and reused; a stored record is re-validated when
+as a sealed record (:func:`termo.core.cache.seal`) and reused; a stored record is re-validated when
 read, and a damaged one is dropped and fetched again. An unverified day (source down, no entry,
 failed validation) is never stored as an answer: a small ``DATE.pending.json`` records the last
 attempt and its reason, and the source is asked again on the next request (at most every
@@ -38,10 +38,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from termo.cache import atomic_write_json, open_sealed, read_json, seal, warn, warn_not_stored
-from termo.errors import TermoError
+from termo.core.cache import atomic_write_json, open_sealed, read_json, seal, warn, warn_not_stored
+from termo.core.errors import TermoError
 from termo.games import equations
-from termo.paths import cache_dir
+from termo.core.paths import cache_dir
 from termo.puzzles.archive import nerdle_game, parse_date, utc_today
 
 LAUNCH = dt.date(2022, 1, 20)  # Nerdle Classic #1 (assumption documented above)

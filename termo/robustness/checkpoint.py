@@ -3,7 +3,7 @@
 A chunk's file is named by its *key*, a hash of everything its values depend on (world, column
 prior, rounds, loss, method version and the openers themselves), so a stale file can never be
 mistaken for a fresh one: a changed input gives another key. Files are written atomically
-(temporary file + rename) and sealed: the payload's sha256 (:func:`termo.cache.seal`) is stored
+(temporary file + rename) and sealed: the payload's sha256 (:func:`termo.core.cache.seal`) is stored
 beside it. When read, a file must parse, match its checksum, key and openers, and hold one
 possible value per opener: a JSON number in ``[1, high]`` (``high`` = turn limit + loss cost,
 the most a game can cost, rules §6.1) or ``"inf"`` (an opener that splits nothing); anything
@@ -18,7 +18,7 @@ import json
 import math
 from pathlib import Path
 
-from termo.cache import atomic_write_json, open_sealed, read_json, seal, warn_not_stored
+from termo.core.cache import atomic_write_json, open_sealed, read_json, seal, warn_not_stored
 
 FORMAT = "termo-robustness-chunk/2"  # /2: sealed (sha256 of the payload)
 

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.robustness.world import Column, World, evaluate_chunk
 
 DEFAULT_WORKER_TIMEOUT = 60.0  # seconds without any worker before a cluster run gives up
@@ -212,7 +212,7 @@ def _stderr_line(line: str) -> None:
 
 
 def _plural(n: int, word: str) -> str:
-    from termo.messages import counted
+    from termo.core.messages import counted
 
     return counted(n, word)
 

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.robustness.checkpoint import CheckpointStore
 from termo.robustness.distributed import LocalExecutor
 from termo.robustness.world import METHOD, Column, World, load_game_world, uniform_column

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from termo.cache import atomic_write_bytes, atomic_write_json
-from termo.plain_data import jsonable as to_jsonable
+from termo.core.cache import atomic_write_bytes, atomic_write_json
+from termo.core.plain_data import jsonable as to_jsonable
 
 PALETTE = {"green": "#3AA394", "gold": "#D3AD69", "slate": "#6E5C62"}
 HEATMAP_ROWS = 30  # openers shown in the heatmap of an all-openers run
@@ -105,7 +105,7 @@ def heatmap_figure(doc: dict):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from termo.analysis.plots import text_colour
+    from termo.core.plots import text_colour
 
     rows = heatmap_rows(doc)
     cols = doc["columns"]

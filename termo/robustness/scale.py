@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 from backends import host
-from termo.errors import TermoError
-from termo.prior import effective_size, most_common, prior_weights
+from termo.core.errors import TermoError
+from termo.core.prior import effective_size, most_common, prior_weights
 
 SCALE_TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0, math.inf)
 COLLAPSE_TARGET = 1200.0
@@ -114,7 +114,7 @@ def empirical_floor(answers, icf, past_words) -> dict | None:
     one's rank bounds how deep into the lexicon the game draws. Returns ``{rank, word, count,
     missing}`` (``missing``: past words not in the lexicon), or None when no word is given.
     """
-    from termo.feedback import normalize
+    from termo.core.feedback import normalize
 
     words = [w.strip() for w in past_words if w.strip() and not w.strip().startswith("#")]
     if not words:

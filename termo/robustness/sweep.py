@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from termo.cache import warn as cache_warn
-from termo.errors import TermoError
+from termo.core.cache import warn as cache_warn
+from termo.core.errors import TermoError
 from termo.robustness.checkpoint import CheckpointStore
 from termo.robustness.distributed import LocalExecutor, Task
 from termo.robustness.ordering import probe_prior_of, root_entropies, ordered_probes
@@ -227,6 +227,3 @@ def run_info(runner, seconds: float) -> dict:
         "openers_evaluated": runner.total_openers,
         "executor": getattr(runner.executor, "name", "local"),
     }
-
-
-import termo.warm_up  # noqa: E402,F401 - registers every command's kernel warm-up (backends.numba_shim)

@@ -19,7 +19,7 @@ is ever called (``GreedyTreeEvaluator`` checks the matrix once).
 from __future__ import annotations
 
 from backends import host
-from termo.ordering import ROUND_STEP
+from termo.engine.ordering import ROUND_STEP
 
 np = host().xp  # host NumPy (through the backend layer)
 

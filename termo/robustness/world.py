@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 from backends import host
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.robustness.checkpoint import digest
 from termo.robustness.greedy_tree import LOSS, GreedyTreeEvaluator
 from termo.robustness.scale import family_prior
@@ -82,8 +82,8 @@ def load_world(world: World) -> WorldData:
 def load_game_world(world: World) -> WorldData:
     """Words, prior scores and the pattern matrix of ``world``, any game (uniform priors too: the
     opener tables); the full matrix is disk-cached."""
-    from termo.matrix import matrix_signature, pattern_matrix
-    from termo.prior import most_common
+    from termo.engine.matrix import matrix_signature, pattern_matrix
+    from termo.core.prior import most_common
 
     game = world.load_game()
     full = host().to_numpy(pattern_matrix(game, backend=host()))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.trees.model import METHODS, Tree, tree_key
 
 
@@ -32,7 +32,7 @@ def build_tree(game, method: str, opener: str | None = None, *, t: float = 1.0, 
     started = time.perf_counter()
     info: dict = {}
     if method == "level3":
-        from termo.solver import Solver
+        from termo.engine.solver import Solver
         from termo.trees.playout import build_level3, level3_opener
 
         solver = Solver(game, level=3, t=t, beam=beam, depth=depth, backend=backend)

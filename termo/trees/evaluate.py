@@ -8,7 +8,7 @@ its node's guess gives it; the win code ends it at that depth, every other code 
 child of that code (looked up among the tree's sorted (node, code) keys). An answer whose code has no child is *missing* (the tree is not
 complete); a branch deeper than `MAX_GUESSES` is cut (missing too).
 
-``mean`` weighs the answers by the game's prior at the tree's T (`termo.prior.prior_weights`;
+``mean`` weighs the answers by the game's prior at the tree's T (`termo.core.prior.prior_weights`;
 uniform for Nerdle and English Wordle, whose prior does not depend on T), summed with
 ``math.fsum``; ``total`` is the plain sum of guesses over all answers (an exact integer).
 ``losses`` counts the answers not solved within the game's turn limit (missing ones included):
@@ -49,7 +49,7 @@ def flatten(tree, n_patterns: int):
 def replay(tree, game):
     """Guesses the tree takes for every answer (host int64 array, 0 = missing): every answer
     still playing moves one node down per step, all of them at once."""
-    from termo.matrix import pattern_matrix
+    from termo.engine.matrix import pattern_matrix
 
     hb = host()
     xp = hb.xp
@@ -79,7 +79,7 @@ def replay(tree, game):
 
 def weights(game, t: float):
     """The answers' weights under the game's prior at ``t`` (host float64, summing to 1)."""
-    from termo.prior import prior_weights
+    from termo.core.prior import prior_weights
 
     return prior_weights(game.icf, t)
 

@@ -9,7 +9,7 @@ one clear line.
 
 from __future__ import annotations
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 from termo.trees.model import Node
 
 

@@ -1,7 +1,7 @@
 """The tree file: one header line, then one line per node, written atomically, read back with
 validation.
 
-Line 1 is a sealed JSON object (`termo.cache.seal`: its own ``sha256``) with ``format``
+Line 1 is a sealed JSON object (`termo.core.cache.seal`: its own ``sha256``) with ``format``
 (``termo-tree/1``), ``key`` (`termo.trees.model.tree_key`: game, matrix signature, turn limit,
 prior, hard mode), ``game``, ``win_rule``, ``extended``, ``length``, ``method``, ``opener``,
 ``level``/``beam``/``depth`` (the configuration it stands in for), ``t``, ``hard``, ``nodes``,
@@ -31,8 +31,8 @@ import json
 import zlib
 from pathlib import Path
 
-from termo.cache import atomic_write_bytes, canonical_json, open_sealed, seal
-from termo.errors import TermoError
+from termo.core.cache import atomic_write_bytes, canonical_json, open_sealed, seal
+from termo.core.errors import TermoError
 from termo.trees.model import FORMAT, METHODS, Node, Tree
 
 ROOT = "-"
@@ -43,7 +43,7 @@ _INFLATE_STEP = 1 << 20
 
 
 def _pattern(code: int, length: int) -> str:
-    from termo.feedback import decode
+    from termo.core.feedback import decode
 
     return decode(int(code), length)
 
@@ -179,7 +179,7 @@ def game_of(payload: dict):
 def read_tree(path, game=None) -> tuple[Tree, object]:
     """``(tree, game)`` from the file ``path``; ``game`` (default: the one the header names) must
     be the game the tree was built for. TermoError naming the file and the problem otherwise."""
-    from termo.feedback import encode
+    from termo.core.feedback import encode
     from termo.trees.model import tree_key
 
     payload, lines = read_header(path)

@@ -43,7 +43,7 @@ def tree_key(game, t: float = 1.0, hard: bool = False) -> str:
     """What a tree's moves depend on besides its method: the game (its registry name, the
     matrix signature over its lists and win rule, its turn limit), the prior (T, or ``uniform``
     for a game whose prior does not depend on T) and hard mode."""
-    from termo.matrix import matrix_signature
+    from termo.engine.matrix import matrix_signature
 
     prior = "uniform" if game.uniform_prior else ("inf" if math.isinf(t) else repr(float(t)))
     return (f"game={game.label};M={matrix_signature(game)};R={game.max_turns};T={prior};"

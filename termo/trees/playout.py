@@ -1,4 +1,4 @@
-"""The ``level3`` builder: today's level-3 policy (`termo.solver.Solver`, as ``termo suggest``
+"""The ``level3`` builder: today's level-3 policy (`termo.engine.solver.Solver`, as ``termo suggest``
 plays it) played out over every branch.
 
 The root is the opener ``termo suggest`` plays first (the game's interface opener; a game
@@ -7,7 +7,7 @@ Then, turn by turn, every node of the turn is split by the feedback codes of its
 every child set is decided by the solver, all the sets of one turn in one batched call
 (`Solver.decide_many`, the call the lockstep battery makes: the same decisions as
 ``Solver.decide``). In hard mode each node is decided on its own with the legal-guess mask
-of its path (`termo.hard_mode`), as ``termo suggest --hard`` would.
+of its path (`termo.engine.hard_mode`), as ``termo suggest --hard`` would.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ CHUNK = 32  # sets decided per batched call (progress between calls)
 
 
 def level3_opener(game, solver, opener=None) -> int:
-    from termo.errors import TermoError
+    from termo.core.errors import TermoError
 
     if opener is not None:
         index = game.index_of(opener)
@@ -28,7 +28,7 @@ def level3_opener(game, solver, opener=None) -> int:
         return index
     if game.default_opener is not None and game.index_of(game.default_opener) is not None:
         return game.index_of(game.default_opener)
-    from termo.openers import Book
+    from termo.book.openers import Book
 
     return Book(solver).opener(optimal=True).index
 
@@ -51,7 +51,7 @@ def split(matrix, game, guess: int, cands):
 
 def build_level3(game, solver, opener: int, hard: bool = False, progress=None) -> Node:
     """The playout tree of ``solver`` (level 3) from ``opener``."""
-    from termo.matrix import pattern_matrix
+    from termo.engine.matrix import pattern_matrix
 
     hb = host()
     xp = hb.xp
@@ -93,8 +93,8 @@ def build_level3(game, solver, opener: int, hard: bool = False, progress=None) -
 
 def allowed_after(game, rounds):
     """The hard-mode mask after ``rounds`` (probe index, code) pairs."""
-    from termo.feedback import decode
-    from termo.hard_mode import allowed_probes, from_rounds
+    from termo.core.feedback import decode
+    from termo.engine.hard_mode import allowed_probes, from_rounds
 
     norm = game.probes_norm
     constraint = from_rounds(((norm[g], decode(c, game.word_length)) for g, c in rounds), game.word_length)

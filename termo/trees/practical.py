@@ -5,7 +5,7 @@ At every node with candidate set S (the answers still possible there):
 1. the *pool* of guesses: every answer of S, plus, when ``|S| <= SAMPLE_LIMIT`` (500), up to
    ``SAMPLES`` (2,000) exploratory probes drawn deterministically (a fixed seeded permutation of
    the probes, read from an offset given by a hash of S; hard mode keeps the legal ones only);
-2. the pool ranked as the live ``remaining`` ranking does (`termo.partition`): expected
+2. the pool ranked as the live ``remaining`` ranking does (`termo.engine.partition`): expected
    remaining answers ``Σ n_b² / |S|`` ascending (compared exactly, as the integer ``Σ n_b²``),
    then the §5.2 chain: entropy on the 1e-9 grid descending, candidates first, prior weight
    descending, probe index ascending;
@@ -29,7 +29,7 @@ import math
 import random
 
 from backends import host
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 SHORTLIST = 64
 SAMPLES = 2000
@@ -44,8 +44,8 @@ class PracticalBuilder:
 
     def __init__(self, game, t: float = 1.0, hard: bool = False, shortlist: int = SHORTLIST,
                  samples: int = SAMPLES, sample_limit: int = SAMPLE_LIMIT, progress=None):
-        from termo.matrix import answers_major_matrix
-        from termo.prior import prior_weights
+        from termo.engine.matrix import answers_major_matrix
+        from termo.core.prior import prior_weights
 
         hb = host()
         self.xp = xp = hb.xp
@@ -55,7 +55,7 @@ class PracticalBuilder:
         self.shortlist = int(shortlist)
         self.samples = int(samples)
         self.sample_limit = int(sample_limit)
-        from termo.matrix import pattern_matrix
+        from termo.engine.matrix import pattern_matrix
 
         self.mt = answers_major_matrix(game)  # answers x probes: a set's rows are contiguous
         self.m = hb.to_numpy(pattern_matrix(game, backend=hb))  # probes x answers: one guess's row

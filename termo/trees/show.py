@@ -9,12 +9,12 @@ tree (the feedback from the pattern matrix) and lists the guesses and patterns o
 from __future__ import annotations
 
 from backends import host
-from termo.errors import TermoError
-from termo.messages import counted
+from termo.core.errors import TermoError
+from termo.core.messages import counted
 
 
 def _matrix(game):
-    from termo.matrix import pattern_matrix
+    from termo.engine.matrix import pattern_matrix
 
     hb = host()
     return hb.to_numpy(pattern_matrix(game, backend=hb))
@@ -23,7 +23,7 @@ def _matrix(game):
 def top_levels(tree, game, depth: int = 2) -> dict:
     """Nested plain data: ``{"guess", "answers", "children": [{"pattern", ...}]}`` down to
     ``depth`` guesses (1: the opener alone); ``more`` counts the nodes cut below."""
-    from termo.feedback import decode
+    from termo.core.feedback import decode
 
     xp = host().xp
     matrix = _matrix(game)
@@ -64,7 +64,7 @@ def format_levels(data: dict, indent: str = "") -> list[str]:
 def answer_path(tree, game, answer: str) -> dict:
     """The guesses and patterns the tree plays against ``answer`` (TermoError when it is not an
     answer of the game): ``{"answer", "steps": [{"guess", "pattern"}], "guesses", "solved"}``."""
-    from termo.feedback import decode
+    from termo.core.feedback import decode
 
     index = game.index_of(answer)
     if index is None or not game.is_answer_index(index):
@@ -81,7 +81,7 @@ def answer_path(tree, game, answer: str) -> dict:
 
 
 def format_path(data: dict) -> list[str]:
-    from termo.feedback import render_squares
+    from termo.core.feedback import render_squares
 
     lines = [f"{data['answer']}: "
              + (f"solved in {data['guesses']}" if data["solved"] else "not solved (the tree has no branch for it)")]

@@ -16,9 +16,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from termo.cache import warn
-from termo.errors import TermoError
-from termo.paths import cache_dir, data_dir
+from termo.core.cache import warn
+from termo.core.errors import TermoError
+from termo.core.paths import cache_dir, data_dir
 
 SHIPPED = "trees"
 CACHED = "trees"

@@ -52,11 +52,11 @@ def subtree_guesses(node, game, cands, matrix):
 
 
 def tree_move(tree, game, history, cands, matrix):
-    """The `termo.decision.Choice` of the tree's move after ``history`` over the candidate set
+    """The `termo.core.decision.Choice` of the tree's move after ``history`` over the candidate set
     ``cands`` (ascending answer indices; ``expected`` replayed on the subtree, ``bits`` of its
     feedback), or None when the tree does not answer."""
-    from termo.decision import Choice
-    from termo.prior import prior_weights
+    from termo.core.decision import Choice
+    from termo.core.prior import prior_weights
 
     node = node_after(tree, history, game.win_code)
     if node is None:

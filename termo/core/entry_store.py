@@ -1,7 +1,7 @@
 """Checksummed JSON entries: one file per key, written atomically, checked when read.
 
 An entry is a JSON value stored under a string key. On disk it is a *record*: the sealed object
-``{"format", "key", "value", "sha256"}`` (see :func:`termo.cache.seal`), so an edit of any value,
+``{"format", "key", "value", "sha256"}`` (see :func:`termo.core.cache.seal`), so an edit of any value,
 a file moved to another key's name or one from another format is detected. An
 :class:`EntryStore` keeps one record per file in a folder, the file named by a hash of its key:
 writers of different keys never touch the same file, and two writers of the same key each
@@ -20,7 +20,7 @@ import math
 from pathlib import Path
 from typing import Any, Callable
 
-from termo.cache import atomic_write_json, read_json, open_sealed, seal, warn
+from termo.core.cache import atomic_write_json, read_json, open_sealed, seal, warn
 
 RECORD_FORMAT = "termo-entry/1"
 BUNDLE_FORMAT = "termo-entries/1"

@@ -7,8 +7,8 @@ class TermoError(ValueError):
     """A user-facing error: its message is one clear line, shown without a traceback.
 
     ``code`` and ``params`` (optional) name the same error in the message catalogue
-    (`termo.messages`), which says it in each board language; ``str(err)`` stays the CLI's
-    English line. A `termo.messages.Message` as the message brings its own code and params.
+    (`termo.core.messages`), which says it in each board language; ``str(err)`` stays the CLI's
+    English line. A `termo.core.messages.Message` as the message brings its own code and params.
     """
 
     def __init__(self, message="", code: str | None = None, params: dict | None = None):

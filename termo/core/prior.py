@@ -9,7 +9,7 @@ floating-point warning is raised. A T that parses to 0.0 (``1e-400``) cannot be 
 is rejected.
 
 A candidate set whose mass under the global prior is tiny (at most :data:`REBASE_MASS`) gets the
-prior re-based on it (:func:`rebased_prior`); `termo.solver.Solver` does that for its decisions.
+prior re-based on it (:func:`rebased_prior`); `termo.engine.solver.Solver` does that for its decisions.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from backends import host
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 _INFINITY_WORDS = {"inf", "+inf", "infinity", "infinito", "∞", "uniform"}
 

@@ -10,12 +10,12 @@ the level-3 opener cache. The solver never imports this module.
   when there is one) and the optimum as the first alternative. A game without a default opener,
   or whose default cannot be typed, gets the optimum.
 
-Cache: the folder ``openers/`` in ``termo.paths.cache_dir()``, one checksummed file per key
-(:mod:`termo.entry_store`, written atomically), backed by the shipped bundle
+Cache: the folder ``openers/`` in ``termo.core.paths.cache_dir()``, one checksummed file per key
+(:mod:`termo.core.entry_store`, written atomically), backed by the shipped bundle
 ``data/openers.json`` (the default configuration). Entries are validated when read (known
 words, finite values in range, shapes); a damaged one is reported and recomputed. The key holds everything the value
 depends on: level, T (``repr``, marked ``/stable`` where the prior is its stable form,
-`termo.prior`) or a hash of a custom prior, K, P, loss cost, round limit,
+`termo.core.prior`) or a hash of a custom prior, K, P, loss cost, round limit,
 probe/answer counts, the matrix signature and ``search_signature()`` (a hash of the search
 code's tokens, comments and docstrings excluded). ``recompute=True`` ignores both files.
 """
@@ -31,17 +31,17 @@ import tokenize
 from pathlib import Path
 
 from backends.host_ops import TREE_SEARCH_SOURCES
-from termo.decision import Choice, Decision
-from termo.entry_store import EntryStore, bundle_get, number_in, write_bundle
-from termo.paths import cache_dir, data_dir
+from termo.core.decision import Choice, Decision
+from termo.core.entry_store import EntryStore, bundle_get, number_in, write_bundle
+from termo.core.paths import cache_dir, data_dir
 
 CACHE_NAME = "openers.json"  # the shipped bundle (data/)
 STORE_NAME = "openers"  # the user cache folder (cache_dir())
 # The modules whose code decides the level-3 search result: the domain's, then the backend
 # modules of the tree's host bookkeeping (``backends.host_ops.TREE_SEARCH_SOURCES``).
-# The entropy sweeps (termo/entropy.py and the backends' sweeps) are left out on purpose, as in
+# The entropy sweeps (termo/engine/entropy.py and the backends' sweeps) are left out on purpose, as in
 # the reference: they only have to agree with their plain-Python oracle on the §5.2 order.
-SEARCH_MODULES = ("termo/level3.py", "termo/ordering.py", "termo/level2.py", *TREE_SEARCH_SOURCES)
+SEARCH_MODULES = ("termo/engine/level3.py", "termo/engine/ordering.py", "termo/engine/level2.py", *TREE_SEARCH_SOURCES)
 
 
 def _code_tokens(path: Path) -> str:
@@ -73,7 +73,7 @@ def search_signature() -> str:
     """First 12 hex digits of sha256 over the search modules' code tokens."""
     global _SIGNATURE
     if _SIGNATURE is None:
-        root = Path(__file__).resolve().parent.parent
+        root = Path(__file__).resolve().parents[2]  # the repository
         digest = hashlib.sha256()
         for name in SEARCH_MODULES:
             digest.update(name.encode())
@@ -84,7 +84,7 @@ def search_signature() -> str:
 
 def cache_key(solver) -> str:
     """The level-3 opener cache key of a solver configuration."""
-    from termo.matrix import matrix_signature
+    from termo.engine.matrix import matrix_signature
 
     game = solver.game
     if solver.custom_prior:
@@ -215,7 +215,7 @@ def _decision_from_entry(game, entry: dict) -> Decision:
 
 def search_level3(solver, progress=None):
     """Run the level-3 opener search (no cache): (Decision, [(word, cost) ranked], seconds)."""
-    from termo import level3
+    from termo.engine import level3
 
     start = time.perf_counter()
     game = solver.game
@@ -292,9 +292,9 @@ def opener(solver, optimal: bool = False, progress=None, recompute: bool = False
 def decide(solver, candidates, turn: int, progress=None, allowed=None) -> Decision:
     """``solver.decide``, except that a level-3 decision on every answer at turn 1 is the
     book's (cached) optimum opener instead of a fresh search. ``allowed`` (the hard-mode mask
-    over the probes, see `termo.solver.Solver.decide`) is passed on; a mask that rules nothing
+    over the probes, see `termo.engine.solver.Solver.decide`) is passed on; a mask that rules nothing
     out (the first turn) leaves the book's answer unchanged."""
-    from termo.hard_mode import restrictive
+    from termo.engine.hard_mode import restrictive
 
     cands = list(candidates)
     hard = restrictive(allowed)
@@ -306,7 +306,7 @@ def decide(solver, candidates, turn: int, progress=None, allowed=None) -> Decisi
 
 
 class Book:
-    """A solver with its opener book: what the interface layers (`termo.suggest.Advisor`) ask.
+    """A solver with its opener book: what the interface layers (`termo.interface.suggest.Advisor`) ask.
 
     ``decide`` and ``opener`` go through the book (see :func:`decide`, :func:`opener`); every
     other attribute is the solver's.
@@ -329,7 +329,7 @@ def write_shipped(progress=None) -> dict:
     """Recompute the default configuration's level-3 opener and write it to the shipped
     ``data/openers.json`` (run after any change to the search code)."""
     from termo.games import get_game
-    from termo.solver import Solver
+    from termo.engine.solver import Solver
 
     solver = Solver(get_game("termo"), level=3)
     decision, costs, seconds = search_level3(solver, progress)
@@ -338,7 +338,7 @@ def write_shipped(progress=None) -> dict:
     return entry
 
 
-if __name__ == "__main__":  # python -m termo.openers: refresh data/openers.json
+if __name__ == "__main__":  # python -m termo.book.openers: refresh data/openers.json
     import json
 
     print(json.dumps(write_shipped(), ensure_ascii=False, indent=1))

@@ -8,7 +8,7 @@ equation symbols).
 from __future__ import annotations
 
 from backends import host
-from termo.decision import Decision
+from termo.core.decision import Decision
 
 
 def letter_table(game):

@@ -1,18 +1,18 @@
 """The solver facade: one object per (game, level, prior, beam, depth, backend).
 
 >>> s = Solver(game, level=3)          # doctest: +SKIP
->>> s.decide(candidates, turn)          # a termo.decision.Decision
+>>> s.decide(candidates, turn)          # a termo.core.decision.Decision
 >>> s.decide_many(states, turns)        # probe index per state, batched
 
 Openers (the interface opener and the cached level-3 optimum) live one layer up, in
-:mod:`termo.openers`, which calls the solver; the solver never imports it.
+:mod:`termo.book.openers`, which calls the solver; the solver never imports it.
 
 Levels: 1 = letter frequency (§4), 2 = entropy with the §5.3 endgame rule, 3 = expected number of
 guesses over a beam (§6). The heavy entropy sweeps run on the chosen backend; the level-3 value
 recursion is float64 on the host, so every backend gives the same decisions and values.
 
 Small temperatures: a candidate set whose mass under the global prior is at most
-`termo.prior.REBASE_MASS` (1e-290; at a small T a rare set's mass underflows to 0, and §5.1 would
+`termo.core.prior.REBASE_MASS` (1e-290; at a small T a rare set's mass underflows to 0, and §5.1 would
 then weigh it uniformly, the T = ∞ answer) is decided by the same configuration with the prior
 re-based on the set (:meth:`Solver.rebased`), so every positive T gives its own answer.
 """
@@ -24,11 +24,11 @@ import dataclasses
 import math
 
 from backends import get_backend, host
-from termo import hard_mode, level1, level2, level3
-from termo.decision import Choice, Decision
-from termo.entropy import Sweeper
-from termo.errors import TermoError
-from termo.prior import REBASE_MASS, rebased_prior, weights_and_form
+from termo.engine import hard_mode, level1, level2, level3
+from termo.core.decision import Choice, Decision
+from termo.engine.entropy import Sweeper
+from termo.core.errors import TermoError
+from termo.core.prior import REBASE_MASS, rebased_prior, weights_and_form
 
 REBASED_KEPT = 8  # re-based solvers memoised per solver (least recently used dropped)
 
@@ -56,7 +56,7 @@ class Solver:
         self.endgame = int(endgame)
         self.loss = float(loss)
         self.backend = get_backend(backend)
-        self.stable_prior = False  # the stable form of the prior (termo.prior), not §2.5's formula
+        self.stable_prior = False  # the stable form of the prior (termo.core.prior), not §2.5's formula
         if prior is None:
             self.custom_prior = False
             self.prior, form = weights_and_form(game.icf, self.t)
@@ -70,7 +70,7 @@ class Solver:
         self.sweeper = Sweeper(game, self.prior, self.backend)
         self._tree = None
         self._letters = None
-        self._opener = None  # level 1/2 optimum, computed once (a slot kept by termo.openers)
+        self._opener = None  # level 1/2 optimum, computed once (a slot kept by termo.book.openers)
         self._rebased: dict = {}  # candidate tuple -> re-based solver (see `rebased`)
 
     # -- building blocks ----------------------------------------------------------------------
@@ -103,9 +103,9 @@ class Solver:
 
     def rebased(self, candidates) -> "Solver":
         """The solver that decides ``candidates``: this one, or, when their global prior mass is
-        at most `termo.prior.REBASE_MASS` (0, or so small that their relative weights lost
+        at most `termo.core.prior.REBASE_MASS` (0, or so small that their relative weights lost
         precision), the same configuration with the prior re-based on the set
-        (`termo.prior.rebased_prior`: ``softmax(−ICF/T)`` restricted to the set, stable form,
+        (`termo.core.prior.rebased_prior`: ``softmax(−ICF/T)`` restricted to the set, stable form,
         zeros elsewhere), so the set is weighed as at this T instead of by §5.1's uniform
         fallback. Above the threshold nothing changes, bit for bit (the reason is at
         `REBASE_MASS`).
@@ -132,7 +132,7 @@ class Solver:
 
     def _reporting(self, sub):
         """Within the block, ``sub``'s level-3 searches report to this solver's default progress
-        callback (`termo.level3.TreeSearch.reporting`), if one is set."""
+        callback (`termo.engine.level3.TreeSearch.reporting`), if one is set."""
         progress = None if self._tree is None else self._tree.progress
         if progress is None or sub.level != 3:
             return contextlib.nullcontext()
@@ -184,7 +184,7 @@ class Solver:
     def decide(self, candidates, turn: int, allowed=None) -> Decision:
         """The suggestion for ``candidates`` (ascending answer indices) at 1-based ``turn``.
 
-        ``allowed`` (hard mode, `termo.hard_mode.allowed_probes`): a boolean mask over the
+        ``allowed`` (hard mode, `termo.engine.hard_mode.allowed_probes`): a boolean mask over the
         probes the guess may be. Level 1 plays candidates, which are always legal; level 2 takes
         the first allowed probe of the same §5.2 order (the endgame rules play candidates);
         level 3 takes its root beam among the allowed probes, while the turns below the root

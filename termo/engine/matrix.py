@@ -25,10 +25,10 @@ import zlib
 from pathlib import Path
 
 from backends import get_backend, host, status
-from termo.cache import atomic_write_bytes, atomic_write_json, os_reason, read_json, warn, warn_not_stored
-from termo.feedback import colours, encode
+from termo.core.cache import atomic_write_bytes, atomic_write_json, os_reason, read_json, warn, warn_not_stored
+from termo.core.feedback import colours, encode
 from termo.games import EXACT, Game
-from termo.paths import cache_dir
+from termo.core.paths import cache_dir
 
 RULES_VERSION = "two-pass-1"
 _SPOT_CHECKS = 256

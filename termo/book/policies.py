@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import sys
 
-from termo import level1, openers
-from termo.errors import TermoError
+from termo.engine import level1
+from termo.book import openers
+from termo.core.errors import TermoError
 
 POLICY_NAMES = ("random", "letters", "likely", "entropy", "level3")
 _MEMO_LIMIT = 500_000
@@ -148,12 +149,12 @@ def make_policy(name: str, game=None, t: float = 1.0, seed: int = 0, backend=Non
         return LettersPolicy(game)
     if name == "likely":
         if prior is None:
-            from termo.prior import prior_weights
+            from termo.core.prior import prior_weights
 
             return LikelyPolicy(prior_weights(game.icf, t), icf=game.icf)
         return LikelyPolicy(prior)
     if solver is None:
-        from termo.solver import Solver
+        from termo.engine.solver import Solver
 
         solver = Solver(game, level=2 if name == "entropy" else 3, t=t, beam=beam, depth=depth,
                         backend=backend, prior=prior)

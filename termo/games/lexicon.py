@@ -12,9 +12,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from termo.errors import TermoError
-from termo.feedback import normalize
-from termo.paths import data_dir
+from termo.core.errors import TermoError
+from termo.core.feedback import normalize
+from termo.core.paths import data_dir
 
 WORD_LENGTH = 5
 # a-z plus Latin-1 letters U+00E0..U+00F6 and U+00F8..U+00FF (everything but the division sign).

@@ -1,6 +1,6 @@
 """Partition metrics of a guess over a game state, and rankings of every probe by them.
 
-A *state* is the candidate set a history leaves (:mod:`termo.session`) with the game's prior at
+A *state* is the candidate set a history leaves (:mod:`termo.engine.session`) with the game's prior at
 temperature ``t`` restricted to it (``t = inf``: uniform; Nerdle and Wordle are uniform at every
 ``t``). A guess splits the ``N`` candidates into feedback groups, one per pattern code of the
 pattern matrix (so a non-exact win rule, already encoded in the matrix, needs nothing here).
@@ -30,11 +30,11 @@ Counts are vectorised over probes: for a block of probes, the codes ``M[block, S
 backend's ``row_histogram`` (NumPy: one ``bincount`` over ``row * n_patterns + code``), in blocks
 of about :data:`CELLS` histogram or code cells, so big games (Nerdle Classic: 17,723 probes x
 6,561 patterns) stay within memory. A guess outside the probe list has no matrix row: its codes
-come from the scalar rule :func:`termo.feedback.colours` (it wins only when written as an answer).
+come from the scalar rule :func:`termo.core.feedback.colours` (it wins only when written as an answer).
 
 Rankings (:func:`rank_probes`), every probe of the game, deterministic:
 
-* ``entropy``: the engine's §5.2 order (:func:`termo.ordering.full_order`): bits rounded to the
+* ``entropy``: the engine's §5.2 order (:func:`termo.engine.ordering.full_order`): bits rounded to the
   1e-9 grid descending, then candidates first, then prior weight descending, then probe index
   ascending; its first entry is the probe level 2 of ``termo suggest`` plays (outside its endgame
   rules);
@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from backends import get_backend, host
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 CRITERIA = ("entropy", "minimax", "remaining")
 CELLS = 4_000_000  # code or histogram cells per block of probes
@@ -80,9 +80,9 @@ class State:
 
 def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) -> State:
     """The state after ``history`` (items ``guess:colours``, replayed strictly by
-    :class:`termo.session.Session`); TermoError for a bad item or a history that ends in a win."""
-    from termo.prior import prior_weights
-    from termo.session import Session
+    :class:`termo.engine.session.Session`); TermoError for a bad item or a history that ends in a win."""
+    from termo.core.prior import prior_weights
+    from termo.engine.session import Session
 
     items = tuple(history)
     if session is None:
@@ -97,7 +97,7 @@ def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) 
 
 def sweeper_for(state: State):
     """The host entropy sweeper of the state's game and prior (the engine's float convention)."""
-    from termo.entropy import Sweeper
+    from termo.engine.entropy import Sweeper
 
     return Sweeper(state.game, state.prior, host())
 
@@ -131,7 +131,7 @@ def partition_stats(state: State, probes: Sequence[int] | None = None, backend=N
     hx = hb.xp
     b = get_backend(backend)
     bx = b.xp
-    from termo.matrix import pattern_matrix
+    from termo.engine.matrix import pattern_matrix
 
     matrix = pattern_matrix(game, backend=b)
     n = state.n
@@ -190,12 +190,12 @@ def partition_stats(state: State, probes: Sequence[int] | None = None, backend=N
 
 
 def guess_codes(state: State, text: str):
-    """``(guess, codes)``: the validated :class:`termo.session.Guess` for ``text`` and its feedback
+    """``(guess, codes)``: the validated :class:`termo.engine.session.Guess` for ``text`` and its feedback
     codes over the candidates (host int64). A guess outside the probe list is accepted when the
     game's ``check_guess_text`` accepts it; its codes come from the scalar two-pass rule."""
-    from termo.feedback import colours, encode
-    from termo.matrix import pattern_matrix
-    from termo.session import Session
+    from termo.core.feedback import colours, encode
+    from termo.engine.matrix import pattern_matrix
+    from termo.engine.session import Session
 
     game = state.game
     hb = host()
@@ -288,7 +288,7 @@ def off_list_warnings(game, guess) -> tuple[str, ...]:
     if guess.probe is not None:
         return ()
     noun = "word" if game.unit == "letters" else "guess"
-    from termo.messages import Message
+    from termo.core.messages import Message
 
     return (Message(f"{guess.word!r} is not in the {noun} list: its groups are computed answer by answer "
                     "(scalar rule; it wins only when written as an answer)", "warning.partition_off_list",
@@ -362,7 +362,7 @@ def check_criterion(by: str) -> str:
 
 def ranking(state: State, backend=None, sweeper=None, cells: int = CELLS) -> Ranking:
     """Every probe's metrics over the state and its entropy order (see the module docstring)."""
-    from termo.ordering import full_order
+    from termo.engine.ordering import full_order
 
     sweeper = sweeper or sweeper_for(state)
     stats = partition_stats(state, None, backend=backend, cells=cells)

@@ -8,11 +8,11 @@ before it touches the candidate set:
 * the colours are parsed by `Game.parse_colours` in the game's own colour forms (``GYBBB``,
   ``21000``, squares, and Termo's ``vapcc`` or Nerdle's ``P`` for purple, ...);
 * an *impossible* pattern (one no answer could ever produce for that guess, see
-  `termo.feedback.pattern_possible`) is rejected with its reason, before any filtering: that is
+  `termo.core.feedback.pattern_possible`) is rejected with its reason, before any filtering: that is
   a typing mistake, not information;
 * a guess outside the probe list is accepted with a warning; it has no row in the pattern
   matrix, so its colours are computed answer by answer with the scalar
-  `termo.feedback.feedback_code` (the slow path);
+  `termo.core.feedback.feedback_code` (the slow path);
 * a round that would leave no candidate is *reported and not applied* (mistyped colours, or an
   answer missing from the lexicon), so the player can fix it or undo an earlier round;
 * an all-green pattern wins the game; that round does not filter, but the guess must be able
@@ -20,7 +20,7 @@ before it touches the candidate set:
   word outside the lists, colours that fit every earlier round): otherwise it is rejected with
   the round it contradicts;
 * in hard mode (``Session(game, hard=True)``) a guess must keep every green in place and reuse
-  every revealed letter as often as it was marked (`termo.hard_mode`); an illegal guess is
+  every revealed letter as often as it was marked (`termo.engine.hard_mode`); an illegal guess is
   rejected with the reason and not applied.
 
 History items on the command line have the form ``guess:pattern`` (see `parse_history_item`).
@@ -32,8 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from termo.errors import TermoError
-from termo.messages import Message, nested, unit_count
+from termo.core.errors import TermoError
+from termo.core.messages import Message, nested, unit_count
 
 EMPTY_RESULT_HINT = (
     "mistyped colours, or the answer is not in the lexicon; the round was not applied"
@@ -115,8 +115,8 @@ class Session:
     """A game in progress: validated rounds, the candidate set they leave, undo.
 
     `matrix` is the game's pattern matrix (any backend; it is brought to the host once); by
-    default it is loaded lazily from `termo.matrix.pattern_matrix` on the host backend.
-    ``hard=True`` plays by hard mode (`termo.hard_mode`): a guess that drops a green or a
+    default it is loaded lazily from `termo.engine.matrix.pattern_matrix` on the host backend.
+    ``hard=True`` plays by hard mode (`termo.engine.hard_mode`): a guess that drops a green or a
     revealed letter is rejected with the reason, and nothing is applied.
     """
 
@@ -177,7 +177,7 @@ class Session:
         (hard mode) when it breaks the rule of the rounds played."""
         guess = self._check_word(text)
         if self.hard:
-            from termo.hard_mode import is_legal
+            from termo.engine.hard_mode import is_legal
 
             ok, reason = is_legal(self.constraint(), guess.norm, self.game.unit)
             if not ok:
@@ -186,8 +186,8 @@ class Session:
         return guess
 
     def constraint(self):
-        """The hard-mode `termo.hard_mode.Constraint` of the rounds played (any mode)."""
-        from termo.hard_mode import from_rounds
+        """The hard-mode `termo.engine.hard_mode.Constraint` of the rounds played (any mode)."""
+        from termo.engine.hard_mode import from_rounds
 
         norm = self.game.normalize
         return from_rounds(((norm(r.guess), r.pattern) for r in self.rounds if not r.won),
@@ -197,7 +197,7 @@ class Session:
         """Hard mode: the boolean mask over the probes a next guess may be; None otherwise."""
         if not self.hard:
             return None
-        from termo.hard_mode import allowed_probes
+        from termo.engine.hard_mode import allowed_probes
 
         return allowed_probes(self.game, self.constraint())
 
@@ -233,7 +233,7 @@ class Session:
 
     def check_pattern(self, guess: Guess, text: str) -> str:
         """Parse colours and reject a pattern no answer could give to this guess."""
-        from termo.feedback import pattern_possible
+        from termo.core.feedback import pattern_possible
 
         pattern = self.game.parse_colours(text)
         ok, reason = pattern_possible(guess.norm, pattern, self.game.word_length, normalize=None)
@@ -250,14 +250,14 @@ class Session:
 
     def _matrix_host(self):
         if self._matrix is None:
-            from termo.matrix import pattern_matrix
+            from termo.engine.matrix import pattern_matrix
 
             self._matrix = pattern_matrix(self.game, backend=self._backend)
         return self._matrix
 
     def filter(self, guess: Guess, pattern: str, candidates=None):
         """The candidates (default: the current ones) consistent with `guess` coloured `pattern`."""
-        from termo.feedback import encode
+        from termo.core.feedback import encode
 
         xp = self._xp
         cands = self._candidates if candidates is None else candidates
@@ -267,7 +267,7 @@ class Session:
             codes = xp.take(xp.asarray(row), cands)
             return cands[codes == code]
         # Slow path: a guess with no matrix row (it wins only when written as the answer).
-        from termo.feedback import colours
+        from termo.core.feedback import colours
 
         answers = self.game.answers_norm
         keep = [
@@ -318,7 +318,7 @@ class Session:
             keys = game.probe_win_keys  # None under the exact rule
             if guess.probe in set(cands) if keys is None else any(keys[c] == keys[guess.probe] for c in cands):
                 return
-        from termo.feedback import colours
+        from termo.core.feedback import colours
 
         for number, frame in enumerate(self._frames, start=1):
             rnd = frame.round

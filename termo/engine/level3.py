@@ -34,7 +34,7 @@ import contextlib
 from dataclasses import dataclass, field
 
 from backends import host
-from termo.entropy import BIG_SET
+from termo.engine.entropy import BIG_SET
 
 LOSS_COST = 7.0
 SWEEP_CHUNKS = 16  # a big level's sweeps run in this many batches when progress is reported
@@ -52,7 +52,7 @@ def _np():
 
 
 def _host_sweeper(sweeper) -> bool:
-    """Is ``sweeper`` the bound ``sweep`` of a `termo.entropy.Sweeper` whose backend sweeps on
+    """Is ``sweeper`` the bound ``sweep`` of a `termo.engine.entropy.Sweeper` whose backend sweeps on
     the host (then the tree's pruned host sweep gives the same lists, faster)?"""
     owner = getattr(sweeper, "__self__", None)
     return bool(getattr(getattr(owner, "backend", None), "host_tree_sweeps", False))

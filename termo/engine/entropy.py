@@ -26,15 +26,14 @@ from __future__ import annotations
 
 from backends import get_backend, host
 from backends.base import SweepTables
-from backends.host_ops import kernel_sources, register_warm_up
 
 BIG_SET = 256  # above this size a single set is swept probe-parallel on the row-major matrix (NumPy)
 
 
 def _matrices(game, backend):
     """(device matrix, host matrix, host transposed matrix) of ``game``; the transposed copy
-    (answers × probes, contiguous rows per answer) is cached on disk by ``termo.matrix``."""
-    from termo.matrix import answers_major_matrix, pattern_matrix
+    (answers × probes, contiguous rows per answer) is cached on disk by ``termo.engine.matrix``."""
+    from termo.engine.matrix import answers_major_matrix, pattern_matrix
 
     hb = host()
     host_m = _read_only(hb.to_numpy(pattern_matrix(game, backend=hb)))
@@ -96,55 +95,3 @@ class Sweeper:
         xp = host().xp
         state_ids = xp.asarray(state_ids, dtype=xp.int64)
         return self.backend.sweep_top_k(self.tables, members, offsets, state_ids, int(k))
-
-
-# --------------------------------------------------------------------------------------------
-# Compiling the kernels once
-# --------------------------------------------------------------------------------------------
-def warm_up_kernels(game=None) -> None:
-    """Run the common commands' kernel paths once on ``game`` (default: Termo), so that numba
-    compiles them all in one sitting: the level-3 search of a suggestion and of big sets
-    (serial and parallel sweeps and partitions, registry, values), batched level-2 decisions
-    (large and small batches)
-    and the one-set paths of a process that has loaded numba (big-set entropies, top-k, the
-    reported bits). The backends' numba shim runs it the first time numba loads with a cold
-    cache; it takes ~2 s once everything is compiled. (The batched ``Sweeper.sweep`` is left
-    out: the level-3 engine sweeps with its own kernels on NumPy.)"""
-    from termo.solver import Solver
-
-    if game is None:
-        from termo.games import termo_game
-
-        game = termo_game()
-    xp = host().xp
-    level3 = Solver(game, level=3)
-    matrix = level3.sweeper.matrix
-    opener = game.index_of(game.default_opener or "") or 0
-    codes = xp.asarray(matrix[opener])
-    everything = xp.arange(game.n_answers, dtype=xp.int64)
-    buckets = sorted((everything[codes == c] for c in set(codes.tolist()) if c != game.win_code),
-                     key=lambda s: -s.shape[0])
-    mid = next((s for s in buckets if s.shape[0] <= 250), buckets[-1])  # an interactive level-3 set
-    level3.decide(mid, 2)
-    level3.decide_many(buckets[:10], [2] * len(buckets[:10]))  # big searches: parallel partitions
-    level2 = Solver(game, level=2)
-    level2.decide_many(buckets, [2] * len(buckets))  # one large batch
-    level2.decide_many(buckets[-2:], [2, 2])  # one small batch
-    sweeper = level2.sweeper
-    sweeper.top(everything, 6)
-    sweeper.top(mid, 6)
-    sweeper.entropy_of(opener, everything)
-
-
-def _kernel_sources():
-    """The kernel files the warm-up covers, and the modules whose calls decide their argument
-    types (an edit to any of them warms up again)."""
-    from pathlib import Path
-
-    here = Path(__file__).resolve()
-    return (*kernel_sources(), here, here.with_name("level3.py"))
-
-
-register_warm_up(warm_up_kernels, _kernel_sources())
-
-import termo.warm_up  # noqa: E402,F401 - the other commands' warm-ups (registered after this one)

@@ -5,7 +5,7 @@ answers "what now?" for a candidate set with the configured level at every candi
 (level 3 searches even the largest sets; ``progress(done, total)`` follows the search). With no
 round played yet the answer is the opener: the default one (`tarso`, like the reference
 interface) or the optimum of the configuration.
-In hard mode (``Config(hard=True)``, `termo.hard_mode`) the session rejects illegal guesses and
+In hard mode (``Config(hard=True)``, `termo.engine.hard_mode`) the session rejects illegal guesses and
 the suggestion is a legal guess; the opener is unchanged (every first guess is legal).
 
 `suggest()` and `opener_report()` return plain data: the keys of `Decision.as_dict()`
@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from termo.errors import TermoError
+from termo.core.errors import TermoError
 
 LEVELS = (1, 2, 3)
 OPENERS = ("default", "optimal")
@@ -92,8 +92,8 @@ class Config:
 
 
 def _make_solver(game, level, config: Config):
-    from termo.openers import Book
-    from termo.solver import Solver
+    from termo.book.openers import Book
+    from termo.engine.solver import Solver
 
     return Book(Solver(
         game,
@@ -107,7 +107,7 @@ def _make_solver(game, level, config: Config):
 
 def _search_progress(solver, progress: Progress | None):
     """A context in which ``solver``'s level-3 searches report to ``progress(done, total)``
-    (`termo.level3.TreeSearch.reporting`); a no-op for other levels and for solvers without a
+    (`termo.engine.level3.TreeSearch.reporting`); a no-op for other levels and for solvers without a
     search tree (test fakes)."""
     if progress is None or getattr(solver, "level", None) != 3 or getattr(solver, "tree", None) is None:
         return contextlib.nullcontext()
@@ -118,7 +118,7 @@ class Advisor:
     """The solvers of one configuration, created lazily and reused between questions.
 
     `solver_factory(game, level, config)` builds a solver (tests pass a fake one); by default it
-    is `termo.solver.Solver`.
+    is `termo.engine.solver.Solver`.
     """
 
     def __init__(self, game, config: Config | None = None, solver_factory=None, tree=None):
@@ -196,7 +196,7 @@ class Advisor:
         return decision
 
     def next_move(self, session, progress: Progress | None = None):
-        """The `Decision` for a `termo.session.Session` (the opener before any round)."""
+        """The `Decision` for a `termo.engine.session.Session` (the opener before any round)."""
         return self.move(session, progress=progress)[0]
 
     def move(self, session, progress: Progress | None = None):
@@ -221,8 +221,8 @@ class Advisor:
         tree = self.tree
         if tree is None or bool(getattr(session, "hard", False)) != tree.hard:
             return None
-        from termo.decision import Decision
-        from termo.feedback import encode
+        from termo.core.decision import Decision
+        from termo.core.feedback import encode
         from termo.trees.walker import tree_move
 
         history = [(r.probe, encode(r.pattern)) for r in session.rounds]
@@ -268,7 +268,7 @@ def suggest(
     rounds before it, and the suggestion is a legal guess. Warnings (a word outside the probe
     list) go to `on_warning`.
     """
-    from termo.session import Session
+    from termo.engine.session import Session
 
     if game is None:
         from termo.games import get_game
@@ -319,7 +319,7 @@ def _opener_note(game, data: dict, optimal: bool) -> str:
                 f"{interface} (--opener default plays {interface})")
     alternatives = data.get("alternatives") or []
     if reason.startswith("default opener (the fixed first word)") and alternatives:
-        # `termo.openers.default_opener` lists the optimum first when it is known
+        # `termo.book.openers.default_opener` lists the optimum first when it is known
         best = alternatives[0]["word"]
         return (f"{reason}; the game's interface opener, not the optimum of this configuration "
                 f"({best}: --opener optimal plays it, `termo opener` shows it)")

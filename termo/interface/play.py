@@ -14,7 +14,7 @@ warning; impossible colours are rejected with the reason; a round that would lea
 is reported and not applied; in hard mode (``Config(hard=True)``) a guess that breaks the rule
 is rejected with the reason and nothing is applied. All green wins and ends the game with a
 summary; end of input ends the session cleanly. While the rounds follow the advisor's stored
-strategy tree (`termo.suggest.Advisor.tree`) its move is shown at once, marked "from the stored
+strategy tree (`termo.interface.suggest.Advisor.tree`) its move is shown at once, marked "from the stored
 ... tree"; once the player leaves the tree the live ranking answers.
 """
 
@@ -25,9 +25,9 @@ import shutil
 import textwrap
 from typing import Callable, Iterable, Iterator
 
-from termo.errors import TermoError
-from termo.session import EMPTY_RESULT_HINT, Session
-from termo.suggest import Advisor, format_decision
+from termo.core.errors import TermoError
+from termo.engine.session import EMPTY_RESULT_HINT, Session
+from termo.interface.suggest import Advisor, format_decision
 
 # Terminal colours for the tiles (background green / yellow / dark grey, bold white letters).
 _ANSI_TILE = {"G": "\x1b[1;97;42m", "Y": "\x1b[1;30;43m", "B": "\x1b[1;97;100m"}
@@ -60,7 +60,7 @@ Commands: help, ?, ajuda               this help
 
 def render_row(word: str, pattern: str, color: bool = False) -> str:
     """One board row: coloured tiles on a terminal, else the word and the squares."""
-    from termo.feedback import render_squares
+    from termo.core.feedback import render_squares
 
     if color:
         tiles = "".join(

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from backends import host
-from termo.errors import TermoError
-from termo.messages import Message
+from termo.core.errors import TermoError
+from termo.core.messages import Message
 
 
 @dataclass(frozen=True)
@@ -207,9 +207,9 @@ def top_allowed(sweeper, candidates, allowed, k: int) -> list[int]:
 
     The entropies are the sweeper's full sweep (``Sweeper.entropies``); the mask is applied
     before the top-k, and the order (rounded entropy, members first, prior, index) is the
-    engine's ``termo.ordering.top_k`` over the allowed probes only.
+    engine's ``termo.engine.ordering.top_k`` over the allowed probes only.
     """
-    from termo.ordering import top_k
+    from termo.engine.ordering import top_k
 
     xp = host().xp
     mask = xp.asarray(allowed, dtype=xp.bool)

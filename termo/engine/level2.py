@@ -12,8 +12,8 @@ still bets on the commonest word.
 
 from __future__ import annotations
 
-from termo.decision import Choice, Decision
-from termo.errors import TermoError
+from termo.core.decision import Choice, Decision
+from termo.core.errors import TermoError
 
 ENDGAME_LIMIT = 3
 

@@ -6,7 +6,7 @@ the catalogue says the same thing in the board's terms: tiles and colour names i
 ``GGGGY``, "the level" instead of ``--level``, ∞ instead of ``inf``, a decimal comma in pt and ru.
 
 - `Message` is a ``str`` (the CLI's line, unchanged) that also carries ``code`` and ``params``;
-  warnings are Messages, and `termo.errors.TermoError` carries the same two attributes.
+  warnings are Messages, and `termo.core.errors.TermoError` carries the same two attributes.
 - `render(code, params, lang)` is one finished sentence; `messages(code, params)` all three.
 - `reason_message(text)` reads a suggestion's reason (also one stored in an opener table, where
   only the text survives) back into ``(code, params)``.
@@ -838,7 +838,7 @@ def _value(name: str, text: str):
 
 def reason_message(text: str):
     """``(code, params)`` of a suggestion's reason, read from its English text (the reasons of
-    `termo.level1`, `termo.level2`, `termo.solver`, `termo.openers` and `termo.suggest`, with
+    `termo.engine.level1`, `termo.engine.level2`, `termo.engine.solver`, `termo.book.openers` and `termo.interface.suggest`, with
     their notes and opener remarks); None for a text it does not know."""
     text = text.strip()
     for pattern, code, names in _SUFFIXES:

@@ -10,8 +10,8 @@ import unicodedata
 from collections import Counter
 from itertools import permutations
 
-from termo.errors import TermoError
-from termo.messages import Message, counted, unit_count
+from termo.core.errors import TermoError
+from termo.core.messages import Message, counted, unit_count
 
 COMBINING_CEDILLA = "\u0327"
 DIGIT = {"B": 0, "Y": 1, "G": 2}

@@ -1,7 +1,7 @@
 """The first run compiles every command's kernels in one sitting (``backends.numba_shim``).
 
 numba compiles a kernel once per argument-type signature, and the commands reach different
-kernels with different types: the level-2/3 search (``termo.entropy.warm_up_kernels``) on a
+kernels with different types: the level-2/3 search (:func:`warm_up_kernels`) on a
 game of one-byte feedback codes (Termo, Wordle, Russian Wordle) and on one of two-byte codes
 (Nerdle Classic and Mini), ``partition``, the exact solver (``optimal``, ``tree build --method
 exact``) and the full-beam evaluations (``openers``, ``robustness``). Each of the warm-ups below
@@ -10,19 +10,20 @@ that after the first run no command compiles again (``bench/bench_warmup.py`` ch
 empty kernel cache). They register with :func:`backends.host_ops.register_warm_up`, each keyed
 by its own sources, and run together the first time numba loads with a cold cache.
 
-This module is imported by every module whose code calls the kernels first (``termo.entropy``,
-``termo.exact.search``, ``termo.robustness.sweep``), so the warm-ups are registered whichever
-command runs first.
+The module sits above every layer it exercises (docs/ARCHITECTURE.md), so no engine module imports
+it: the front ends do (``cli.app.main`` before it runs a command, ``web.app.create_app``), which
+registers the warm-ups whichever command runs first. A program that calls the library directly
+imports it too, or its kernels compile one by one as they are first called.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import termo.entropy  # noqa: F401 - registers the level-2/3 warm-up first (it imports this module back)
+import termo.engine.entropy  # noqa: F401 - registers the level-2/3 warm-up first (it imports this module back)
 from backends.host_ops import family_sources, kernel_sources, register_warm_up
 
-_HERE = Path(__file__).resolve().parent
+_HERE = Path(__file__).resolve().parent.parent  # termo/
 SMALL_GAME = "nerdle-mini"  # 206 equations, two-byte codes: the Nerdle games' argument types in a second
 ONE_BYTE_TABLE = "wordle-ru"  # the smallest one-byte game with a full opener table (725 answers)
 WORLD = 60  # a closed world of the 60 commonest Termo answers: the robustness sweep's types, quickly
@@ -34,19 +35,54 @@ def _small_game():
     return get_game(SMALL_GAME)
 
 
+def warm_up_kernels(game=None) -> None:
+    """Run the common commands' kernel paths once on ``game`` (default: Termo), so that numba
+    compiles them all in one sitting: the level-3 search of a suggestion and of big sets
+    (serial and parallel sweeps and partitions, registry, values), batched level-2 decisions
+    (large and small batches)
+    and the one-set paths of a process that has loaded numba (big-set entropies, top-k, the
+    reported bits). The backends' numba shim runs it the first time numba loads with a cold
+    cache; it takes ~2 s once everything is compiled. (The batched ``Sweeper.sweep`` is left
+    out: the level-3 engine sweeps with its own kernels on NumPy.)"""
+    from termo.engine.solver import Solver
+
+    if game is None:
+        from termo.games import get_game
+
+        game = get_game("termo")
+    from backends import host
+
+    xp = host().xp
+    level3 = Solver(game, level=3)
+    matrix = level3.sweeper.matrix
+    opener = game.index_of(game.default_opener or "") or 0
+    codes = xp.asarray(matrix[opener])
+    everything = xp.arange(game.n_answers, dtype=xp.int64)
+    buckets = sorted((everything[codes == c] for c in set(codes.tolist()) if c != game.win_code),
+                     key=lambda s: -s.shape[0])
+    mid = next((s for s in buckets if s.shape[0] <= 250), buckets[-1])  # an interactive level-3 set
+    level3.decide(mid, 2)
+    level3.decide_many(buckets[:10], [2] * len(buckets[:10]))  # big searches: parallel partitions
+    level2 = Solver(game, level=2)
+    level2.decide_many(buckets, [2] * len(buckets))  # one large batch
+    level2.decide_many(buckets[-2:], [2, 2])  # one small batch
+    sweeper = level2.sweeper
+    sweeper.top(everything, 6)
+    sweeper.top(mid, 6)
+    sweeper.entropy_of(opener, everything)
+
+
 def warm_up_two_byte_search() -> None:
     """The level-2/3 search on two-byte codes (Nerdle: ``suggest``, ``play``, ``tree build``)."""
-    from termo.entropy import warm_up_kernels
-
     warm_up_kernels(_small_game())
 
 
 def warm_up_partition() -> None:
     """``termo partition`` and ``rank`` on both code widths (the one-probe entropy of a state)."""
-    from termo.games import termo_game
-    from termo.partition import guess_metrics, make_state, rank_probes
+    from termo.games import get_game
+    from termo.engine.partition import guess_metrics, make_state, rank_probes
 
-    for game, history in ((termo_game(), ["tarso:BBBBB"]), (_small_game(), [])):
+    for game, history in ((get_game("termo"), ["tarso:BBBBB"]), (_small_game(), [])):
         state = make_state(game, history)
         guess_metrics(state, game.probes[-1])
         rank_probes(state, by="minimax", top=3)
@@ -56,12 +92,12 @@ def warm_up_exact() -> None:
     """The exact solver (``optimal``, ``tree build --method exact``) on both code widths, a few
     hundred states each (easy and hard mode)."""
     from termo.exact.search import solve
-    from termo.games import termo_game
+    from termo.games import get_game
 
     small = _small_game()
     solve(small, node_limit=200)
     solve(small, hard=True, node_limit=200)
-    solve(termo_game(), opener="tarso", node_limit=50)
+    solve(get_game("termo"), opener="tarso", node_limit=50)
 
 
 def warm_up_full_beam() -> None:
@@ -85,8 +121,9 @@ def _sources(families, *names) -> tuple:
 
 
 WARM_UPS = (
-    (warm_up_two_byte_search, (*kernel_sources(), _HERE / "entropy.py", _HERE / "level3.py", Path(__file__))),
-    (warm_up_partition, (*_sources(("search",), "partition.py"), Path(__file__))),
+    (warm_up_kernels, (*kernel_sources(), _HERE / "engine" / "entropy.py", _HERE / "engine" / "level3.py")),
+    (warm_up_two_byte_search, (*kernel_sources(), _HERE / "engine" / "entropy.py", _HERE / "engine" / "level3.py", Path(__file__))),
+    (warm_up_partition, (*_sources(("search",), "engine/partition.py"), Path(__file__))),
     (warm_up_exact, (*_sources(("exact", "exact-ops"), "exact/search.py"), Path(__file__))),
     (warm_up_full_beam, (*_sources(("full-beam",), "robustness/greedy_tree.py", "robustness/sweep.py",
                                    "robustness/world.py"), Path(__file__))),
