@@ -1,6 +1,6 @@
 """The catalogue's codes for a Nerdle equation that does not hold or is not well formed, in en, pt, ru.
 
-Part of `termo.core.messages.CATALOGUE` (its module says how templates are written).
+Joined into `termo.core.messages.CATALOGUE`, whose docstring says how a template is written.
 """
 
 from __future__ import annotations

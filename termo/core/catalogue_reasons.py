@@ -1,7 +1,7 @@
 """The catalogue's codes for warnings and for the reasons a suggestion gives, in en, pt, ru, and
 `reason_message`, which reads a reason's English text back into its code and params.
 
-Part of `termo.core.messages.CATALOGUE` (its module says how templates are written).
+The templates are a part of `termo.core.messages.CATALOGUE` (that module renders them).
 """
 
 from __future__ import annotations
