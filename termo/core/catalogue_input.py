@@ -1,7 +1,8 @@
 """The catalogue's codes for what a request, a round, a guess, its colours or an option got wrong
-(the server's own refusals, history items, guesses, colours, hard mode, options), in en, pt, ru.
+(the server's own refusals, history items, guesses, colours, hard mode, options, the turns of
+several boards at once), in en, pt, ru.
 
-Part of `termo.core.messages.CATALOGUE` (its module says how templates are written).
+One part of `termo.core.messages.CATALOGUE` (the template fields: see that module).
 """
 
 from __future__ import annotations
@@ -298,5 +299,46 @@ INPUT: dict[str, dict[str, str]] = {
         "en": "the history ends with a win: no candidates are left to split",
         "pt": "o histórico termina com uma vitória: não restam candidatas para dividir",
         "ru": "история заканчивается победой: делить больше некого",
+    },
+    # ---- several boards at once (termo.engine.boards): one guess, one pattern per board
+    "boards.count": {
+        "en": "{n:p:colour pattern is:colour patterns are} given for {boards:p:board:boards}; give one per board, in board order",
+        "pt": "{n:p:padrão de cores foi dado:padrões de cores foram dados} para {boards:p:tabuleiro:tabuleiros}; dê um por tabuleiro, na ordem dos tabuleiros",
+        "ru": "задано {n:p:раскраска:раскраски:раскрасок} для {boards:p:доски:досок:досок}; нужна одна на каждую доску, по порядку досок",
+    },
+    "boards.solved_pattern": {
+        "en": "board {board} is already solved: it takes no colours",
+        "pt": "o tabuleiro {board} já foi resolvido: ele não recebe cores",
+        "ru": "доска {board} уже решена: цвета для неё не нужны",
+    },
+    "boards.missing_pattern": {
+        "en": "board {board} is not solved: give its colours",
+        "pt": "o tabuleiro {board} não foi resolvido: dê as cores dele",
+        "ru": "доска {board} не решена: укажите её цвета",
+    },
+    "boards.board": {
+        "en": "board {board}: {error}",
+        "pt": "tabuleiro {board}: {error}",
+        "ru": "доска {board}: {error}",
+    },
+    "boards.empty": {
+        "en": "board {board} ({guess}) leaves no candidate: check the colours, or the answer is not in the word list; the guess was not applied",
+        "pt": "o tabuleiro {board} ({guess}) não deixa nenhuma candidata: confira as cores, ou a resposta não está na lista de palavras; a palavra não foi aplicada",
+        "ru": "доска {board} ({guess}) не оставляет ни одного кандидата: проверьте цвета, или ответа нет в списке слов; слово не применено",
+    },
+    "boards.same_answer": {
+        "en": "{guess} cannot solve {n:p:board:boards} at once: each board has its own answer",
+        "pt": "{guess} não pode resolver {n:p:tabuleiro:tabuleiros} de uma vez: cada tabuleiro tem a sua resposta",
+        "ru": "{guess} не может решить сразу {n:p:доску:доски:досок}: у каждой доски свой ответ",
+    },
+    "boards.won": {
+        "en": "every board is already solved: start a new game",
+        "pt": "todos os tabuleiros já foram resolvidos: comece um novo jogo",
+        "ru": "все доски уже решены: начните новую игру",
+    },
+    "boards.over": {
+        "en": "the game is over: all {tries} tries were played",
+        "pt": "o jogo acabou: as {tries} tentativas foram usadas",
+        "ru": "игра окончена: все {tries} попыток сыграны",
     },
 }
