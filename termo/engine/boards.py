@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from termo.core.errors import TermoError
+from termo.core.messages import counted
 from termo.engine.session import Guess, Session
 from termo.games.base import EXACT
 
@@ -60,6 +61,11 @@ class BoardsState:
         session = Session(mode.game, matrix=matrix)
         everything = session.candidates
         return cls(mode, (everything,) * mode.boards, (None,) * mode.boards, 0, session)
+
+    def __repr__(self) -> str:  # the candidate arrays by their sizes
+        boards = ", ".join(f"solved on {turn}" if turn is not None else f"{self.n_candidates(b)} left"
+                           for b, turn in enumerate(self.solved_on))
+        return f"BoardsState({self.mode.label!r}, turn {self.turns}/{self.mode.max_turns}: {boards})"
 
     # ----------------------------------------------------------------- state
     @property
@@ -140,8 +146,8 @@ class BoardsState:
         patterns = list(patterns)
         boards = self.n_boards
         if len(patterns) != boards:
-            raise TermoError(f"{len(patterns)} colour patterns for {boards} boards: give one per board, in board "
-                             f"order", "boards.count", {"n": len(patterns), "boards": boards})
+            raise TermoError(f"{counted(len(patterns), 'colour pattern')} for {counted(boards, 'board')}: give one "
+                             f"per board, in board order", "boards.count", {"n": len(patterns), "boards": boards})
         parsed = []
         for board, (text, turn) in enumerate(zip(patterns, self.solved_on)):
             number = board + 1

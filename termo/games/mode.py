@@ -47,6 +47,9 @@ class Mode:
             raise TermoError(f"{self.label}: {self.boards} boards need as many distinct answers; "
                              f"{self.game.label} has {self.game.n_answers}")
 
+    def __repr__(self) -> str:  # the game's own repr holds its word lists
+        return f"Mode({self.label!r}: {self.boards} boards of {self.game.label}, {self.max_turns} turns)"
+
     @classmethod
     def single(cls, game: "Game") -> "Mode":
         """The game itself as a mode: one board, the game's own turn limit, name and title."""
