@@ -46,3 +46,38 @@ def get_game(name: str | None = None, extended: bool = False, strict: bool = Fal
 
 def describe(name: str) -> str:
     return _SPECS[resolve_name(name)][1]
+
+
+# --------------------------------------------------------------------------- modes
+# name -> (base game, boards, shared turn limit, title): several boards of one game at once
+# (`termo.games.mode.Mode`). They are not games of ``--game`` yet: GAME_NAMES lists none of them.
+_MODES = {
+    "dueto": ("termo", 2, 7, "Dueto"),
+    "quarteto": ("termo", 4, 9, "Quarteto"),
+    "dordle": ("wordle", 2, 7, "Dordle"),
+    "quordle": ("wordle", 4, 9, "Quordle"),
+    "octordle": ("wordle", 8, 13, "Octordle"),
+    "binerdle": ("nerdle", 2, 7, "Binerdle"),
+    "quad-nerdle": ("nerdle", 4, 10, "Quad Nerdle"),
+}
+MODE_NAMES = tuple(_MODES)
+
+
+def get_mode(name: str | None = None, **options):
+    """The mode called ``name``: one of `MODE_NAMES`, or a game's name (its one-board mode, see
+    `termo.games.mode.Mode.single`); ``options`` go to `get_game` for the base game."""
+    from termo.games.mode import Mode
+
+    key = str(name).strip().lower().replace("_", "-") if name is not None else None
+    if key not in _MODES:
+        try:
+            return Mode.single(get_game(name, **options))
+        except TermoError as err:
+            if err.code != "game.unknown":
+                raise
+            shown = str(name)[:40]
+            choices = list(GAME_NAMES + MODE_NAMES)
+            raise TermoError(f"unknown game or mode {shown!r}; choose one of: {', '.join(choices)}",
+                             "game.unknown", {"name": shown, "choices": choices}) from None
+    base, boards, turns, title = _MODES[key]
+    return Mode(get_game(base, **options), boards, turns, key=key, title=title)
