@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_server import DEFAULT_SERVER_CMD, HOST, Server, free_port  # noqa: E402
+from bench.server_http import DEFAULT_SERVER_CMD, HOST, Server, free_port  # noqa: E402
 
 PAGES = [("termo", "/"), ("nerdle", "/nerdle"), ("nerdle-mini", "/nerdle-mini"), ("wordle", "/wordle"),
          ("wordle-ru", "/wordle-ru")]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.bench_server import HOST, Server, free_port
+from bench.server_http import HOST, Server, free_port
 from bench.screenshots import (
     active_row,
     candidates,
