@@ -16,16 +16,14 @@ Usage: ``python -m bench.bench_exact [--repeats 3] [--doddle-python /tmp/doddle-
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import time
 
-from bench.common import save
+from bench.common import repeats_parser, save, timed_run
 
 DODDLE_SCRIPT = r"""
 import json, time
@@ -46,12 +44,7 @@ print(json.dumps({"seconds": time.perf_counter() - t0, "cpu_seconds": sum(u.ru_u
 
 def _run(cmd, env=None) -> dict:
     """Run ``cmd``; its JSON stdout, with wall and CPU seconds of the child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    done, wall, cpu = timed_run(cmd, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{cmd[:4]} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
     data = json.loads(done.stdout)
@@ -84,8 +77,7 @@ def _summary(runs, key) -> dict:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser = repeats_parser(__doc__, 3)
     parser.add_argument("--doddle-python", default=None, help="a Python with doddle installed")
     parser.add_argument("--skip-termo", action="store_true", help="leave out the Termo tosar run")
     parser.add_argument("--termo-openers", type=float, default=None, metavar="SECONDS",

@@ -12,7 +12,6 @@ one (a typical second turn). The opener search is a level-3 search from scratch 
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import os
 import shutil
@@ -26,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from backends import host  # noqa: E402
-from bench.common import median_seconds, save  # noqa: E402
+from bench.common import median_seconds, repeats_parser, save  # noqa: E402
 from termo.core.feedback import decode  # noqa: E402
 from termo.games import GAME_NAMES, get_game  # noqa: E402
 from termo.engine.matrix import build_info, build_matrix, pattern_matrix  # noqa: E402
@@ -79,8 +78,7 @@ def opener_search(game) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser = repeats_parser(__doc__, 5)
     parser.add_argument("--games", default=",".join(GAME_NAMES))
     parser.add_argument("--no-openers", action="store_true", help="skip the level-3 opener searches")
     args = parser.parse_args()

@@ -6,21 +6,19 @@ Writes bench/results/matrix.json (or matrix-<suffix>.json with --suffix).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from backends import BackendUnavailable, get_backend  # noqa: E402
-from bench.common import block_until_ready, median_seconds, save  # noqa: E402
+from bench.common import block_until_ready, median_seconds, repeats_parser, save  # noqa: E402
 from termo.games.termo_pt import termo_game  # noqa: E402
 from termo.engine.matrix import build_matrix  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser = repeats_parser(__doc__, 5)
     parser.add_argument("--backends", default="numpy,jax,cupy")
     parser.add_argument("--suffix", default="")
     args = parser.parse_args()

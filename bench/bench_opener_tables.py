@@ -17,7 +17,6 @@ number). Writes bench/results/opener_tables.json (or ``--out``).
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -25,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import save  # noqa: E402
+from bench.common import repeats_parser, save  # noqa: E402
 from termo.robustness import world as world_mod  # noqa: E402
 from termo.robustness.opener_table import TableConfig, rank_rows, run_table  # noqa: E402
 from termo.robustness.world import World, evaluate_chunk, load_game_world, uniform_column  # noqa: E402
@@ -103,8 +102,7 @@ def classic_sample(sample: int, backend: str, chunk: int = 32) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser = repeats_parser(__doc__, 3)
     parser.add_argument("--sample", type=int, default=100)
     parser.add_argument("--backend", default="numpy")
     parser.add_argument("--skip-wordle", action="store_true")

@@ -16,7 +16,6 @@ Writes bench/results/robustness.json (or robustness-<suffix>.json).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -25,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import median_seconds, save  # noqa: E402
+from bench.common import median_seconds, repeats_parser, save  # noqa: E402
 from termo.robustness import world as world_mod  # noqa: E402
 from termo.robustness.sweep import SweepConfig, run_sweep  # noqa: E402
 from termo.robustness.world import Column, World, evaluator_for  # noqa: E402
@@ -57,8 +56,7 @@ def fullbeam_sample(sample: int, backend: str) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser = repeats_parser(__doc__, 3)
     parser.add_argument("--sample", type=int, default=64)
     parser.add_argument("--backend", default="numpy")
     parser.add_argument("--fullbeam", default=str(Path(__file__).resolve().parent / "results" / "fullbeam_T1.json"))

@@ -10,7 +10,6 @@ Writes bench/results/solver.json (or solver-<suffix>.json).
 
 from __future__ import annotations
 
-import argparse
 import resource
 import statistics
 import sys
@@ -22,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from backends import get_backend  # noqa: E402
-from bench.common import save  # noqa: E402
+from bench.common import repeats_parser, save  # noqa: E402
 from termo.book import openers  # noqa: E402
 from termo.core.feedback import encode  # noqa: E402
 from termo.games.termo_pt import termo_game  # noqa: E402
@@ -71,8 +70,7 @@ def states(game):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser = repeats_parser(__doc__, 5)
     parser.add_argument("--opener-repeats", type=int, default=3)
     parser.add_argument("--backend", default="numpy")
     parser.add_argument("--skip-opener", action="store_true")

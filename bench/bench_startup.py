@@ -26,19 +26,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import machine, save  # noqa: E402
+from bench.common import save, timed_run  # noqa: E402
 
 HISTORY = ["tarso:BBBBB"]
 NOTICE = "compiling the search kernels"
@@ -73,12 +71,7 @@ def child_env(**extra) -> dict:
 def run_once(cmd: list[str], repo: Path, env: dict) -> dict:
     """One whole process: wall seconds, CPU seconds (user + system of the child), exit code,
     and what it wrote on stderr."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=repo, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    proc, wall, cpu = timed_run(cmd, cwd=repo, env=env, capture_output=True, text=True)
     return {"wall_s": wall, "cpu_s": cpu, "returncode": proc.returncode, "stderr": proc.stderr.strip(),
             "stdout_bytes": len(proc.stdout)}
 

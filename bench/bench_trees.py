@@ -19,7 +19,6 @@ Writes bench/results/trees.json:
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import median_seconds, save  # noqa: E402
+from bench.common import median_seconds, repeats_parser, save  # noqa: E402
 from termo.games import get_game  # noqa: E402
 from termo.core.paths import data_dir  # noqa: E402
 
@@ -118,8 +117,7 @@ def walk(repeats: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser = repeats_parser(__doc__, 3)
     parser.add_argument("--no-build", action="store_true", help="skip the Nerdle Classic build")
     parser.add_argument("--no-termo", action="store_true", help="skip the Termo level-3 playout")
     args = parser.parse_args()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -54,6 +56,25 @@ def median_seconds(func, repeats: int = 5, warmup: int = 1, sync=None) -> dict:
             sync(result)
         times.append(time.perf_counter() - start)
     return {"median_s": statistics.median(times), "min_s": min(times), "runs_s": times}
+
+
+def timed_run(cmd, **kwargs) -> tuple[subprocess.CompletedProcess, float, float]:
+    """``subprocess.run(cmd, **kwargs)`` with its wall seconds and the CPU seconds (user + system)
+    of the child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, **kwargs)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return done, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def repeats_parser(doc: str, repeats: int) -> argparse.ArgumentParser:
+    """The command line of a script timed over repeats: its description (the first line of
+    ``doc``) and ``--repeats`` (default ``repeats``), the script's own options added after."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=repeats)
+    return parser
 
 
 def save(name: str, payload: dict) -> Path:

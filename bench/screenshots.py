@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_server import DEFAULT_SERVER_CMD, HOST, Server, free_port  # noqa: E402
+from bench.server_http import DEFAULT_SERVER_CMD, HOST, Server, free_port  # noqa: E402
 
 PAGES = [("termo", "/"), ("nerdle", "/nerdle"), ("nerdle-mini", "/nerdle-mini"), ("wordle", "/wordle"),
          ("wordle-ru", "/wordle-ru")]
@@ -77,7 +77,7 @@ def chromium_path(given: str | None = None) -> str | None:
 
 # ----------------------------------------------------------------------------- driving the board
 # The board's stable hooks are listed at the top of web/static/board.js; the browser tests
-# (tests/test_web_browser.py) use these helpers too.
+# (tests/browser_board.py, for test_web_browser.py and test_web_board.py) use these helpers too.
 CLICKS = {"B": 1, "Y": 2, "G": 3}  # clicks from an uncoloured tile: absent -> present -> correct
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -61,6 +63,66 @@ def order(codes, prior, cands, n_answers):
     return [k[3] for k in sorted(keys)]
 
 
+@dataclass
+class SweepCase:
+    """One single-state sweep on the tiny game, with the plain-Python answers to check it against."""
+
+    game: Game
+    codes: list
+    prior: np.ndarray
+    cands: list
+    k: int
+
+    @cached_property
+    def sweeper(self):
+        from termo.engine.entropy import Sweeper
+
+        return Sweeper(self.game, self.prior)
+
+    @property
+    def members(self) -> np.ndarray:
+        return np.asarray(self.cands, dtype=np.int64)
+
+    def oracle_order(self) -> list:
+        """The first ``k`` guesses of the §5.2 order."""
+        return order(self.codes, self.prior, self.cands, self.game.n_answers)[: self.k]
+
+    def oracle_entropies(self, guesses) -> list:
+        return [entropy(self.codes, self.prior, self.cands, g) for g in guesses]
+
+
+def draw_sweep_case(data, min_size: int) -> SweepCase:
+    """A hypothesis draw of one sweep on the tiny game: a prior (a temperature, and maybe an open
+    world: every third answer never the secret), a sorted set of ``min_size`` to 40 candidates
+    and a ``k`` for the top k."""
+    from hypothesis import strategies as st
+
+    from termo.core.prior import prior_weights
+
+    game = tiny_game()
+    prior = prior_weights(game.icf, data.draw(st.sampled_from([0.5, 1.0, 3.0, math.inf])))
+    if data.draw(st.booleans()):  # an open world: some answers can never be the secret
+        prior = prior.copy()
+        prior[::3] = 0.0
+    cands = sorted(data.draw(st.sets(st.integers(0, game.n_answers - 1), min_size=min_size, max_size=40)))
+    k = data.draw(st.sampled_from([1, 3, 10]))
+    return SweepCase(game, code_table(game), prior, cands, k)
+
+
+def closed_form_value(prior, cands, r, loss):
+    """The expected cost of a state without a search (docs/rules.md §6.1): ``loss`` with no round
+    left, 1 for one candidate, the more common of two first; None for more candidates."""
+    if r <= 0:
+        return loss
+    if len(cands) == 1:
+        return 1.0
+    if len(cands) == 2:
+        a, b = prior[cands[0]], prior[cands[1]]
+        p = min(a, b) / (a + b) if a + b > 0 else 0.5
+        return 1.0 + (1.0 if r >= 2 else loss) * p
+    return None
+
+
 class Level3Oracle:
     """Depth-first §6.1 recursion with a memo, no pruning (the exact minimum over the beam)."""
 
@@ -98,14 +160,9 @@ class Level3Oracle:
         return 1.0 + acc
 
     def value(self, cands, r, rest):
-        if r <= 0:
-            return self.loss
-        if len(cands) == 1:
-            return 1.0
-        if len(cands) == 2:
-            a, b = self.prior[cands[0]], self.prior[cands[1]]
-            p = min(a, b) / (a + b) if a + b > 0 else 0.5
-            return 1.0 + (1.0 if r >= 2 else self.loss) * p
+        closed = closed_form_value(self.prior, cands, r, self.loss)
+        if closed is not None:
+            return closed
         key = (cands, r, rest)
         if key not in self.memo:
             child = max(rest - 1, 0)

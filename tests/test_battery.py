@@ -11,17 +11,7 @@ from termo.analysis.battery import battery_secrets, run_battery, summarize
 from termo.analysis.lockstep import LockstepResult
 from termo.core.errors import TermoError
 
-
-def _engine_available() -> bool:
-    try:
-        import termo.book.policies  # noqa: F401
-        import termo.engine.solver  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_engine = pytest.mark.skipif(not _engine_available(), reason="the solver engine (termo.engine.solver, termo.book.policies) is not installed")
+from engine_marks import needs_engine
 
 
 # --- secrets -------------------------------------------------------------------------------------

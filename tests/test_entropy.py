@@ -14,7 +14,7 @@ from termo.engine.entropy import Sweeper
 from termo.engine.ordering import full_order, top_k
 from termo.core.prior import prior_weights
 
-from solver_oracles import entropy, order, code_table, tiny_game
+from solver_oracles import code_table, draw_sweep_case, entropy, tiny_game
 
 
 @pytest.fixture(scope="module")
@@ -58,20 +58,10 @@ def test_entropies_match_python_oracle(tiny):
 @settings(max_examples=25, deadline=None)
 @given(st.data())
 def test_sweep_top_k_is_the_oracle_order(data):
-    game = tiny_game()
-    codes = code_table(game)
-    zero = data.draw(st.booleans())
-    prior = prior_weights(game.icf, data.draw(st.sampled_from([0.5, 1.0, 3.0, math.inf])))
-    if zero:  # an open world: some answers can never be the secret
-        prior = prior.copy()
-        prior[::3] = 0.0
-    cands = sorted(data.draw(st.sets(st.integers(0, game.n_answers - 1), min_size=2, max_size=40)))
-    k = data.draw(st.sampled_from([1, 3, 10]))
-    s = Sweeper(game, prior)
-    members = np.asarray(cands, dtype=np.int64)
-    idx, ent = s.sweep(members, np.asarray([0, len(cands)]), np.asarray([0]), k)
-    assert idx[0].tolist() == order(codes, prior, cands, game.n_answers)[:k]
-    assert np.allclose(ent[0], [entropy(codes, prior, cands, g) for g in idx[0]], atol=1e-12)
+    case = draw_sweep_case(data, min_size=2)
+    idx, ent = case.sweeper.sweep(case.members, np.asarray([0, len(case.cands)]), np.asarray([0]), case.k)
+    assert idx[0].tolist() == case.oracle_order()
+    assert np.allclose(ent[0], case.oracle_entropies(idx[0]), atol=1e-12)
 
 
 def test_batched_sweep_equals_single_sweeps(game):

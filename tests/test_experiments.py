@@ -11,17 +11,7 @@ from termo.analysis.openers import Lab, letter_ranking, regret_table
 from termo.analysis.report import markdown_table, write_report
 from termo.analysis.worlds import closed_world, full_world, open_world
 
-
-def _engine_available() -> bool:
-    try:
-        import termo.book.policies  # noqa: F401
-        import termo.engine.solver  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_engine = pytest.mark.skipif(not _engine_available(), reason="the solver engine is not installed")
+from engine_marks import needs_engine
 
 
 # --- level 1 rankings (docs/rules.md §4) ---------------------------------------------------------------

@@ -339,12 +339,18 @@ def test_unsound_level3_entries_are_rejected_even_with_a_right_checksum(game, ca
     assert d.word == "tarso" and d.alternatives == ()
 
 
-def test_any_byte_of_a_level3_entry_file_is_detected(game, cache):
+def stored_user_entry(game):
+    """The shipped level-3 entry stored under the user configuration ``T_USER``: the fake solver,
+    the entry, its file and the file's bytes as written."""
     solver = faults.fake_solver(game, T_USER)
     entry = faults.shipped_entry()
     openers.store(solver, entry)
     path = openers.entry_path(solver)
-    good = path.read_bytes()
+    return solver, entry, path, path.read_bytes()
+
+
+def test_any_byte_of_a_level3_entry_file_is_detected(game, cache):
+    solver, entry, path, good = stored_user_entry(game)
     for offset in faults.sample_offsets(len(good), n=48):
         for mask in (0x01, 0x20):
             path.write_bytes(good)
@@ -358,11 +364,7 @@ def test_sealed_entries_rotted_below_the_file_system_are_not_served(game, cache,
     level-3 opener store here, and a bare entry store, as every sealed cache reads)."""
     from termo.core.entry_store import EntryStore
 
-    solver = faults.fake_solver(game, T_USER)
-    entry = faults.shipped_entry()
-    openers.store(solver, entry)
-    path = openers.entry_path(solver)
-    good = path.read_bytes()
+    solver, entry, path, good = stored_user_entry(game)
     for offset in faults.sample_offsets(len(good), n=32):
         path.write_bytes(good)
         faults.rot_byte(path, offset)

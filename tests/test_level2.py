@@ -4,24 +4,17 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
-from termo.core.feedback import encode
-from termo.engine.matrix import pattern_matrix
 from termo.book import openers
 from termo.engine.solver import Solver
+
+from transcripts import decide_after, filtered
 
 
 @pytest.fixture(scope="module")
 def s2(game):
     return Solver(game, level=2)
-
-
-def filtered(game, cands, word, pattern):
-    m = np.asarray(pattern_matrix(game))
-    cands = np.asarray(cands)
-    return cands[m[game.index_of(word), cands] == encode(pattern)]
 
 
 def test_published_opener_ranking_bit_exact(game, s2):
@@ -54,9 +47,7 @@ def test_interface_opener_is_tarso(game):
 
 
 def test_mid_game_miude(game, s2):
-    cands = filtered(game, range(game.n_answers), "tarso", "BBGBB")
-    assert len(cands) == 51
-    d = s2.decide(cands, 2)
+    _, d = decide_after(game, s2, range(game.n_answers), "tarso", "BBGBB", size=51, turn=2)
     assert d.word == "miúde"
     assert round(d.choice.bits, 3) == 2.006
 

@@ -12,20 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from termo.core.feedback import encode
-from termo.engine.matrix import pattern_matrix
 from termo.core.prior import prior_weights
 from termo.engine.solver import Solver
 
 from solver_oracles import Level3Oracle, tiny_game
+from transcripts import decide_after
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def filtered(game, cands, word, pattern):
-    m = np.asarray(pattern_matrix(game))
-    cands = np.asarray(cands)
-    return cands[m[game.index_of(word), cands] == encode(pattern)]
 
 
 @pytest.fixture(scope="module")
@@ -138,25 +131,19 @@ def s3(game):
 
 
 def test_transcript_tarso_bbbbb_then_filme(game, s3):
-    c1 = filtered(game, range(game.n_answers), "tarso", "BBBBB")
-    assert len(c1) == 223
-    d = s3.decide(c1, 2)
+    c1, d = decide_after(game, s3, range(game.n_answers), "tarso", "BBBBB", size=223, turn=2)
     assert d.word == "filme"
     assert round(d.choice.expected, 3) == 1.886
     assert round(d.choice.bits, 2) == 3.53
     assert [a.word for a in d.alternatives[:3]] == ["cline", "linde", "lince"]
-    c2 = filtered(game, c1, "filme", "BBBYY")
-    assert len(c2) == 12
-    d = s3.decide(c2, 3)
+    _, d = decide_after(game, s3, c1, "filme", "BBBYY", size=12, turn=3)
     assert d.word == "nuvem"
     assert round(d.choice.expected, 3) == 1.414
     assert [a.word for a in d.alternatives[:3]] == ["bunda", "bundo", "jundu"]
 
 
 def test_transcript_tarso_bbgbb_verde(game, s3):
-    c = filtered(game, range(game.n_answers), "tarso", "BBGBB")
-    assert len(c) == 51
-    d = s3.decide(c, 2)
+    _, d = decide_after(game, s3, range(game.n_answers), "tarso", "BBGBB", size=51, turn=2)
     assert d.word == "verde"
     assert round(d.choice.bits, 3) == 1.831
     assert round(d.choice.expected, 3) == 1.433

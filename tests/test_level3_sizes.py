@@ -24,7 +24,7 @@ from termo.engine.session import Session
 from termo.engine.solver import Solver
 from termo.interface.suggest import Advisor, Config, suggest
 
-from solver_oracles import code_table, entropy, order, tiny_game
+from solver_oracles import draw_sweep_case
 
 KEYS = ["candidates", "word", "bits", "expected", "is_candidate", "reason", "alternatives"]
 MUNDO_E = 2.1557780802907196  # tosar:BYBBB, 301 candidates (the reference's level 3 plays mundo)
@@ -163,21 +163,13 @@ def test_tree_sweep_on_all_zero_weights(game):
 @settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_tree_sweep_is_the_plain_python_oracle_order(data):
-    game = tiny_game()
-    codes = code_table(game)
-    prior = prior_weights(game.icf, data.draw(st.sampled_from([0.5, 1.0, 3.0, math.inf])))
-    if data.draw(st.booleans()):
-        prior = prior.copy()
-        prior[::3] = 0.0
-    cands = sorted(data.draw(st.sets(st.integers(0, game.n_answers - 1), min_size=3, max_size=40)))
-    k = data.draw(st.sampled_from([1, 3, 10]))
-    s = Sweeper(game, prior)
-    members = np.asarray(cands, dtype=np.int64)
-    idx, ent = tk.sweep_top_k(s.matrix_t, members, np.asarray([0, len(cands)]), np.asarray([0]), prior,
-                              s.probe_prior, k, game.n_patterns)
-    want = order(codes, prior, cands, game.n_answers)[:k]
+    case = draw_sweep_case(data, min_size=3)
+    s = case.sweeper
+    idx, ent = tk.sweep_top_k(s.matrix_t, case.members, np.asarray([0, len(case.cands)]), np.asarray([0]), case.prior,
+                              s.probe_prior, case.k, case.game.n_patterns)
+    want = case.oracle_order()
     assert idx[0][: len(want)].tolist() == want
-    assert np.allclose(ent[0][: len(want)], [entropy(codes, prior, cands, g) for g in want], rtol=0, atol=1e-12)
+    assert np.allclose(ent[0][: len(want)], case.oracle_entropies(want), rtol=0, atol=1e-12)
 
 
 def test_merge_loss_is_a_lower_bound_of_the_entropy_lost():

@@ -11,6 +11,8 @@ import pytest
 from backends import kernels_fullbeam as kf
 from termo.robustness.greedy_tree import GreedyTreeEvaluator
 
+from solver_oracles import closed_form_value
+
 
 # ----------------------------------------------------------------------------------------------
 # Plain-Python oracle: the recursion of docs/rules.md §6.1 with the greedy tail of §6.2, written naively
@@ -78,14 +80,9 @@ class Oracle:
         return max(range(len(self.m)), key=key)
 
     def value(self, S, r):
-        if r <= 0:
-            return self.loss
-        if len(S) == 1:
-            return 1.0
-        if len(S) == 2:
-            a, b = self.prior[S[0]], self.prior[S[1]]
-            f = min(a, b) / (a + b) if a + b > 0 else 0.5
-            return 1.0 + (1.0 if r >= 2 else self.loss) * f
+        closed = closed_form_value(self.prior, S, r, self.loss)
+        if closed is not None:
+            return closed
         return self.cost(self.top(S), S, r - 1)
 
     def cost(self, g, S, r):

@@ -28,6 +28,13 @@ def run_python(code: str, **env) -> subprocess.CompletedProcess:
                           timeout=600)
 
 
+def printed_words(code: str, **env) -> list[str]:
+    """What ``code`` printed, split into words, from a process that must exit 0."""
+    out = run_python(code, **env)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
 # ---------------------------------------------------------------- the numba shim
 
 
@@ -37,9 +44,7 @@ def test_no_numba_env_is_honoured_by_every_kernel_module(module):
             "assert 'numba' not in sys.modules, 'numba imported'\n"
             "assert not k.HAVE_NUMBA\n"
             "print('ok')")
-    out = run_python(code, TERMO_NO_NUMBA="1")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["ok"]
+    assert printed_words(code, TERMO_NO_NUMBA="1") == ["ok"]
 
 
 def test_kernels_run_interpreted_without_numba():
@@ -51,16 +56,12 @@ def test_kernels_run_interpreted_without_numba():
             "assert isinstance(t.int_dict(), dict) and k.prange is range\n"
             "assert 'numba' not in sys.modules\n"
             "print('ok')")
-    out = run_python(code, TERMO_NO_NUMBA="1")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["ok"]
+    assert printed_words(code, TERMO_NO_NUMBA="1") == ["ok"]
 
 
 @pytest.mark.parametrize("module", KERNEL_MODULES)
 def test_importing_a_kernel_module_does_not_import_numba(module):
-    out = run_python(f"import sys, {module}\nprint('numba' in sys.modules)", TERMO_NO_NUMBA="")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["False"]
+    assert printed_words(f"import sys, {module}\nprint('numba' in sys.modules)", TERMO_NO_NUMBA="") == ["False"]
 
 
 def test_first_kernel_call_binds_every_module_to_numba():
@@ -79,9 +80,7 @@ def test_first_kernel_call_binds_every_module_to_numba():
             "    assert isinstance(mod.pairwise_sum, CPUDispatcher), mod\n"
             "assert isinstance(k._sweep_state, CPUDispatcher) and isinstance(t.most_probable, CPUDispatcher)\n"
             "print(type(t.int_dict()).__name__)")
-    out = run_python(code, TERMO_NO_NUMBA="")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["Dict"]
+    assert printed_words(code, TERMO_NO_NUMBA="") == ["Dict"]
 
 
 def test_lazy_kernel_keeps_the_python_function():

@@ -13,18 +13,7 @@ import json
 
 import pytest
 
-from bench.screenshots import (
-    active_row,
-    candidates,
-    click_pattern,
-    click_register,
-    row_letters,
-    row_states,
-    suggestion,
-    wait_idle,
-    wait_ready,
-)
-from tests.test_web_browser import browser, message, open_board, page, server  # noqa: F401 (fixtures)
+from browser_board import *  # noqa: F403 (the fixtures, the page helpers and the board's hooks)
 
 EVENT = 15_000  # ms: the safety net for a board event that a healthy run shows at once
 ABSENT5 = ["absent"] * 5
@@ -62,6 +51,15 @@ class Gate:
             except Exception:  # the board dropped that request (aborted): nothing to continue
                 pass
         self.held.clear()
+
+
+def held_round(page, pattern: str) -> Gate:
+    """Colour the active row ``pattern`` and register it, its request held by the returned gate."""
+    gate = Gate(page, "/api/suggest")
+    click_pattern(page, pattern)
+    page.click("#register")
+    gate.wait_held()
+    return gate
 
 
 def press_keys(page, text: str) -> None:
@@ -113,10 +111,7 @@ def test_colours_stay_with_their_word_when_an_option_changes(page):
 
 def test_an_option_changed_during_a_search_keeps_the_round(page):
     open_board(page)
-    gate = Gate(page, "/api/suggest")
-    click_pattern(page, "BBBBB")
-    page.click("#register")
-    gate.wait_held()
+    gate = held_round(page, "BBBBB")
     assert busy(page)
     page.select_option("#opt-level", "2")  # during the search
     gate.wait_held(2)
@@ -165,10 +160,7 @@ def test_a_double_click_or_a_double_enter_registers_nothing_more(page):
 def test_undo_during_a_search_takes_back_only_that_round(page):
     open_board(page)
     tarso_blank(page)
-    gate = Gate(page, "/api/suggest")
-    click_pattern(page, "BYBBB")
-    page.click("#register")
-    gate.wait_held()
+    gate = held_round(page, "BYBBB")
     assert busy(page)
     page.click("#undo")
     gate.release()  # whatever was asked is answered now
@@ -261,10 +253,7 @@ def test_a_warming_server_shows_the_busy_state_on_the_board(page):
 
 def test_a_slow_search_shows_its_time_and_greys_the_old_suggestion(page):
     open_board(page)
-    gate = Gate(page, "/api/suggest")
-    click_pattern(page, "BBBBB")
-    page.click("#register")
-    gate.wait_held()
+    gate = held_round(page, "BBBBB")
     assert page.get_attribute("#suggestion-section", "data-stale") == "true"
     assert page.get_attribute(".row[data-row='0']", "data-busy") == "true"
     assert page.is_disabled("#register")
@@ -369,7 +358,7 @@ def test_server_messages_are_shown_in_the_games_language(page):
 
 # ----------------------------------------------------------------------------- 8. small things
 
-def test_small_things_players_notice(page, browser):  # noqa: F811
+def test_small_things_players_notice(page, browser):
     # uniform-prior games have no T selector; the T of Termo is explained
     open_board(page, "/nerdle-mini")
     assert page.locator("#opt-t").count() == 0
