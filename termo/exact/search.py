@@ -86,9 +86,9 @@ def answer_weights(game: Game, t: float = 1.0):
     xp = host().xp
     if game.uniform_prior or (t is not None and math.isinf(t)):
         return xp.ones(game.n_answers, dtype=xp.float64), False
-    from termo.core.prior import prior_weights
+    from termo.core.prior import Prior
 
-    return xp.asarray(prior_weights(game.icf, t), dtype=xp.float64), True
+    return Prior.from_icf(game.icf, t).weights, True
 
 
 def class_mass(game: Game, weights):

@@ -45,7 +45,7 @@ class PracticalBuilder:
     def __init__(self, game, t: float = 1.0, hard: bool = False, shortlist: int = SHORTLIST,
                  samples: int = SAMPLES, sample_limit: int = SAMPLE_LIMIT, progress=None):
         from termo.engine.matrix import answers_major_matrix
-        from termo.core.prior import prior_weights
+        from termo.core.prior import Prior
 
         hb = host()
         self.xp = xp = hb.xp
@@ -59,7 +59,7 @@ class PracticalBuilder:
 
         self.mt = answers_major_matrix(game)  # answers x probes: a set's rows are contiguous
         self.m = hb.to_numpy(pattern_matrix(game, backend=hb))  # probes x answers: one guess's row
-        self.w = xp.asarray(prior_weights(game.icf, t), dtype=xp.float64)
+        self.w = Prior.from_icf(game.icf, t).weights
         self.uniform = bool(xp.all(self.w == self.w[0]))
         self.mask = xp.zeros(game.n_probes, dtype=xp.bool)  # scratch for the pool
         self.icf = game.icf
