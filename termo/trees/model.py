@@ -38,6 +38,17 @@ class Node:
         return max(len(p) for p, _ in self.walk()) + 1
 
 
+def opener_index(game, opener: str) -> int:
+    """The probe index of the word ``opener`` (as ``--opener`` gives it); TermoError if it is not a
+    guess of ``game``."""
+    from termo.core.errors import TermoError
+
+    index = game.index_of(opener)
+    if index is None:
+        raise TermoError(f"--opener {opener!r} is not a guess of {game.label}")
+    return index
+
+
 def tree_key(game, t: float = 1.0, hard: bool = False) -> str:
     """What a tree's moves depend on besides its method: the game (its registry name, the
     matrix signature over its lists and win rule, its turn limit), the prior (T, or ``uniform``

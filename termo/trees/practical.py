@@ -30,6 +30,7 @@ import random
 
 from backends import host
 from termo.core.errors import TermoError
+from termo.trees.model import opener_index
 
 SHORTLIST = 64
 SAMPLES = 2000
@@ -258,7 +259,4 @@ def check_opener(game, opener) -> int:
         opener = game.default_opener
     if opener is None:
         raise TermoError(f"{game.label} has no default opener: give one with --opener WORD")
-    index = game.index_of(opener)
-    if index is None:
-        raise TermoError(f"--opener {opener!r} is not a guess of {game.label}")
-    return index
+    return opener_index(game, opener)
