@@ -51,3 +51,54 @@ def test_most_common_is_stable(game):
     top = most_common(game.icf, 3)
     assert game.answers[top[0]] == "muito"
     assert most_common([1.0, 0.5, 0.5, 2.0], 3) == [1, 2, 0]
+
+
+@pytest.mark.parametrize("t", [0.25, 1.0, 1, 4.0, math.inf, 1e-320, "0.5", "inf"])
+def test_prior_value_has_the_bits_of_prior_weights(game, t):
+    from termo.core.prior import Prior, weights_and_form
+
+    value = Prior.from_icf(game.icf, t)
+    tf = parse_temperature(t) if isinstance(t, str) else t
+    want, form = weights_and_form(game.icf, tf)
+    assert value.weights.dtype == np.float64
+    assert value.weights.tobytes() == want.tobytes()
+    assert value.form == form and value.t == float(tf) and isinstance(value.t, float)
+
+
+def test_prior_value_key_label_and_display(game):
+    from termo.core.prior import Prior, t_display, t_key, t_label
+
+    assert Prior.from_icf(game.icf, 1.0).key == "T=1.0"
+    assert Prior.from_icf(game.icf, 1).key == "T=1.0"
+    assert Prior.from_icf(game.icf, math.inf).key == "T=inf"
+    assert Prior.from_icf(game.icf, 1e-320).key == "T=1e-320/stable"
+    custom = Prior.custom([0.25, 0.75])
+    assert custom.key == "prior=" + __import__("hashlib").sha256(np.array([0.25, 0.75]).tobytes()).hexdigest()[:16]
+    assert (custom.t, custom.form, custom.label) == (None, "custom", "custom prior")
+    assert Prior.from_icf(game.icf, 0.5).label == "T=0.5" and Prior.from_icf(game.icf, math.inf).label == "T=inf"
+    assert Prior.from_icf(game.icf, math.inf).display == "T=∞"
+    assert (t_label(2.0), t_label(math.inf), t_display(math.inf), t_key(0.3), t_key(math.inf)) == \
+        ("2", "inf", "∞", "0.3", "inf")
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), "-2", "warm"])
+def test_prior_value_rejects_a_bad_temperature_like_prior_weights(bad):
+    from termo.core.prior import Prior
+
+    with pytest.raises(TermoError) as got:
+        Prior.from_icf([1.0, 2.0], bad)
+    with pytest.raises(TermoError) as want:
+        prior_weights([1.0, 2.0], bad) if not isinstance(bad, str) else parse_temperature(bad)
+    assert str(got.value) == str(want.value)
+
+
+def test_prior_value_key_is_the_opener_cache_key_segment(game):
+    from termo.book.openers import cache_key
+    from termo.core.prior import Prior
+    from termo.engine.solver import Solver
+
+    for t in (1.0, 0.3, math.inf):
+        assert f";{Prior.from_icf(game.icf, t).key};" in cache_key(Solver(game, level=3, t=t))
+    p = Prior.from_icf(game.icf, 1.0).weights.copy()
+    p[0] = 0.0
+    assert f";{Prior.custom(p).key};" in cache_key(Solver(game, level=3, prior=p))

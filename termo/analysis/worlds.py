@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from termo.core.errors import TermoError
 from termo.games import Game, get_game
-from termo.core.prior import most_common, prior_weights
+from termo.core.prior import Prior, most_common
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class World:
     def weights(self):
         """The answer prior of this world as a host float64 array."""
         if self.prior is None:
-            return prior_weights(self.game.icf, self.t)
+            return Prior.from_icf(self.game.icf, self.t).weights
         from backends import host
 
         return host().xp.asarray(self.prior, dtype=host().xp.float64)
@@ -84,7 +84,7 @@ def open_world(n: int | None, t: float = math.inf, extended: bool = False) -> Wo
     if len(cut) == game.n_answers:  # the whole lexicon: exactly the full world's prior
         return World(name=f"open N=all T={_t_label(t)}" + (" ext" if extended else ""), game=game, t=t,
                      initial=tuple(cut), kind="open")
-    inside = prior_weights([game.icf[i] for i in cut], t)
+    inside = Prior.from_icf([game.icf[i] for i in cut], t).weights
     prior = [0.0] * game.n_answers
     for i, w in zip(cut, inside.tolist()):
         prior[i] = float(w)

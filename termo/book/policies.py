@@ -149,9 +149,9 @@ def make_policy(name: str, game=None, t: float = 1.0, seed: int = 0, backend=Non
         return LettersPolicy(game)
     if name == "likely":
         if prior is None:
-            from termo.core.prior import prior_weights
+            from termo.core.prior import Prior
 
-            return LikelyPolicy(prior_weights(game.icf, t), icf=game.icf)
+            return LikelyPolicy(Prior.from_icf(game.icf, t).weights, icf=game.icf)
         return LikelyPolicy(prior)
     if solver is None:
         from termo.engine.solver import Solver

@@ -10,11 +10,19 @@ is rejected.
 
 A candidate set whose mass under the global prior is tiny (at most :data:`REBASE_MASS`) gets the
 prior re-based on it (:func:`rebased_prior`); `termo.engine.solver.Solver` does that for its decisions.
+
+:class:`Prior` is the prior as one value: its weights (those of :func:`prior_weights`, bit for bit),
+its T (validated once, when the value is made), how it was computed, the cache-key segment the
+caches write for it (:attr:`Prior.key`) and its label / display forms (:func:`t_label`,
+:func:`t_display`: the one place ``inf`` / ``∞`` is spelled).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+from dataclasses import dataclass
+from typing import Any
 
 from backends import host
 from termo.core.errors import TermoError
@@ -87,9 +95,14 @@ def weights_and_form(icf, t: float = 1.0):
     """``(prior, form)``: the prior of :func:`prior_weights` and how it was computed:
     ``"uniform"`` (T = ∞), ``"softmax"`` (the formula of §2.5) or ``"stable"`` (its stable form,
     where the formula is not finite)."""
+    check_temperature(t)
+    return _weights_and_form(icf, t)
+
+
+def _weights_and_form(icf, t: float):
+    """:func:`weights_and_form` for a ``t`` already checked."""
     import numpy  # errstate only: no array work
 
-    check_temperature(t)
     xp = host().xp
     scores = _scores(icf)
     n = scores.shape[0]
@@ -108,6 +121,75 @@ def prior_weights(icf, t: float = 1.0):
     """``softmax(-icf / t)`` as float64 (host array); ``t = inf`` gives exactly ``1/n``; the
     stable form where the formula overflows (see the module doc), never NaN, never a warning."""
     return weights_and_form(icf, t)[0]
+
+
+def t_label(t: float) -> str:
+    """T as labels and file names write it: ``inf``, else ``{t:g}`` (``0.5``, ``1``)."""
+    return "inf" if math.isinf(t) else f"{t:g}"
+
+
+def t_display(t: float) -> str:
+    """T as tables show it: ``∞``, else ``{t:g}``."""
+    return "∞" if math.isinf(t) else f"{t:g}"
+
+
+def t_key(t: float) -> str:
+    """T as cache keys write it: ``repr(float(t))`` (``1.0``, ``0.5``, ``inf``), exact to the bit."""
+    return repr(float(t))
+
+
+@dataclass(frozen=True, eq=False)
+class Prior:
+    """The answers' prior as one value.
+
+    ``weights``: host float64, one per answer (treat as read-only); ``t``: the temperature it was
+    made at (None for a custom prior); ``form``: ``"uniform"`` / ``"softmax"`` / ``"stable"``
+    (see :func:`weights_and_form`) or ``"custom"``. Make one with :meth:`from_icf` (T checked
+    there, once) or :meth:`custom`."""
+
+    weights: Any
+    t: float | None
+    form: str
+
+    @classmethod
+    def from_icf(cls, icf, t: float | str = 1.0) -> "Prior":
+        """``softmax(−icf/t)`` (the weights of :func:`prior_weights`, bit for bit); ``t`` may be
+        text (:func:`parse_temperature`). TermoError for a T that is not positive."""
+        if isinstance(t, str):
+            t = parse_temperature(t)  # checks it
+        else:
+            check_temperature(t)
+        weights, form = _weights_and_form(icf, t)
+        return cls(weights, float(t), form)
+
+    @classmethod
+    def custom(cls, weights) -> "Prior":
+        """Weights given by the caller (float64 on the host)."""
+        xp = host().xp
+        return cls(xp.asarray(weights, dtype=xp.float64), None, "custom")
+
+    @property
+    def stable(self) -> bool:
+        """Is it the stable form of the prior (T below ~1e-306), not §2.5's formula?"""
+        return self.form == "stable"
+
+    @property
+    def key(self) -> str:
+        """The prior's segment of a cache key: ``T={t!r}`` (``/stable`` appended for the stable
+        form), or ``prior=`` and the first 16 hex digits of the sha256 of a custom prior's bytes."""
+        if self.t is None:
+            return "prior=" + hashlib.sha256(self.weights.tobytes()).hexdigest()[:16]
+        return f"T={t_key(self.t)}" + ("/stable" if self.stable else "")
+
+    @property
+    def label(self) -> str:
+        """``T=`` and :func:`t_label` (``T=inf``, ``T=0.5``), or ``custom prior``."""
+        return "custom prior" if self.t is None else f"T={t_label(self.t)}"
+
+    @property
+    def display(self) -> str:
+        """``T=`` and :func:`t_display` (``T=∞``, ``T=0.5``), or ``custom prior``."""
+        return "custom prior" if self.t is None else f"T={t_display(self.t)}"
 
 
 def log_weights(icf, t: float = 1.0):

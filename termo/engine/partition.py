@@ -81,7 +81,7 @@ class State:
 def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) -> State:
     """The state after ``history`` (items ``guess:colours``, replayed strictly by
     :class:`termo.engine.session.Session`); TermoError for a bad item or a history that ends in a win."""
-    from termo.core.prior import prior_weights
+    from termo.core.prior import Prior
     from termo.engine.session import Session
 
     items = tuple(history)
@@ -92,7 +92,7 @@ def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) 
         raise TermoError("the history ends with a win: no candidates are left to split", "partition.won")
     xp = host().xp
     cand = xp.asarray(session.candidates, dtype=xp.int64)
-    return State(game, cand, float(t), prior_weights(game.icf, t), items or tuple(session.history()))
+    return State(game, cand, float(t), Prior.from_icf(game.icf, t).weights, items or tuple(session.history()))
 
 
 def sweeper_for(state: State):

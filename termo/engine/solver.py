@@ -28,7 +28,7 @@ from termo.engine import hard_mode, level1, level2, level3
 from termo.core.decision import Choice, Decision
 from termo.engine.entropy import Sweeper
 from termo.core.errors import TermoError
-from termo.core.prior import REBASE_MASS, rebased_prior, weights_and_form
+from termo.core.prior import REBASE_MASS, Prior, rebased_prior
 
 REBASED_KEPT = 8  # re-based solvers memoised per solver (least recently used dropped)
 
@@ -59,8 +59,8 @@ class Solver:
         self.stable_prior = False  # the stable form of the prior (termo.core.prior), not §2.5's formula
         if prior is None:
             self.custom_prior = False
-            self.prior, form = weights_and_form(game.icf, self.t)
-            self.stable_prior = form == "stable"
+            value = Prior.from_icf(game.icf, self.t)
+            self.prior, self.stable_prior = value.weights, value.stable
         else:
             p = xp.asarray(prior, dtype=xp.float64)
             if p.shape != (game.n_answers,) or bool(xp.any(p < 0)) or not bool(xp.all(xp.isfinite(p))):

@@ -42,77 +42,23 @@ def rank_openers(game, candidates=None, *, t: float = 1.0, hard: bool = False, t
         raise TermoError("no candidate opener")
     prob = Problem(game, hard=hard, t=t, backend=backend)
     deadline = None if time_limit is None else start + float(time_limit)
-    rows = []
-    best = None
-    best_total = math.inf
-    for k, (word, beam) in enumerate(cands):
-        left = None
-        if deadline is not None:
-            left = max(1.0, (deadline - time.perf_counter()) / (len(cands) - k))
-        r = solve(game, opener=word, problem=prob, time_limit=left if left is not None else 1e9,
-                  limit=None if best is None else best_total, progress=progress)
-        scale = r.upper_total / r.upper if r.upper else 1.0
-        row = {"word": r.opener, "beam": beam, "lower": r.lower, "upper": r.upper, "proved": r.proved,
-               "seconds": r.seconds, "nodes": r.nodes}
-        if r.proved and r.upper_total < best_total:
-            if best is not None:
-                best["status"] = "cannot beat"
-            best, best_total = row, r.upper_total
-            row["status"] = "best"
-        elif r.lower_total >= best_total:
-            row["status"] = "cannot beat"
-        else:
-            row["status"] = "open"
-        rows.append(row)
-        if progress is not None:
-            progress(f"opener {k + 1}/{len(cands)} {row['word']}: {row['status']}, lower {row['lower']:.6f}")
+    ranking = _Ranking()
+    _rank_candidates(game, prob, cands, ranking, deadline, progress)
     # every other first guess: the one-pass bound at the root, then (normal mode) one level
     # deeper for those it leaves below the best value, then a limit-mode search for the rest
     root = prob.root()
-    R = game.max_turns
-    bounds = prob.engine.guess_bounds(root, R)
-    listed = {game.index_of(row["word"]) for row in rows}
+    bounds = prob.engine.guess_bounds(root, game.max_turns)
+    listed = {game.index_of(row["word"]) for row in ranking.rows}
     others = [i for i in range(game.n_probes) if i not in listed]
-    open1 = sorted((i for i in others if bounds[i] < best_total), key=lambda i: (float(bounds[i]), i))
+    open1 = sorted((i for i in others if bounds[i] < ranking.best_total), key=lambda i: (float(bounds[i]), i))
     lower_of = {i: float(bounds[i]) for i in others}
-    deep_done = 0
     open2 = list(open1)
-    searched = []
     if not hard and open1:
-        open2 = []
-        for c0 in range(0, len(open1), 64):
-            if deadline is not None and time.perf_counter() >= deadline:
-                open2.extend(open1[c0:])
-                break
-            chunk = open1[c0:c0 + 64]
-            deep = prob.engine.deep_guess_bounds(root, R, chunk, limit=best_total)
-            for i, v in zip(chunk, deep):
-                lower_of[i] = max(lower_of[i], float(v))
-                if lower_of[i] < best_total:
-                    open2.append(i)
-            deep_done += len(chunk)
-            if progress is not None:
-                progress(f"deeper bounds: {deep_done}/{len(open1)} first guesses, {len(open2)} still open")
-        open2.sort(key=lambda i: (lower_of[i], i))
-    still_open = []
-    for i in open2:
-        if deadline is not None and time.perf_counter() >= deadline:
-            still_open.append(i)
-            continue
-        left = None if deadline is None else max(1.0, deadline - time.perf_counter())
-        r = solve(game, opener=i, problem=prob, time_limit=left if left is not None else 1e9, limit=best_total)
-        lower_of[i] = max(lower_of[i], r.lower_total)
-        searched.append(game.probes[i])
-        if r.proved and r.upper_total < best_total:  # a better opener outside the list
-            rows.append({"word": r.opener, "beam": None, "lower": r.lower, "upper": r.upper, "proved": True,
-                         "seconds": r.seconds, "nodes": r.nodes, "status": "best"})
-            if best is not None:
-                best["status"] = "cannot beat"
-            best, best_total = rows[-1], r.upper_total
-        elif r.lower_total < best_total:
-            still_open.append(i)
+        open2 = _deeper_bounds(prob, root, open1, lower_of, ranking.best_total, deadline, progress)
+    still_open, searched = _search_others(game, prob, open2, lower_of, ranking, deadline)
     scale = prob.weight(root) if prob.weighted else float(game.n_answers)
-    remaining = [i for i in still_open if lower_of[i] < best_total]
+    remaining = [i for i in still_open if lower_of[i] < ranking.best_total]
+    best, rows = ranking.best, ranking.rows
     return {
         "game": game.label, "t": None if math.isinf(t) else t, "hard": hard,
         "best": None if best is None else best["word"], "best_value": None if best is None else best["upper"],
@@ -128,3 +74,95 @@ def rank_openers(game, candidates=None, *, t: float = 1.0, hard: bool = False, t
         "proved_global": best is not None and not remaining and all(r["status"] != "open" for r in rows),
         "seconds": time.perf_counter() - start,
     }
+
+
+class _Ranking:
+    """The openers' rows so far and the best proved one among them (its row and total)."""
+
+    def __init__(self):
+        self.rows: list[dict] = []
+        self.best: dict | None = None
+        self.best_total = math.inf
+
+    def crown(self, row: dict, total: float) -> None:
+        """``row`` is the best so far (the previous best cannot beat it)."""
+        if self.best is not None:
+            self.best["status"] = "cannot beat"
+        self.best, self.best_total = row, total
+        row["status"] = "best"
+
+
+def _row(r, beam) -> dict:
+    """A ranking row of the exact result ``r`` (its status comes after)."""
+    return {"word": r.opener, "beam": beam, "lower": r.lower, "upper": r.upper, "proved": r.proved,
+            "seconds": r.seconds, "nodes": r.nodes}
+
+
+def _past(deadline) -> bool:
+    return deadline is not None and time.perf_counter() >= deadline
+
+
+def _time_left(deadline, share: int = 1) -> float:
+    """Seconds for the next search: its ``share`` of the time left (at least 1), or 1e9 with no deadline."""
+    return 1e9 if deadline is None else max(1.0, (deadline - time.perf_counter()) / share)
+
+
+def _rank_candidates(game, prob, cands, ranking: _Ranking, deadline, progress) -> None:
+    """Solve each candidate in order (after the first proved value only asking whether it goes
+    below the best), each with its share of the time left."""
+    for k, (word, beam) in enumerate(cands):
+        r = solve(game, opener=word, problem=prob, time_limit=_time_left(deadline, len(cands) - k),
+                  limit=None if ranking.best is None else ranking.best_total, progress=progress)
+        row = _row(r, beam)
+        if r.proved and r.upper_total < ranking.best_total:
+            ranking.crown(row, r.upper_total)
+        elif r.lower_total >= ranking.best_total:
+            row["status"] = "cannot beat"
+        else:
+            row["status"] = "open"
+        ranking.rows.append(row)
+        if progress is not None:
+            progress(f"opener {k + 1}/{len(cands)} {row['word']}: {row['status']}, lower {row['lower']:.6f}")
+
+
+def _deeper_bounds(prob, root, open1, lower_of, best_total, deadline, progress) -> list[int]:
+    """The first guesses of ``open1`` still below ``best_total`` one level deeper (in chunks of
+    64 while time is left; the rest stay open), by their bound; ``lower_of`` is raised."""
+    open2 = []
+    deep_done = 0
+    for c0 in range(0, len(open1), 64):
+        if _past(deadline):
+            open2.extend(open1[c0:])
+            break
+        chunk = open1[c0:c0 + 64]
+        deep = prob.engine.deep_guess_bounds(root, prob.game.max_turns, chunk, limit=best_total)
+        for i, v in zip(chunk, deep):
+            lower_of[i] = max(lower_of[i], float(v))
+            if lower_of[i] < best_total:
+                open2.append(i)
+        deep_done += len(chunk)
+        if progress is not None:
+            progress(f"deeper bounds: {deep_done}/{len(open1)} first guesses, {len(open2)} still open")
+    open2.sort(key=lambda i: (lower_of[i], i))
+    return open2
+
+
+def _search_others(game, prob, open2, lower_of, ranking: _Ranking, deadline) -> tuple[list[int], list[str]]:
+    """A limit-mode search of each first guess of ``open2`` while time is left: ``(still open,
+    words searched)``; a proved better opener joins the ranking as its best."""
+    still_open = []
+    searched = []
+    for i in open2:
+        if _past(deadline):
+            still_open.append(i)
+            continue
+        r = solve(game, opener=i, problem=prob, time_limit=_time_left(deadline), limit=ranking.best_total)
+        lower_of[i] = max(lower_of[i], r.lower_total)
+        searched.append(game.probes[i])
+        if r.proved and r.upper_total < ranking.best_total:  # a better opener outside the list
+            row = _row(r, None)
+            ranking.rows.append(row)
+            ranking.crown(row, r.upper_total)
+        elif r.lower_total < ranking.best_total:
+            still_open.append(i)
+    return still_open, searched

@@ -86,9 +86,9 @@ def answer_weights(game: Game, t: float = 1.0):
     xp = host().xp
     if game.uniform_prior or (t is not None and math.isinf(t)):
         return xp.ones(game.n_answers, dtype=xp.float64), False
-    from termo.core.prior import prior_weights
+    from termo.core.prior import Prior
 
-    return xp.asarray(prior_weights(game.icf, t), dtype=xp.float64), True
+    return Prior.from_icf(game.icf, t).weights, True
 
 
 def class_mass(game: Game, weights):
@@ -232,112 +232,173 @@ def solve(game: Game, *, opener=None, hard: bool = False, t: float = 1.0, time_l
     the search's units) only asks whether the value is below it: past it the search stops with
     ``proved=False`` and a lower bound at least ``limit`` (used to rank openers)."""
     start = time.perf_counter()
+    time_limit = _checked_limits(time_limit, node_limit)
+    prob = problem or Problem(game, hard=hard, t=t, backend=backend, loss=loss, memo_slots=memo_slots)
+    budget = _Budget(prob.engine, start, time_limit, node_limit, progress)
+    opener_index = _opener_index(game, opener)
+    root = prob.root()
+    W = prob.weight(root)
+    search = _Search(game, prob, budget, root, opener_index, W, limit)
+    lower_total = search.prove()
+    return search.result(lower_total, W)
+
+
+def _checked_limits(time_limit, node_limit):
+    """``time_limit``, :data:`DEFAULT_TIME` when neither limit is given; TermoError for a bad one."""
     if time_limit is None and node_limit is None:
         time_limit = DEFAULT_TIME
     if time_limit is not None and not time_limit > 0:
         raise TermoError(f"--time must be positive, not {time_limit}")
     if node_limit is not None and int(node_limit) < 1:
         raise TermoError(f"--nodes must be at least 1, not {node_limit}")
-    deadline = None if time_limit is None else start + float(time_limit)
-    prob = problem or Problem(game, hard=hard, t=t, backend=backend, loss=loss, memo_slots=memo_slots)
-    engine = prob.engine
-    nodes0 = engine.nodes
-    opener_index = None
-    if opener is not None:
-        opener_index = int(opener) if isinstance(opener, int) else game.index_of(str(opener))
-        if opener_index is None or not 0 <= opener_index < game.n_probes:
-            raise TermoError(f"{opener!r} is not a word of {game.title or game.name}")
-    root = prob.root()
-    R = game.max_turns
-    W = prob.weight(root)
+    return time_limit
 
-    def out_of_budget() -> bool:
-        if deadline is not None and time.perf_counter() >= deadline:
+
+def _opener_index(game: Game, opener) -> int | None:
+    """The probe index of ``opener`` (a word or an index; None for none)."""
+    if opener is None:
+        return None
+    index = int(opener) if isinstance(opener, int) else game.index_of(str(opener))
+    if index is None or not 0 <= index < game.n_probes:
+        raise TermoError(f"{opener!r} is not a word of {game.title or game.name}")
+    return index
+
+
+class _Budget:
+    """The budget of one :func:`solve`: a deadline and/or a count of states expanded from now
+    on, and the progress lines (prefixed with the time since ``start``)."""
+
+    def __init__(self, engine, start: float, time_limit, node_limit, progress):
+        self.engine = engine
+        self.start = start
+        self.deadline = None if time_limit is None else start + float(time_limit)
+        self.node_limit = node_limit
+        self.progress = progress
+        self.nodes0 = engine.nodes
+
+    def nodes(self) -> int:
+        """States expanded since the start."""
+        return self.engine.nodes - self.nodes0
+
+    def spent(self) -> bool:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
             return True
-        return node_limit is not None and engine.nodes - nodes0 >= int(node_limit)
+        return self.node_limit is not None and self.nodes() >= int(self.node_limit)
 
-    def slice_budget() -> int:
-        if node_limit is None:
+    def slice(self) -> int:
+        """States the next engine call may expand."""
+        if self.node_limit is None:
             return SLICE_NODES
-        return max(1, min(SLICE_NODES, int(node_limit) - (engine.nodes - nodes0)))
+        return max(1, min(SLICE_NODES, int(self.node_limit) - self.nodes()))
 
-    def say(text):
-        if progress is not None:
-            progress(f"{_fmt(time.perf_counter() - start)}: {text}")
+    def say(self, text):
+        if self.progress is not None:
+            self.progress(f"{_fmt(time.perf_counter() - self.start)}: {text}")
 
-    # the states to prove: (members, rounds, allowed, weight)
-    if opener_index is None:
-        parts = [(None, root, R, None)]
-        base = 0.0
-    else:
-        parts = [(code, sub, R - 1, al) for code, sub, al in prob.children(root, opener_index)]
-        base = W  # everyone pays the opener
-    # smallest first: cheap groups are proved before the budget can run out on a big one
-    order = sorted(range(len(parts)), key=lambda i: (len(parts[i][1]), i))
-    lower = [0.0] * len(parts)
-    exact = [False] * len(parts)
-    if limit is not None:  # each part's one-pass bound first: the others' share of the limit
-        for i, (code, members, rounds, allowed) in enumerate(parts):
-            lower[i] = engine.bound(members, rounds, allowed)
-    budget_left = True
-    for done_count, i in enumerate(order):
-        code, members, rounds, allowed = parts[i]
-        sub_limit = math.inf
-        if limit is not None:  # what this part may cost before the whole reaches ``limit``
-            sub_limit = limit - base - sum(lower[j] for j in range(len(parts)) if j != i)
-        while True:
-            if not budget_left or out_of_budget():
+
+class _Search:
+    """One :func:`solve` run: the states to prove (the root, or the opener's feedback groups),
+    their lower bounds and which are exact, the strategy and the result."""
+
+    def __init__(self, game: Game, prob: Problem, budget: _Budget, root, opener_index, weight, limit):
+        self.game = game
+        self.prob = prob
+        self.engine = prob.engine
+        self.budget = budget
+        self.root = root
+        self.opener_index = opener_index
+        self.limit = limit
+        R = game.max_turns
+        # the states to prove: (code, members, rounds, allowed)
+        if opener_index is None:
+            self.parts = [(None, root, R, None)]
+            self.base = 0.0
+        else:
+            self.parts = [(code, sub, R - 1, al) for code, sub, al in prob.children(root, opener_index)]
+            self.base = weight  # everyone pays the opener
+        self.lower = [0.0] * len(self.parts)
+        self.exact = [False] * len(self.parts)
+
+    def prove(self) -> float:
+        """Spend the budget on the parts, smallest first; the lower bound of the total."""
+        parts, lower, limit = self.parts, self.lower, self.limit
+        # smallest first: cheap groups are proved before the budget can run out on a big one
+        order = sorted(range(len(parts)), key=lambda i: (len(parts[i][1]), i))
+        if limit is not None:  # each part's one-pass bound first: the others' share of the limit
+            for i, (code, members, rounds, allowed) in enumerate(parts):
+                lower[i] = self.engine.bound(members, rounds, allowed)
+        budget_left = True
+        for done_count, i in enumerate(order):
+            sub_limit = math.inf
+            if limit is not None:  # what this part may cost before the whole reaches ``limit``
+                sub_limit = limit - self.base - sum(lower[j] for j in range(len(parts)) if j != i)
+            budget_left = self._prove_part(i, sub_limit, budget_left)
+            if limit is not None and self.base + sum(lower) >= limit:
                 budget_left = False
+            if len(parts) > 1 and (done_count + 1) % 10 == 0:
+                self.budget.say(f"{sum(self.exact)}/{len(parts)} groups proved, {self.budget.nodes():,} states")
+        return self.base + sum(lower)
+
+    def _prove_part(self, i: int, sub_limit: float, budget_left: bool) -> bool:
+        """Slices of search on part ``i`` until it is exact, proved at least ``sub_limit``, or
+        the budget is spent (then one last pass without expanding); whether budget is left."""
+        engine, budget = self.engine, self.budget
+        code, members, rounds, allowed = self.parts[i]
+        while True:
+            if not budget_left or budget.spent():
                 v, ex, _ = engine.solve(members, rounds, allowed, limit=sub_limit, budget=0)
-                lower[i] = max(lower[i], v)
-                break
-            v, ex, _ = engine.solve(members, rounds, allowed, limit=sub_limit, budget=slice_budget())
-            lower[i] = max(lower[i], v) if not ex else v
+                self.lower[i] = max(self.lower[i], v)
+                return False
+            v, ex, _ = engine.solve(members, rounds, allowed, limit=sub_limit, budget=budget.slice())
+            self.lower[i] = max(self.lower[i], v) if not ex else v
             if ex:
-                exact[i] = True
-                break
+                self.exact[i] = True
+                return True
             if not engine.aborted:  # proved at least sub_limit: stop (a ranking question)
-                break
-            say(f"{sum(exact)}/{len(parts)} groups proved, group of {len(members)} in progress, "
-                f"{engine.nodes - nodes0:,} states")
-        if limit is not None and base + sum(lower) >= limit:
-            budget_left = False
-        if len(parts) > 1 and (done_count + 1) % 10 == 0:
-            say(f"{sum(exact)}/{len(parts)} groups proved, {engine.nodes - nodes0:,} states")
-    lower_total = base + sum(lower)
-    # the strategy: proved parts from the memo, the rest the best found so far
-    proved_all = all(exact)
-    tree_budget = None if proved_all else 0
-    if opener_index is None:
-        tree = prob.build_tree(root, R, None, budget=tree_budget)
-    else:
-        tree = {"guess": opener_index, "children": {}}
-        for code, members, rounds, allowed in parts:
+                return True
+            budget.say(f"{sum(self.exact)}/{len(self.parts)} groups proved, group of {len(members)} in progress, "
+                       f"{budget.nodes():,} states")
+
+    def strategy(self) -> dict:
+        """The strategy: proved parts from the memo, the rest the best found so far."""
+        prob = self.prob
+        tree_budget = None if all(self.exact) else 0
+        if self.opener_index is None:
+            return prob.build_tree(self.root, self.game.max_turns, None, budget=tree_budget)
+        tree = {"guess": self.opener_index, "children": {}}
+        for code, members, rounds, allowed in self.parts:
             tree["children"][code] = prob.build_tree(members, rounds, allowed, budget=tree_budget)
-    upper_total, _losses = evaluate_tree_fast(prob, tree)
-    # the tree is summed in another order than the search: for a weighted prior allow float
-    # rounding (uniform totals are integers, compared exactly)
-    slack = 1e-12 * abs(lower_total) if prob.weighted else 0.0
-    if proved_all and upper_total > lower_total + slack:  # a memo entry was overwritten: never claim it
-        proved_all = False
-    if proved_all:
-        lower_total = upper_total
-    seconds = time.perf_counter() - start
-    scale = W if prob.weighted else float(game.n_answers)
-    mean = upper_total / scale
-    total = upper_total if not prob.weighted else mean
-    stats = dict(engine.counters())
-    stats["nodes"] = engine.nodes - nodes0
-    stats["losses"] = _losses
-    if opener_index is not None:
-        stats["groups"] = len(parts)
-        stats["groups_proved"] = sum(exact)
-    return ExactResult(game=game.label, opener=None if opener_index is None else game.probes[opener_index],
-                       hard=prob.hard, t=prob.t, answers=game.n_answers, weighted=prob.weighted,
-                       total=total, mean=mean, lower=lower_total / scale, upper=mean,
-                       lower_total=lower_total, upper_total=upper_total, proved=proved_all,
-                       seconds=seconds, nodes=engine.nodes - nodes0, max_turns=R, loss=prob.loss,
-                       stats=stats, _tree=tree)
+        return tree
+
+    def result(self, lower_total: float, weight) -> ExactResult:
+        """The result: the bounds, the strategy and its value measured on the tree."""
+        prob, game, budget = self.prob, self.game, self.budget
+        proved_all = all(self.exact)
+        tree = self.strategy()
+        upper_total, _losses = evaluate_tree_fast(prob, tree)
+        # the tree is summed in another order than the search: for a weighted prior allow float
+        # rounding (uniform totals are integers, compared exactly)
+        slack = 1e-12 * abs(lower_total) if prob.weighted else 0.0
+        if proved_all and upper_total > lower_total + slack:  # a memo entry was overwritten: never claim it
+            proved_all = False
+        if proved_all:
+            lower_total = upper_total
+        seconds = time.perf_counter() - budget.start
+        scale = weight if prob.weighted else float(game.n_answers)
+        mean = upper_total / scale
+        total = upper_total if not prob.weighted else mean
+        stats = dict(self.engine.counters())
+        stats["nodes"] = budget.nodes()
+        stats["losses"] = _losses
+        if self.opener_index is not None:
+            stats["groups"] = len(self.parts)
+            stats["groups_proved"] = sum(self.exact)
+        opener = None if self.opener_index is None else game.probes[self.opener_index]
+        return ExactResult(game=game.label, opener=opener, hard=prob.hard, t=prob.t, answers=game.n_answers,
+                           weighted=prob.weighted, total=total, mean=mean, lower=lower_total / scale, upper=mean,
+                           lower_total=lower_total, upper_total=upper_total, proved=proved_all,
+                           seconds=seconds, nodes=budget.nodes(), max_turns=game.max_turns, loss=prob.loss,
+                           stats=stats, _tree=tree)
 
 
 def evaluate_tree_fast(prob: Problem, tree: dict) -> tuple[float, int]:

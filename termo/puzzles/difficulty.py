@@ -21,22 +21,23 @@ reach every answer's win is not used. With a tree, the opener is the tree's firs
 stored Nerdle Classic tree exists, the documented stand-in is used: **no path-length key at all**,
 so the order is the opener's feedback-group size, then the text. Every result says which one is
 in use (``difficulty_source``).
+
+The ordering itself (:class:`Scale`, :func:`opener_groups`, :func:`feedback_code`) lives in
+:mod:`termo.puzzles.scale`, below both this module and the disk store
+(:mod:`termo.puzzles.scale_store`); it is re-exported here.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 
-SOURCE_STAND_IN = ("stand-in (no stored Nerdle tree yet): the opener's feedback-group size, "
-                   "then the text")
+from termo.puzzles.scale import SOURCE_STAND_IN, Scale, feedback_code, opener_groups, tree_source
+
+__all__ = ["MAX_PATH", "SOURCE_STAND_IN", "Scale", "TREE_PREFERENCE", "feedback_code", "load_or_build",
+           "nerdle_scale", "opener_groups", "path_lengths", "scale_for", "stored_tree_lengths", "tree_source"]
+
 TREE_PREFERENCE = ("exact", "practical", "level3")
 MAX_PATH = 64
-
-
-def tree_source(tree) -> str:
-    return (f"stored {tree.method} tree (opener {tree.opener}): guesses on the path, then the "
-            f"opener's feedback-group size, then the text")
 
 
 def path_lengths(game, tree) -> dict[str, int] | None:
@@ -72,89 +73,6 @@ def stored_tree_lengths(game) -> tuple[object, dict[str, int]] | None:
         if lengths is not None:
             return tree, lengths
     return None
-
-
-def feedback_code(game, probe: int, answer: int) -> int:
-    """:func:`termo.engine.matrix.expected_code` (the plain rule: two-pass colours, or the win code under
-    the game's win rule), asking the win rule only when it can hold: a win is the answer itself
-    or a rearrangement of its symbols (the commutative moves only reorder tiles), so a guess with
-    other symbols cannot win. Parsing both win keys for every cell would cost ~0.2 ms a cell."""
-    from termo.core.feedback import colours, encode
-    from termo.games.base import EXACT
-
-    guess, secret = game.probes_norm[probe], game.answers_norm[answer]
-    if probe == answer:
-        return game.win_code
-    if game.win_rule != EXACT and sorted(guess) == sorted(secret) and game.wins(probe, answer):
-        return game.win_code
-    return encode(colours(guess, secret))
-
-
-def opener_groups(game, opener: str | None = None) -> dict[str, int]:
-    """For every answer, the size of its feedback group after ``opener`` (the game's default):
-    the number of answers still possible after the opener's colours (the win counts as a group)."""
-    opener = opener or game.default_opener
-    probe = game.index_of(opener)
-    codes = [feedback_code(game, probe, a) for a in range(game.n_answers)]
-    sizes = Counter(codes)
-    return {eq: sizes[c] for eq, c in zip(game.answers, codes)}
-
-
-class Scale:
-    """The difficulty of every answer of a game: ``order`` (easiest first), ``groups`` (feedback-
-    group size after ``opener`` per answer), ``lengths`` (guesses on the tree, or None with the
-    stand-in) and ``source`` (what the scale is built from, in words)."""
-
-    def __init__(self, game, opener: str, groups: dict[str, int], lengths: dict[str, int] | None,
-                 source: str) -> None:
-        self.game = game
-        self.opener = opener
-        self.groups = groups
-        self.lengths = lengths
-        self.source = source
-        self.order = tuple(sorted(game.answers, key=self.sort_key))
-        self.rank = {eq: r for r, eq in enumerate(self.order, start=1)}
-
-    def sort_key(self, eq: str) -> tuple:
-        if self.lengths is None:
-            return self.groups[eq], eq
-        return self.lengths[eq], self.groups[eq], eq
-
-    @classmethod
-    def build(cls, game, tree=None, lengths: dict[str, int] | None = None) -> "Scale":
-        """The scale from ``tree`` (with its ``lengths``, :func:`path_lengths`), or the stand-in."""
-        if tree is None:
-            opener = game.default_opener
-            return cls(game, opener, opener_groups(game, opener), None, SOURCE_STAND_IN)
-        opener = game.probes[tree.root.guess]
-        return cls(game, opener, opener_groups(game, opener), lengths, tree_source(tree))
-
-    @property
-    def size(self) -> int:
-        return len(self.order)
-
-    def percentile(self, equation: str) -> float:
-        return 100.0 * self.rank[equation] / self.size
-
-    def quintile(self, equation: str) -> int:
-        return 1 + 5 * (self.rank[equation] - 1) // self.size
-
-    def of(self, equation: str) -> dict | None:
-        """Plain data for one equation, or None when it is not a modelled answer."""
-        if equation not in self.rank:
-            return None
-        q = self.quintile(equation)
-        return {
-            "rank": self.rank[equation],
-            "of": self.size,
-            "percentile": round(self.percentile(equation), 4),
-            "quintile": q,
-            "quintile_label": f"{q}/5",
-            "guesses_on_tree": None if self.lengths is None else self.lengths[equation],
-            "opener": self.opener,
-            "candidates_after_opener": self.groups[equation],
-            "difficulty_source": self.source,
-        }
 
 
 @lru_cache(maxsize=4)

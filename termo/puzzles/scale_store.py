@@ -71,7 +71,7 @@ def save(scale, key: str) -> None:
 
 def load(game, key: str):
     """The stored scale of ``game`` for ``key``, or None (missing, stale, damaged or inconsistent)."""
-    from termo.puzzles.difficulty import Scale, opener_groups
+    from termo.puzzles.scale import Scale, opener_groups
 
     path = path_for(game)
     if not path.exists():

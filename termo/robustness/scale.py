@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from backends import host
 from termo.core.errors import TermoError
-from termo.core.prior import effective_size, most_common, prior_weights
+from termo.core.prior import Prior, effective_size, most_common
 
 SCALE_TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0, math.inf)
 COLLAPSE_TARGET = 1200.0
@@ -32,9 +32,9 @@ def family_prior(icf, n_cut: int | None, t: float):
     if not 1 <= n_cut <= n:
         raise TermoError(f"the cut N must be between 1 and {n}, got {n_cut}")
     if n_cut == n:
-        return prior_weights(icf, t)
+        return Prior.from_icf(icf, t).weights
     keep = most_common(icf, n_cut)
-    inner = prior_weights([icf[i] for i in keep], t)
+    inner = Prior.from_icf([icf[i] for i in keep], t).weights
     out = xp.zeros((n,), dtype=xp.float64)
     out[xp.asarray(keep, dtype=xp.int64)] = inner
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from termo.core.errors import TermoError
-from termo.trees.model import METHODS, Tree, tree_key
+from termo.trees.model import METHODS, Tree, opener_index, tree_key
 
 
 def check_method(method: str) -> str:
@@ -52,11 +52,7 @@ def build_tree(game, method: str, opener: str | None = None, *, t: float = 1.0, 
     else:
         from termo.trees.exact_adapter import build_exact
 
-        first = None
-        if opener is not None:
-            first = game.index_of(opener)
-            if first is None:
-                raise TermoError(f"--opener {opener!r} is not a guess of {game.label}")
+        first = None if opener is None else opener_index(game, opener)
         extra = {} if time_limit is None else {"time_limit": float(time_limit)}
         root, info = build_exact(game, first, t=t, hard=hard, solve=solve, **extra)
         tree_beam, tree_depth = 10, 1

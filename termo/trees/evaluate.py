@@ -8,7 +8,7 @@ its node's guess gives it; the win code ends it at that depth, every other code 
 child of that code (looked up among the tree's sorted (node, code) keys). An answer whose code has no child is *missing* (the tree is not
 complete); a branch deeper than `MAX_GUESSES` is cut (missing too).
 
-``mean`` weighs the answers by the game's prior at the tree's T (`termo.core.prior.prior_weights`;
+``mean`` weighs the answers by the game's prior at the tree's T (`termo.core.prior.Prior`;
 uniform for Nerdle and English Wordle, whose prior does not depend on T), summed with
 ``math.fsum``; ``total`` is the plain sum of guesses over all answers (an exact integer).
 ``losses`` counts the answers not solved within the game's turn limit (missing ones included):
@@ -79,9 +79,9 @@ def replay(tree, game):
 
 def weights(game, t: float):
     """The answers' weights under the game's prior at ``t`` (host float64, summing to 1)."""
-    from termo.core.prior import prior_weights
+    from termo.core.prior import Prior
 
-    return prior_weights(game.icf, t)
+    return Prior.from_icf(game.icf, t).weights
 
 
 def evaluate(tree, game) -> dict:

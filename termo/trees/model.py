@@ -9,7 +9,6 @@ answer reaching the node gives (checked by :mod:`termo.trees.evaluate`, not assu
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 FORMAT = "termo-tree/1"
@@ -39,13 +38,25 @@ class Node:
         return max(len(p) for p, _ in self.walk()) + 1
 
 
+def opener_index(game, opener: str) -> int:
+    """The probe index of the word ``opener`` (as ``--opener`` gives it); TermoError if it is not a
+    guess of ``game``."""
+    from termo.core.errors import TermoError
+
+    index = game.index_of(opener)
+    if index is None:
+        raise TermoError(f"--opener {opener!r} is not a guess of {game.label}")
+    return index
+
+
 def tree_key(game, t: float = 1.0, hard: bool = False) -> str:
     """What a tree's moves depend on besides its method: the game (its registry name, the
     matrix signature over its lists and win rule, its turn limit), the prior (T, or ``uniform``
     for a game whose prior does not depend on T) and hard mode."""
+    from termo.core.prior import t_key
     from termo.engine.matrix import matrix_signature
 
-    prior = "uniform" if game.uniform_prior else ("inf" if math.isinf(t) else repr(float(t)))
+    prior = "uniform" if game.uniform_prior else t_key(t)
     return (f"game={game.label};M={matrix_signature(game)};R={game.max_turns};T={prior};"
             f"hard={int(bool(hard))}")
 

@@ -13,19 +13,14 @@ of its path (`termo.engine.hard_mode`), as ``termo suggest --hard`` would.
 from __future__ import annotations
 
 from backends import host
-from termo.trees.model import Node
+from termo.trees.model import Node, opener_index
 
 CHUNK = 32  # sets decided per batched call (progress between calls)
 
 
 def level3_opener(game, solver, opener=None) -> int:
-    from termo.core.errors import TermoError
-
     if opener is not None:
-        index = game.index_of(opener)
-        if index is None:
-            raise TermoError(f"--opener {opener!r} is not a guess of {game.label}")
-        return index
+        return opener_index(game, opener)
     if game.default_opener is not None and game.index_of(game.default_opener) is not None:
         return game.index_of(game.default_opener)
     from termo.book.openers import Book

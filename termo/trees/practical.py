@@ -30,6 +30,7 @@ import random
 
 from backends import host
 from termo.core.errors import TermoError
+from termo.trees.model import opener_index
 
 SHORTLIST = 64
 SAMPLES = 2000
@@ -45,7 +46,7 @@ class PracticalBuilder:
     def __init__(self, game, t: float = 1.0, hard: bool = False, shortlist: int = SHORTLIST,
                  samples: int = SAMPLES, sample_limit: int = SAMPLE_LIMIT, progress=None):
         from termo.engine.matrix import answers_major_matrix
-        from termo.core.prior import prior_weights
+        from termo.core.prior import Prior
 
         hb = host()
         self.xp = xp = hb.xp
@@ -59,7 +60,7 @@ class PracticalBuilder:
 
         self.mt = answers_major_matrix(game)  # answers x probes: a set's rows are contiguous
         self.m = hb.to_numpy(pattern_matrix(game, backend=hb))  # probes x answers: one guess's row
-        self.w = xp.asarray(prior_weights(game.icf, t), dtype=xp.float64)
+        self.w = Prior.from_icf(game.icf, t).weights
         self.uniform = bool(xp.all(self.w == self.w[0]))
         self.mask = xp.zeros(game.n_probes, dtype=xp.bool)  # scratch for the pool
         self.icf = game.icf
@@ -258,7 +259,4 @@ def check_opener(game, opener) -> int:
         opener = game.default_opener
     if opener is None:
         raise TermoError(f"{game.label} has no default opener: give one with --opener WORD")
-    index = game.index_of(opener)
-    if index is None:
-        raise TermoError(f"--opener {opener!r} is not a guess of {game.label}")
-    return index
+    return opener_index(game, opener)

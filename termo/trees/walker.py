@@ -56,7 +56,7 @@ def tree_move(tree, game, history, cands, matrix):
     ``cands`` (ascending answer indices; ``expected`` replayed on the subtree, ``bits`` of its
     feedback), or None when the tree does not answer."""
     from termo.core.decision import Choice
-    from termo.core.prior import prior_weights
+    from termo.core.prior import Prior
 
     node = node_after(tree, history, game.win_code)
     if node is None:
@@ -65,7 +65,7 @@ def tree_move(tree, game, history, cands, matrix):
     turns = subtree_guesses(node, game, cands, matrix)
     if not cands or any(k == 0 for k in turns):
         return None
-    w = prior_weights(game.icf, tree.t)
+    w = Prior.from_icf(game.icf, tree.t).weights
     ws = [float(w[c]) for c in cands]
     total = math.fsum(ws)
     if total > 0:
