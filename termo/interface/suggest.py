@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from termo.core.errors import TermoError
+from termo.core.prior import check_temperature, t_label
 
 LEVELS = (1, 2, 3)
 OPENERS = ("default", "optimal")
@@ -48,8 +48,7 @@ class Config:
     def __post_init__(self):
         if self.level not in LEVELS:
             raise TermoError(f"level must be 1, 2 or 3, not {self.level}", "option.level", {"value": self.level})
-        if not (self.t > 0):  # also rejects NaN
-            raise TermoError(f"temperature must be > 0 (or inf), not {self.t}")
+        check_temperature(self.t)  # the one check of T (termo.core.prior), also NaN
         if self.beam < 1:
             raise TermoError(f"beam must be at least 1, not {self.beam}", "option.at_least",
                              {"name": "beam", "low": 1, "value": self.beam})
@@ -81,7 +80,7 @@ class Config:
 
     def describe(self, game=None) -> str:
         """``level 3, T=1, beam 10, depth 1``; a game whose prior is uniform (``game``) has no T."""
-        t = "inf" if math.isinf(self.t) else f"{self.t:g}"
+        t = t_label(self.t)
         uniform = bool(getattr(game, "uniform_prior", False))
         text = f"level {self.level}" + ("" if uniform else f", T={t}")
         if self.level == 3:
