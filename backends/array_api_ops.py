@@ -294,3 +294,11 @@ class ArrayApiOps:
             hs.append(self.to_numpy(-xp.sum(xp.where(hist > 0.0, safe * xp.log2(safe), 0.0), axis=1)))
             incs.append(self.to_numpy(xp.any(codes == win_code, axis=1)))
         return np.concatenate(hs).astype(np.float64), np.concatenate(incs).astype(bool)
+
+
+def best_probes_array_api(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins,
+                          max_cells: int = CELLS):
+    """The contract of ``kernels.fullbeam.best_probes_numba``, by this shared array-API implementation
+    (:meth:`ArrayApiOps.best_probes`) on ``backend``, even NumPy (the tests compare the two)."""
+    plan = ArrayApiOps.best_probe_plan(backend, matrix, probe_prior)
+    return ArrayApiOps.best_probes(backend, plan, members, offsets, prior, win_code, n_bins, max_cells=max_cells)

@@ -9,8 +9,9 @@ Two jobs, done for many states at once:
   pattern code, members ascending, the winning bucket dropped) with their probabilities.
 
 The NumPy backend runs compiled numba kernels (``prange`` over blocks of probes, one histogram
-per thread). Every other backend (JAX, CuPy, array-api-strict) runs :func:`best_probes_array_api`,
-written with standard array-API calls plus the backend's ``row_histogram`` kernel. The tests hold
+per thread). Every other backend (JAX, CuPy, array-api-strict) runs
+:func:`backends.array_api_ops.best_probes_array_api`, written with standard array-API calls plus the
+backend's ``row_histogram`` kernel. The tests hold
 a plain-Python oracle for both.
 
 Numerical conventions (shared with the level-3 engine, so that values agree to the last bit):
@@ -882,19 +883,6 @@ def _gather_index(offsets, todo, sub_off):
 
 
 # ---------------------------------------------------------------------------------------------
-# best_probes on any backend (the array-API implementation lives in backends/array_api_ops.py)
-# ---------------------------------------------------------------------------------------------
-def best_probes_array_api(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins,
-                          max_cells: int = 24_000_000):
-    """Same contract as :func:`best_probes_numba`, by the shared array-API implementation
-    (:meth:`backends.array_api_ops.ArrayApiOps.best_probes`) on ``backend``, even NumPy."""
-    from backends.array_api_ops import ArrayApiOps
-
-    plan = ArrayApiOps.best_probe_plan(backend, matrix, probe_prior)
-    return ArrayApiOps.best_probes(backend, plan, members, offsets, prior, win_code, n_bins, max_cells=max_cells)
-
-
-# ---------------------------------------------------------------------------------------------
 # Partition of states by their chosen probes (host bookkeeping, compiled)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
@@ -1007,14 +995,6 @@ def reduce_values(n_parents, child_parent, child_prob, child_value, single):
     return out
 
 
-def best_probes(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins, order=None):
-    """``backend.best_probes`` (compiled kernels on NumPy, the array-API implementation elsewhere)."""
-    plan = backend.best_probe_plan(matrix, probe_prior)
-    if order is not None and "order" in plan:
-        plan["order"] = order
-    return backend.best_probes(plan, members, offsets, prior, win_code, n_bins)
-
-
 # ---------------------------------------------------------------------------------------------
 # Entropy of every probe over one state (root rankings)
 # ---------------------------------------------------------------------------------------------
@@ -1033,10 +1013,3 @@ def _entropies_one_state(matrix, members, w, wl, win_code, n_bins):
             out_h[g] = h
             out_in[g] = inc
     return out_h, out_in
-
-
-def state_entropies(backend, matrix, members, prior, win_code, n_bins):
-    """``backend.state_entropies``: entropy (bits) of every probe over the state ``members`` and
-    whether the probe is a member; host arrays out (compiled here on NumPy: a member-order sum,
-    bit-identical to the sweep kernel; elsewhere a chunked ``row_histogram``)."""
-    return backend.state_entropies(matrix, members, prior, win_code, n_bins)
