@@ -22,7 +22,8 @@ import functools
 
 import numpy as np
 
-ROUND_STEP = 1e-9
+from backends.constants import ROUND_STEP
+
 CELLS = 24_000_000  # (state, probe, member-or-bin) cells per device call of the batched sweeps
 
 

@@ -11,8 +11,6 @@ and return host NumPy arrays; the kernel modules are imported on first use.
 
 from __future__ import annotations
 
-ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (rules §5.2)
-
 # The backend modules whose code decides a level-3 search result (the opener book's signature,
 # ``termo.book.openers``): the tree's kernels and the methods wiring them. The entropy sweeps are left
 # out on purpose: they only have to agree with their plain-Python oracle on the §5.2 order.

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from backends.base import Backend
+from backends.constants import ROUND_STEP
 
 PAIRWISE_MAX = 64  # widest padded state whose masses are summed pairwise (else: a histogram)
 UNROLL_MAX = 16  # up to this width the pairwise sum is unrolled (one fused pass), above a loop
@@ -43,7 +44,6 @@ ITERATE_MAX_K = 32  # on the CPU a top-k up to this k is k passes of argmax (see
 ROW_STEP = 8  # batch row counts are powers of ROW_STEP (1, 8, 64, ...), capped by the cells
 CPU_CELLS = 1 << 22  # (row, member, probe) cells per device call on the CPU (~40 MB of temporaries)
 GPU_CELLS = 1 << 26  # the same on an accelerator (fewer, larger calls)
-ROUND_STEP = 1e-9
 CACHE_ENV = "TERMO_JAX_CACHE"
 _notice_given = False
 

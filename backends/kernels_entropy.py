@@ -29,11 +29,9 @@ import math
 
 import numpy as np
 
+from backends.constants import ROUND_STEP
 # numba (imported when a kernel first runs) or the interpreted stand-ins: see backends/numba_shim.py
 from backends.numba_shim import HAVE_NUMBA, get_num_threads, int_dict, njit, prange  # noqa: F401
-
-
-ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (rules §5.2)
 
 
 # --------------------------------------------------------------------------------------------

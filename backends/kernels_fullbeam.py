@@ -53,6 +53,7 @@ import math
 import numpy as np
 
 # NumPy-exact sums and the §5.2 comparison, shared with the engine's kernels
+from backends.constants import ROUND_STEP
 from backends.kernels_entropy import pairwise_sum, probe_ahead
 
 # numba compiles the NumPy backend's kernels (imported when one first runs); without it, or with
@@ -60,7 +61,6 @@ from backends.kernels_entropy import pairwise_sum, probe_ahead
 from backends.numba_shim import HAVE_NUMBA, get_num_threads, njit, prange
 
 
-ROUND_STEP = 1e-9  # entropies on the same 1e-9 grid point are ties (rules §5.2)
 FULL_SPLIT_MIN_WEIGHT = 1e-8  # q_min above which the full-split shortcut is exact
 BOUND_MARGIN = 1e-7  # the bucket bound skips a probe only when log2(k) < best H - this
 

@@ -36,7 +36,8 @@ import math
 
 import numpy as np
 
-ROUND_STEP = 1e-9  # the §5.2 rounding grid (kernels_entropy.ROUND_STEP)
+from backends.constants import ROUND_STEP
+
 REFERENCE_SMALL = 12  # up to this size the reference sums w·log2(mass) (kernels_entropy)
 APPROX_MARGIN = 1e-9  # bound on |approximate − exact| entropy: worst cases are ~1e-11
 _CELLS = 1 << 22  # (member or bin, probe) cells per block of probes: bounds the temporary arrays
