@@ -169,9 +169,9 @@ class NumpyBackend(Backend):
         if cand.shape[0] <= 1:
             return np.zeros(tables.n_probes, dtype=np.float64)
         if numba_loaded():
-            from backends import kernels_entropy
+            from backends.kernels import entropy
 
-            return kernels_entropy.entropies_single(tables.matrix_host, cand, tables.prior, tables.n_bins)
+            return entropy.entropies_single(tables.matrix_host, cand, tables.prior, tables.n_bins)
         from backends import numpy_sweep
 
         return numpy_sweep.exact_entropies(tables.matrix_t, cand, tables.prior, tables.n_bins)
@@ -194,7 +194,7 @@ class NumpyBackend(Backend):
         return idx[0][keep], ent[0][keep]
 
     def sweep_top_k(self, tables, members, offsets, state_ids, k: int):
-        from backends import kernels_entropy
+        from backends.kernels import sweeps
 
         state_ids = np.asarray(state_ids, dtype=np.int64)
         if state_ids.shape[0] == 1:
@@ -207,7 +207,7 @@ class NumpyBackend(Backend):
                 out_i[0, :i.shape[0]] = i
                 out_h[0, :h.shape[0]] = h
                 return out_i, out_h
-        return kernels_entropy.sweep_top_k(tables.matrix_t, members, offsets, state_ids, tables.prior,
+        return sweeps.sweep_top_k(tables.matrix_t, members, offsets, state_ids, tables.prior,
                                            tables.probe_prior, int(k), tables.n_bins)
 
     def best_probe_plan(self, matrix, probe_prior):
@@ -219,7 +219,7 @@ class NumpyBackend(Backend):
     def best_probes(self, plan, members, offsets, prior, win_code: int, n_bins: int, **_):
         if "order" not in plan:
             return super().best_probes(plan, members, offsets, prior, win_code, n_bins)
-        from backends import kernels_fullbeam as kf
+        from backends.kernels import fullbeam as kf
 
         if plan["order"] is None:
             plan["order"] = kf.scan_order(plan["matrix"], plan["probe_prior"])
@@ -229,7 +229,7 @@ class NumpyBackend(Backend):
     def state_entropies(self, matrix, members, prior, win_code: int, n_bins: int):
         if not HAVE_NUMBA:
             return super().state_entropies(matrix, members, prior, win_code, n_bins)
-        from backends import kernels_fullbeam as kf
+        from backends.kernels import fullbeam as kf
 
         members = np.ascontiguousarray(members, dtype=np.int32)
         offsets = np.asarray([0, members.shape[0]], dtype=np.int64)
