@@ -27,6 +27,17 @@ from backends.constants import ROUND_STEP
 CELLS = 24_000_000  # (state, probe, member-or-bin) cells per device call of the batched sweeps
 
 
+def flat_bins(xp, codes, weights, n_bins: int):
+    """A (rows × m) batch of codes as indices into one flat (rows · n_bins) histogram, with their
+    float64 weights (a weight vector serves every row): ``(indices, weights, rows)``, both flat.
+    NumPy, CuPy and JAX build their ``row_histogram`` on it (a bincount or a scatter-add)."""
+    codes = xp.asarray(codes)
+    rows, m = codes.shape
+    weights = xp.broadcast_to(xp.asarray(weights, dtype=xp.float64), (rows, m))
+    flat = (codes.astype(xp.int64) + (xp.arange(rows, dtype=xp.int64) * n_bins)[:, None]).ravel()
+    return flat, weights.ravel(), rows
+
+
 def _rank_key(probe_prior):
     """(rank per probe under prior descending then index ascending, bits B of the rank field)."""
     probe_prior = np.asarray(probe_prior, dtype=np.float64)

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from backends.array_api_ops import flat_bins
 from backends.base import Backend
 from backends.constants import ROUND_STEP
 
@@ -309,12 +310,8 @@ class JaxBackend(Backend):
 
     def row_histogram(self, codes, weights, n_bins: int):
         jnp = self._jnp
-        codes = jnp.asarray(codes)
-        rows, m = codes.shape
-        weights = jnp.broadcast_to(jnp.asarray(weights, dtype=jnp.float64), (rows, m))
-        flat = (codes.astype(jnp.int64) + (jnp.arange(rows, dtype=jnp.int64) * n_bins)[:, None]).ravel()
-        out = jnp.zeros(rows * n_bins, dtype=jnp.float64).at[flat].add(weights.ravel())
-        return out.reshape(rows, n_bins)
+        flat, w, rows = flat_bins(jnp, codes, weights, n_bins)
+        return jnp.zeros(rows * n_bins, dtype=jnp.float64).at[flat].add(w).reshape(rows, n_bins)
 
     def stable_top_k(self, keys, k: int):
         jnp = self._jnp

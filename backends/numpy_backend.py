@@ -15,6 +15,7 @@ import io
 
 import numpy as np
 
+from backends.array_api_ops import flat_bins
 from backends.base import Backend
 from backends.host_ops import numba_loaded
 from backends.numba_shim import HAVE_NUMBA
@@ -139,11 +140,7 @@ class NumpyBackend(Backend):
             return None
 
     def row_histogram(self, codes, weights, n_bins: int):
-        codes = np.asarray(codes)
-        rows, m = codes.shape
-        weights = np.asarray(weights, dtype=np.float64)
-        flat = (codes.astype(np.int64) + (np.arange(rows, dtype=np.int64) * n_bins)[:, None]).ravel()
-        w = np.broadcast_to(weights, (rows, m)).ravel()
+        flat, w, rows = flat_bins(np, codes, weights, n_bins)
         return np.bincount(flat, weights=w, minlength=rows * n_bins).reshape(rows, n_bins)
 
     def stable_top_k(self, keys, k: int):

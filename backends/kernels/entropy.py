@@ -164,15 +164,19 @@ def _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, k, g, key, inc, p
 
 
 @njit(cache=True, nogil=True)
+def _topk_lists(k):
+    """An empty top list of ``k`` entries for :func:`_topk_insert`: (indices, all -1; keys;
+    memberships; priors; entropies)."""
+    return (np.full(k, -1, np.int64), np.zeros(k, np.float64), np.zeros(k, np.int64), np.zeros(k, np.float64),
+            np.zeros(k, np.float64))
+
+
+@njit(cache=True, nogil=True)
 def top_k_from_entropies(h, members, probe_prior, k):
     """The first ``k`` probes of the §5.2 order given their entropies; returns (indices, H)."""
     n = h.shape[0]
     k = min(k, n)
-    top_i = np.full(k, -1, np.int64)
-    top_key = np.zeros(k, np.float64)
-    top_in = np.zeros(k, np.int64)
-    top_p = np.zeros(k, np.float64)
-    top_h = np.zeros(k, np.float64)
+    top_i, top_key, top_in, top_p, top_h = _topk_lists(k)
     filled = 0
     ptr = 0
     m = members.shape[0]

@@ -103,6 +103,18 @@ def memo_store(mk1, mk2, mlb, mub, mg, k1, k2, lb, ub, g, stats):
 
 
 @njit(cache=True)
+def set_weight(w, cm, S, n):
+    """``(W(S), max_{a∈S} cm[a])`` of ``S[:n]``, the weight summed in member order."""
+    total = 0.0
+    cbig = 0.0
+    for j in range(n):
+        total += w[S[j]]
+        if cm[S[j]] > cbig:
+            cbig = cm[S[j]]
+    return total, cbig
+
+
+@njit(cache=True)
 def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
           mk1, mk2, mlb, mub, mg, stats,
           cnt, wsum, cmx, seen,
@@ -117,12 +129,7 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
     cv, cg, done = closed_form(M, w, S, n, r, loss, win, exact_rule)
     if done:
         return cv, True, cg
-    W = 0.0
-    cbig = 0.0
-    for j in range(n):
-        W += w[S[j]]
-        if cm[S[j]] > cbig:
-            cbig = cm[S[j]]
+    W, cbig = set_weight(w, cm, S, n)
     if cbig > W:
         cbig = W
     lb0 = 2.0 * W - cbig
@@ -339,12 +346,7 @@ def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed
             i = idx[q]
             child = members[start[i]:start[i + 1]]
             m = child.shape[0]
-            wc = 0.0
-            cbig = 0.0
-            for j in range(m):
-                wc += w[child[j]]
-                if cm[child[j]] > cbig:
-                    cbig = cm[child[j]]
+            wc, cbig = set_weight(w, cm, child, m)
             base = child_bound(m, wc, cbig, r - 1, loss)
             cv, cg, done = closed_form(M, w, child, m, r - 1, loss, win, exact_rule)
             if done:

@@ -57,6 +57,8 @@ from backends.kernels.fullbeam_bounds import _exact_entropy, heavy_split
 from backends.kernels.fullbeam_small import full_split_choice, sweep_small
 from backends.kernels.fullbeam_sweeps import sweep_best, sweep_skewed
 from backends.kernels.sums import pairwise_sum  # NumPy-exact sums, shared with the engine's kernels
+from backends.kernels.tree import (  # the probabilities and values, as the tree search sums them
+    bucket_probability, expected_cost, two_member_value)
 # numba compiles the NumPy backend's kernels (imported when one first runs); without it, or with
 # TERMO_NO_NUMBA=1, the same source is interpreted: see backends/numba_shim.py
 from backends.numba_shim import HAVE_NUMBA, get_num_threads, njit, prange  # noqa: F401  (HAVE_NUMBA re-exported)
@@ -237,14 +239,7 @@ def partition_states(matrix, members, offsets, guesses, prior, win_code, n_bins)
         for j in range(m):
             cnt[row[members[lo + j]]] = 0
         for k in range(first_child, nc):
-            a = co[k]
-            size = co[k + 1] - a
-            if total > 0.0:
-                for j in range(size):
-                    buf[j] = prior[cm[a + j]]
-                cprob[k] = pairwise_sum(buf, 0, size) / total
-            else:
-                cprob[k] = size / m
+            cprob[k] = bucket_probability(prior, cm, co[k], co[k + 1] - co[k], total, m, buf)
         mptr = run
     return cm[:mptr], co[: nc + 1].copy(), cp[:nc].copy(), cprob[:nc].copy(), single
 
@@ -263,11 +258,7 @@ def leaf_values(members, offsets, prior, rounds_left, loss):
         elif m == 1:
             out[s] = 1.0
         elif m == 2:
-            a = prior[members[offsets[s]]]
-            b = prior[members[offsets[s] + 1]]
-            tot = a + b
-            pmin = (min(a, b) / tot) if tot > 0.0 else 0.5
-            out[s] = 1.0 + (1.0 if r >= 2 else loss) * pmin
+            out[s] = two_member_value(prior[members[offsets[s]]], prior[members[offsets[s] + 1]], r, loss)
         else:
             out[s] = np.nan
     return out
@@ -275,14 +266,22 @@ def leaf_values(members, offsets, prior, rounds_left, loss):
 
 @njit(cache=True)
 def reduce_values(n_parents, child_parent, child_prob, child_value, single):
-    """``V(parent) = 1 + Σ_children P·V`` summed sequentially in child order (ascending code);
-    ``inf`` for a parent whose guess did not split it."""
-    acc = np.zeros(n_parents, np.float64)
-    for k in range(child_parent.shape[0]):
-        acc[child_parent[k]] += child_prob[k] * child_value[k]
+    """``V(parent) = 1 + Σ_children P·V`` summed sequentially in child order (ascending code), as the
+    tree search sums a guess's buckets (:func:`backends.kernels.tree.expected_cost`, each parent's
+    children its buckets); ``inf`` for a parent whose guess did not split it."""
+    n = child_parent.shape[0]
+    order = np.argsort(child_parent, kind="mergesort")  # each parent's children together, in child order
+    start = np.zeros(n_parents + 1, np.int64)
+    for k in range(n):
+        start[child_parent[k] + 1] += 1
+    for s in range(n_parents):
+        start[s + 1] += start[s]
+    prob = child_prob[order]
+    value = child_value[order].reshape((n, 1))  # V(child) as the tree's vals[child, r - 1] with r = 1
+    child = np.arange(n)
     out = np.empty(n_parents, np.float64)
     for s in range(n_parents):
-        out[s] = np.inf if single[s] else 1.0 + acc[s]
+        out[s] = np.inf if single[s] else expected_cost(start[s], start[s + 1], child, prob, value, 1, 0.0)
     return out
 
 

@@ -58,6 +58,15 @@ def _exact_entropy(row, members, lo, hi, w, wl, hist, cnt, win_code):
 
 
 @njit(cache=True)
+def largest_state(offsets):
+    """The size of the largest state of a segmented array (at least 1)."""
+    max_m = 1
+    for s in range(offsets.shape[0] - 1):
+        max_m = max(max_m, offsets[s + 1] - offsets[s])
+    return max_m
+
+
+@njit(cache=True)
 def _chain_cannot_win(k, pmax, scale, offset, limit, log2k):
     """True when ``scale·min(log2 k, h(p) + (1 - p)·log2(k - 1)) + offset`` is below ``limit``.
 

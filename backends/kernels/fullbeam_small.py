@@ -5,13 +5,12 @@ blocks of the transposed matrix (``order_t``, see ``kernels.fullbeam.scan_order`
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from backends.constants import ROUND_STEP
 from backends.kernels.entropy import probe_ahead
-from backends.kernels.fullbeam_bounds import APPROX_TOL, BOUND_MARGIN, _approx_log2_into, _exact_entropy
+from backends.kernels.fullbeam_bounds import APPROX_TOL, BOUND_MARGIN, _approx_log2_into, _exact_entropy, largest_state
+from backends.kernels.sums import log2_upto
 from backends.numba_shim import njit, prange
 
 
@@ -157,12 +156,7 @@ def sweep_small(matrix, order_t, probe_order, members, offsets, w, wl, probe_pri
     n_states = offsets.shape[0] - 1
     out = np.empty(n_states, np.int64)
     out_h = np.empty(n_states, np.float64)
-    max_m = 1
-    for s in range(n_states):
-        max_m = max(max_m, offsets[s + 1] - offsets[s])
-    log2k = np.zeros(max_m + 2, np.float64)
-    for k in range(1, log2k.shape[0]):
-        log2k[k] = math.log2(k)
+    log2k = log2_upto(largest_state(offsets) + 1)
     for s in prange(n_states):
         lo = offsets[s]
         hi = offsets[s + 1]

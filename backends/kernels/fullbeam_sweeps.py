@@ -13,7 +13,8 @@ from backends.constants import ROUND_STEP
 from backends.kernels.entropy import probe_ahead
 from backends.kernels.fullbeam_bounds import (APPROX_TOL, BOUND_MARGIN, _cannot_win, _clear, _exact_entropy,
                                               _heavy_cannot_win, _renyi_cannot_win, _scan_sqrt,
-                                              approx_entropy_bins)
+                                              approx_entropy_bins, largest_state)
+from backends.kernels.sums import log2_upto
 from backends.numba_shim import njit, prange
 
 
@@ -87,6 +88,41 @@ def _tile_masses(matrix, g0, nt, members, w, r_lo, r_hi, hist, nb, pm):
             pm[t] = max(pm[t], x)
 
 
+@njit(cache=True)
+def _offer(bk, bin_, bp, bi, bh, blk, s, h, inc, pg, g):
+    """Make probe ``g`` (entropy ``h``, membership ``inc``, prior ``pg``) the running best of state
+    ``s`` in block ``blk`` if it is ahead in the §5.2 order; True when it is."""
+    key = np.rint(h / ROUND_STEP)
+    if not probe_ahead(key, inc, pg, g, bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s]):
+        return False
+    bk[blk, s] = key
+    bin_[blk, s] = inc
+    bp[blk, s] = pg
+    bi[blk, s] = g
+    bh[blk, s] = h
+    return True
+
+
+@njit(cache=True)
+def _clear_row(row, n_bins, whole, matrix, g, members, lo, hi):
+    """Zero a tile's histogram row after probe ``g``: every bin when ``whole``, else only the bins
+    of the members ``members[lo:hi]`` (cheaper for a small state)."""
+    if whole:
+        _clear(row, n_bins)
+    else:
+        for j in range(lo, hi):
+            row[matrix[g, members[j]]] = 0.0
+
+
+@njit(cache=True)
+def _block_scratch(blk, n_blocks, n_probes, n_bins):
+    """Block ``blk``'s probes ``g_start .. g_end`` and its scratch: the tile's histograms, bucket
+    counts and heaviest buckets, and the bit buffers of the approximate log2."""
+    return (blk * n_probes // n_blocks, (blk + 1) * n_probes // n_blocks, np.zeros((PROBE_TILE, n_bins), np.float64),
+            np.zeros(PROBE_TILE, np.int64), np.zeros(PROBE_TILE, np.float64), np.empty(n_bins, np.uint64),
+            np.empty(n_bins, np.uint64))
+
+
 @njit(cache=True, parallel=True)
 def _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n_blocks):
     """Per-block running bests ``(key, member, prior, index, H)`` of every state, all seeded with
@@ -98,12 +134,7 @@ def _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bin
     bp = np.zeros((n_blocks, n_states), np.float64)
     bi = np.full((n_blocks, n_states), n_probes, np.int64)
     bh = np.full((n_blocks, n_states), -1.0)
-    max_m = 1
-    for s in range(n_states):
-        max_m = max(max_m, offsets[s + 1] - offsets[s])
-    log2k = np.zeros(max(max_m, n_bins) + 1, np.float64)
-    for k in range(1, log2k.shape[0]):
-        log2k[k] = math.log2(k)
+    log2k = log2_upto(max(largest_state(offsets), n_bins))
     # seeds: the exact key of up to SEED_MEMBERS members of each state
     for s in prange(n_states):
         lo = offsets[s]
@@ -115,14 +146,7 @@ def _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bin
         for q in range(lo, hi, step):
             g = members[q]
             h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
-            key = np.rint(h / ROUND_STEP)
-            pg = probe_prior[g]
-            if probe_ahead(key, inc, pg, g, bk[0, s], bin_[0, s], bp[0, s], bi[0, s]):
-                bk[0, s] = key
-                bin_[0, s] = inc
-                bp[0, s] = pg
-                bi[0, s] = g
-                bh[0, s] = h
+            _offer(bk, bin_, bp, bi, bh, 0, s, h, inc, probe_prior[g], g)
         for blk in range(1, n_blocks):
             bk[blk, s] = bk[0, s]
             bin_[blk, s] = bin_[0, s]
@@ -172,13 +196,7 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
     bk, bin_, bp, bi, bh, log2k = _seeded_blocks(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
                                                  n_blocks)
     for blk in prange(n_blocks):
-        g_start = blk * n_probes // n_blocks
-        g_end = (blk + 1) * n_probes // n_blocks
-        hist = np.zeros((PROBE_TILE, n_bins), np.float64)
-        nb = np.zeros(PROBE_TILE, np.int64)
-        pm = np.zeros(PROBE_TILE, np.float64)
-        mant_bits = np.empty(n_bins, np.uint64)
-        exp_bits = np.empty(n_bins, np.uint64)
+        g_start, g_end, hist, nb, pm, mant_bits, exp_bits = _block_scratch(blk, n_blocks, n_probes, n_bins)
         for g0 in range(g_start, g_end, PROBE_TILE):
             nt = min(PROBE_TILE, g_end - g0)
             for s in range(n_states):
@@ -198,11 +216,7 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                     row = hist[t]
                     g = g0 + t
                     if _cannot_win(min(nb[t], log2k.shape[0] - 1), pm[t], limit, log2k):
-                        if big:
-                            _clear(row, n_bins)
-                        else:
-                            for j in range(lo, hi):
-                                row[matrix[g, members[j]]] = 0.0
+                        _clear_row(row, n_bins, big, matrix, g, members, lo, hi)
                         continue
                     if big:
                         root = _scan_sqrt(row, n_bins)
@@ -216,11 +230,7 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                                 row[c] = -x
                     if _renyi_cannot_win(root, pm[t], limit) or (
                             big and approx_entropy_bins(row, n_bins, mant_bits, exp_bits) + APPROX_TOL < limit):
-                        if big:
-                            _clear(row, n_bins)
-                        else:
-                            for j in range(lo, hi):
-                                row[matrix[g, members[j]]] = 0.0
+                        _clear_row(row, n_bins, big, matrix, g, members, lo, hi)
                         continue
                     h = 0.0
                     inc = 0
@@ -232,14 +242,7 @@ def sweep_best(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins, n
                         row[c] = 0.0
                         if c == win_code:
                             inc = 1
-                    key = np.rint(h / ROUND_STEP)
-                    pg = probe_prior[g]
-                    if probe_ahead(key, inc, pg, g, bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s]):
-                        bk[blk, s] = key
-                        bin_[blk, s] = inc
-                        bp[blk, s] = pg
-                        bi[blk, s] = g
-                        bh[blk, s] = h
+                    if _offer(bk, bin_, bp, bi, bh, blk, s, h, inc, probe_prior[g], g):
                         limit = h - BOUND_MARGIN
     return _merged_blocks(bk, bin_, bp, bi, bh)
 
@@ -264,13 +267,7 @@ def sweep_skewed(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
             heavy_members[r] = members[offsets[s] + perm[r]]
             heavy_w[r] = w[offsets[s] + perm[r]]
     for blk in prange(n_blocks):
-        g_start = blk * n_probes // n_blocks
-        g_end = (blk + 1) * n_probes // n_blocks
-        hist = np.zeros((PROBE_TILE, n_bins), np.float64)
-        nb = np.zeros(PROBE_TILE, np.int64)
-        pm = np.zeros(PROBE_TILE, np.float64)
-        mant_bits = np.empty(n_bins, np.uint64)
-        exp_bits = np.empty(n_bins, np.uint64)
+        g_start, g_end, hist, nb, pm, mant_bits, exp_bits = _block_scratch(blk, n_blocks, n_probes, n_bins)
         hist1 = np.zeros(n_bins, np.float64)
         cnt1 = np.zeros(n_bins, np.int64)
         for g0 in range(g_start, g_end, PROBE_TILE):
@@ -286,11 +283,7 @@ def sweep_skewed(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
                     row = hist[t]
                     g = g0 + t
                     if _heavy_cannot_win(nb[t], pm[t], heavy_mass[s], slack[s], k_light, limit, log2k, n_bins):
-                        if mid - lo < 64:
-                            for r in range(lo, mid):
-                                row[matrix[g, heavy_members[r]]] = 0.0
-                        else:
-                            _clear(row, n_bins)
+                        _clear_row(row, n_bins, mid - lo >= 64, matrix, g, heavy_members, lo, mid)
                         continue
                     k = nb[t]
                     p = pm[t]
@@ -308,13 +301,6 @@ def sweep_skewed(matrix, members, offsets, w, wl, probe_prior, win_code, n_bins,
                     if hopeless:
                         continue
                     h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
-                    key = np.rint(h / ROUND_STEP)
-                    pg = probe_prior[g]
-                    if probe_ahead(key, inc, pg, g, bk[blk, s], bin_[blk, s], bp[blk, s], bi[blk, s]):
-                        bk[blk, s] = key
-                        bin_[blk, s] = inc
-                        bp[blk, s] = pg
-                        bi[blk, s] = g
-                        bh[blk, s] = h
+                    if _offer(bk, bin_, bp, bi, bh, blk, s, h, inc, probe_prior[g], g):
                         limit = h - BOUND_MARGIN
     return _merged_blocks(bk, bin_, bp, bi, bh)

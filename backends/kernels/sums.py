@@ -1,4 +1,5 @@
-"""NumPy-exact float sums and a state's normalised weights, shared by every kernel family.
+"""NumPy-exact float sums, a state's normalised weights and a table of ``log2 k``, shared by every
+kernel family.
 
 ``pairwise_sum`` reproduces NumPy's float64 ``sum`` of a contiguous vector bit for bit (blocks of
 8 accumulators up to 128 elements, halving above, ``-0.0`` start below 8), so that a kernel's sums
@@ -115,4 +116,13 @@ def _w_log_w(w):
     out = np.empty(w.shape[0], np.float64)
     for j in range(w.shape[0]):
         out[j] = w[j] * math.log2(w[j]) if w[j] > 0.0 else 0.0
+    return out
+
+
+@njit(cache=True, nogil=True)
+def log2_upto(n):
+    """``out[k] = log2 k`` for ``k = 1 .. n`` (``out[0] = 0``): the entropy bound of ``k`` buckets."""
+    out = np.zeros(n + 1, np.float64)
+    for k in range(1, n + 1):
+        out[k] = math.log2(k)
     return out

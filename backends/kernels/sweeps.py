@@ -16,8 +16,8 @@ import math
 import numpy as np
 
 from backends.constants import ROUND_STEP
-from backends.kernels.entropy import _topk_insert
-from backends.kernels.sums import _w_log_w, state_weights
+from backends.kernels.entropy import _topk_insert, _topk_lists
+from backends.kernels.sums import _w_log_w, log2_upto, state_weights
 # numba (imported when a kernel first runs) or the interpreted stand-ins: see backends/numba_shim.py
 from backends.numba_shim import get_num_threads, njit, prange
 
@@ -157,11 +157,7 @@ def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h
     codes = np.empty(m, np.int64)
     hist = np.zeros(n_bins, np.float64)
     cnt = np.zeros(n_bins, np.int64)
-    top_i = np.full(kk, -1, np.int64)
-    top_key = np.zeros(kk, np.float64)
-    top_in = np.zeros(kk, np.int64)
-    top_p = np.zeros(kk, np.float64)
-    top_h = np.zeros(kk, np.float64)
+    top_i, top_key, top_in, top_p, top_h = _topk_lists(kk)
     filled = 0
     thr = -1.0
     for g in range(n_probes):
@@ -232,11 +228,7 @@ def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2
     first_bin = np.empty((B, m), np.int32)  # a probe's buckets in the order of their first member
     first_j = np.empty((B, m), np.int32)  # ... and that member
     nbk = np.zeros(B, np.int64)
-    top_i = np.full(kk, -1, np.int64)
-    top_key = np.zeros(kk, np.float64)
-    top_in = np.zeros(kk, np.int64)
-    top_p = np.zeros(kk, np.float64)
-    top_h = np.zeros(kk, np.float64)
+    top_i, top_key, top_in, top_p, top_h = _topk_lists(kk)
     filled = 0
     thr = -1.0
     for g0 in range(0, n_probes, B):
@@ -289,14 +281,6 @@ def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2
 
 
 @njit(cache=True, nogil=True)
-def _log2_table(n_bins):
-    out = np.zeros(n_bins + 2, np.float64)
-    for i in range(1, n_bins + 2):
-        out[i] = math.log2(i)
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _sweep_state(matrix_t, members, offsets, s, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
     lo = offsets[s]
     hi = offsets[s + 1]
@@ -309,7 +293,7 @@ def _sweep_state(matrix_t, members, offsets, s, prior, probe_prior, kk, n_bins, 
 @njit(cache=True, nogil=True, parallel=True)
 def _sweep_top_k_parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h,
                           perm):
-    log2_int = _log2_table(n_bins)
+    log2_int = log2_upto(n_bins + 1)
     for i in prange(state_ids.shape[0]):
         t = perm[i]
         _sweep_state(matrix_t, members, offsets, state_ids[t], prior, probe_prior, kk, n_bins, log2_int,
@@ -318,7 +302,7 @@ def _sweep_top_k_parallel(matrix_t, members, offsets, state_ids, prior, probe_pr
 
 @njit(cache=True, nogil=True)
 def _sweep_top_k_serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h):
-    log2_int = _log2_table(n_bins)
+    log2_int = log2_upto(n_bins + 1)
     for t in range(state_ids.shape[0]):
         _sweep_state(matrix_t, members, offsets, state_ids[t], prior, probe_prior, kk, n_bins, log2_int,
                      out_i, out_h, t)
@@ -335,18 +319,25 @@ def sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_
     (indices int64 (S, k), entropies float64 (S, k)); indices are -1 past the number of probes.
     States run in parallel when the batch is big enough to pay for waking the threads.
     """
+    return batched_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins,
+                         _sweep_top_k_parallel, _sweep_top_k_serial)
+
+
+def batched_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins, parallel, serial):
+    """The batch of a top-k sweep (:func:`sweep_top_k`'s contract): the (S, k) outputs, filled by
+    the kernel ``parallel`` (states dealt over the threads by :func:`balanced_order`) when the batch
+    is big enough to pay for waking the threads, else by ``serial``."""
     n_states = state_ids.shape[0]
     n_probes = matrix_t.shape[1]
     kk = min(k, n_probes)
     out_i = np.full((n_states, k), -1, np.int64)
     out_h = np.zeros((n_states, k), np.float64)
-    work = int(np.sum(offsets[state_ids + 1] - offsets[state_ids])) * n_probes
-    if work >= PARALLEL_MIN_WORK and n_states > 1:
-        perm = balanced_order(offsets[state_ids + 1] - offsets[state_ids])
-        _sweep_top_k_parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h,
-                              perm)
+    sizes = offsets[state_ids + 1] - offsets[state_ids]
+    if int(np.sum(sizes)) * n_probes >= PARALLEL_MIN_WORK and n_states > 1:
+        parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h,
+                 balanced_order(sizes))
     else:
-        _sweep_top_k_serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h)
+        serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h)
     return out_i, out_h
 
 

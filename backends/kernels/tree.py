@@ -150,14 +150,21 @@ def _fill_pair(matrix_t, members, offsets, s, g, win_code, prior, bucket_start, 
     start = base
     while b < bucket_start[p + 1]:
         size = out_size[b]
-        if total > 0.0:
-            for j in range(size):
-                buf[j] = prior[out_members[start + j]]
-            out_prob[b] = pairwise_sum(buf, 0, size) / total
-        else:
-            out_prob[b] = size / m
+        out_prob[b] = bucket_probability(prior, out_members, start, size, total, m, buf)
         start += size
         b += 1
+
+
+@njit(cache=True)
+def bucket_probability(prior, members, a, size, total, m, buf):
+    """``P(b|S)`` of the bucket ``members[a:a+size]`` of a state of ``m`` members whose prior sums
+    to ``total``: ``sum(prior[S_b]) / total`` (NumPy's pairwise sum over the bucket's members, in
+    ``buf``), ``|S_b|/|S|`` when ``total`` is 0."""
+    if total > 0.0:
+        for j in range(size):
+            buf[j] = prior[members[a + j]]
+        return pairwise_sum(buf, 0, size) / total
+    return size / m
 
 
 @njit(cache=True, parallel=True)
@@ -199,6 +206,32 @@ def partition_fill(matrix_t, members, offsets, pair_state, pair_guess, win_code,
 # Values, bottom-up
 # --------------------------------------------------------------------------------------------
 @njit(cache=True)
+def expected_cost(lo, hi, bucket_child, bucket_prob, vals, r, loss):
+    """``1 + Σ_b P(b|S)·V(S_b, r-1)`` over the buckets ``lo..hi`` of one guess, summed sequentially
+    from 0 in bucket order (ascending code): ``V`` is ``vals[child, r-1]``, and for a bucket with
+    no node (``child < 0``: one member) 1 with a round to spare, else ``loss``."""
+    acc = 0.0
+    for bb in range(lo, hi):
+        child = bucket_child[bb]
+        if child < 0:
+            v = 1.0 if r >= 2 else loss
+        else:
+            v = vals[child, r - 1]
+        acc += bucket_prob[bb] * v
+    return 1.0 + acc
+
+
+@njit(cache=True)
+def two_member_value(a, b, r, loss):
+    """The value with ``r >= 1`` rounds of a state of two members weighing ``a`` and ``b``: the likelier
+    first, then the other with probability ``w_min/(w_0+w_1)`` (0.5 when both weigh 0), costing 1
+    more guess with a round to spare, else ``loss``."""
+    tot = a + b
+    pmin = (min(a, b) / tot) if tot > 0.0 else 0.5
+    return 1.0 + (1.0 if r >= 2 else loss) * pmin
+
+
+@njit(cache=True)
 def node_values(order, node_size, node_state, node_rmax, node_pair_lo, node_pair_hi,
                 pair_single, pair_bucket_lo, pair_bucket_hi, bucket_child, bucket_prob,
                 members, offsets, prior, loss, r_cap, vals, matrix_t, win_code):
@@ -226,26 +259,15 @@ def node_values(order, node_size, node_state, node_rmax, node_pair_lo, node_pair
                 for r in range(1, rmax + 1):
                     vals[nd, r] = 1.0
                 continue
-            tot = a + b
-            pmin = (min(a, b) / tot) if tot > 0.0 else 0.5
             for r in range(1, rmax + 1):
-                f = 1.0 if r >= 2 else loss
-                vals[nd, r] = 1.0 + f * pmin
+                vals[nd, r] = two_member_value(a, b, r, loss)
             continue
         for r in range(1, rmax + 1):
             best = np.inf
             for p in range(node_pair_lo[nd], node_pair_hi[nd]):
                 if pair_single[p]:
                     continue
-                acc = 0.0
-                for bb in range(pair_bucket_lo[p], pair_bucket_hi[p]):
-                    child = bucket_child[bb]
-                    if child < 0:
-                        v = 1.0 if r >= 2 else loss
-                    else:
-                        v = vals[child, r - 1]
-                    acc += bucket_prob[bb] * v
-                c = 1.0 + acc
+                c = expected_cost(pair_bucket_lo[p], pair_bucket_hi[p], bucket_child, bucket_prob, vals, r, loss)
                 if c < best:
                     best = c
             vals[nd, r] = best
@@ -259,16 +281,8 @@ def pair_costs(pairs, r, pair_single, pair_bucket_lo, pair_bucket_hi, bucket_chi
         p = pairs[t]
         if pair_single[p]:
             out[t] = np.inf
-            continue
-        acc = 0.0
-        for bb in range(pair_bucket_lo[p], pair_bucket_hi[p]):
-            child = bucket_child[bb]
-            if child < 0:
-                v = 1.0 if r >= 2 else loss
-            else:
-                v = vals[child, r - 1]
-            acc += bucket_prob[bb] * v
-        out[t] = 1.0 + acc
+        else:
+            out[t] = expected_cost(pair_bucket_lo[p], pair_bucket_hi[p], bucket_child, bucket_prob, vals, r, loss)
     return out
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from backends.constants import ROUND_STEP
-from backends.kernels.entropy import _topk_insert
-from backends.kernels.sums import _w_log_w, state_weights
-from backends.kernels.sweeps import PARALLEL_MIN_WORK, _log2_table, _probe_entropy_hist, _sweep_state, balanced_order
+from backends.kernels.entropy import _topk_insert, _topk_lists
+from backends.kernels.sums import _w_log_w, log2_upto, state_weights
+from backends.kernels.sweeps import _probe_entropy_hist, _sweep_state, batched_top_k
 from backends.numba_shim import njit, prange
 
 
@@ -113,11 +113,7 @@ def _sweep_bounded(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, ou
     hist = np.zeros(n_bins, np.float64)
     cnt = np.zeros(n_bins, np.int64)
     touched = np.empty(m, np.int64)
-    top_i = np.full(kk, -1, np.int64)
-    top_key = np.zeros(kk, np.float64)
-    top_in = np.zeros(kk, np.int64)
-    top_p = np.zeros(kk, np.float64)
-    top_h = np.zeros(kk, np.float64)
+    top_i, top_key, top_in, top_p, top_h = _topk_lists(kk)
     filled = 0
     win = np.inf
     lose = np.inf
@@ -201,7 +197,7 @@ def _tree_sweep_state(matrix_t, members, offsets, s, prior, probe_prior, kk, n_b
 
 @njit(cache=True, parallel=True)
 def _tree_sweep_parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h, perm):
-    log2_int = _log2_table(n_bins)
+    log2_int = log2_upto(n_bins + 1)
     for i in prange(state_ids.shape[0]):
         t = perm[i]
         _tree_sweep_state(matrix_t, members, offsets, state_ids[t], prior, probe_prior, kk, n_bins, log2_int, out_i,
@@ -210,7 +206,7 @@ def _tree_sweep_parallel(matrix_t, members, offsets, state_ids, prior, probe_pri
 
 @njit(cache=True)
 def _tree_sweep_serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h):
-    log2_int = _log2_table(n_bins)
+    log2_int = log2_upto(n_bins + 1)
     for t in range(state_ids.shape[0]):
         _tree_sweep_state(matrix_t, members, offsets, state_ids[t], prior, probe_prior, kk, n_bins, log2_int, out_i,
                           out_h, t)
@@ -221,15 +217,5 @@ def sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_
     (indices and entropies bit for bit), faster: states of ``BOUND_MIN``..``BOUND_MAX`` members
     and at least k of them are swept by the pruned scan (``_sweep_bounded``), the others by the
     entropy kernel itself. States run in parallel when the batch is big enough."""
-    n_states = state_ids.shape[0]
-    n_probes = matrix_t.shape[1]
-    kk = min(k, n_probes)
-    out_i = np.full((n_states, k), -1, np.int64)
-    out_h = np.zeros((n_states, k), np.float64)
-    sizes = offsets[state_ids + 1] - offsets[state_ids]
-    if int(np.sum(sizes)) * n_probes >= PARALLEL_MIN_WORK and n_states > 1:
-        _tree_sweep_parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h,
-                             balanced_order(sizes))
-    else:
-        _tree_sweep_serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h)
-    return out_i, out_h
+    return batched_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins,
+                         _tree_sweep_parallel, _tree_sweep_serial)
