@@ -5,9 +5,11 @@ most probes dropped early by an entropy bound).
 
 Written, like ``backends/kernels/entropy.py``, in the Python subset numba compiles, with the same
 interpreted fallback (``TERMO_NO_NUMBA=1`` or no numba) and ``.py_func`` oracles. These kernels
-decide the level-3 *values* (float order of every sum), so their source (and the registry's and the tree
-sweep's) is part of the opener cache signature (``termo.book.openers.search_signature``); the entropy kernels are not (they are
-checked against a plain-Python oracle instead, and the tree's sweeps against them).
+decide the level-3 *values* (float order of every sum), so their source (with the registry's and
+the tree sweep's) is part of the opener cache signature (``termo.book.openers.search_signature``);
+the entropy kernels are not (they are checked against a plain-Python oracle instead, and the
+tree's sweeps against them). The full-beam kernels sum their probabilities and values with the
+same helpers (:func:`bucket_probability`, :func:`expected_cost`, :func:`two_member_value`).
 
 Float conventions (bit-exact with the reference):
 
