@@ -94,6 +94,16 @@ def _table_rehash(old_keys, old_ids, keys, ids):
 
 
 @njit(cache=True)
+def _add_entry(keys, ids, slot, key, new_id, firsts, n_new, first):
+    """Put ``key -> new_id`` in the free ``slot`` and note the candidate ``first`` that made it;
+    returns the number of new entries so far."""
+    keys[slot] = key
+    ids[slot] = new_id
+    firsts[n_new] = first
+    return n_new + 1
+
+
+@njit(cache=True)
 def _register_states(keys, ids, store_members, store_offsets, n_old, cand_members, cand_offsets, cand_ids, min_size):
     n = cand_offsets.shape[0] - 1
     mask = keys.shape[0] - 1
@@ -125,10 +135,7 @@ def _register_states(keys, ids, store_members, store_offsets, n_old, cand_member
             slot = (slot + 1) & mask
         if found < 0:
             found = n_old + n_new
-            keys[slot] = h
-            ids[slot] = found
-            firsts[n_new] = i
-            n_new += 1
+            n_new = _add_entry(keys, ids, slot, h, found, firsts, n_new, i)
         cand_ids[i] = found
     return firsts[:n_new]
 
@@ -169,12 +176,8 @@ def _register_nodes(keys, ids, n_old, state_ids, rests):
         if keys[slot] == key:
             out[i] = ids[slot]
         else:
-            nid = n_old + n_new
-            keys[slot] = key
-            ids[slot] = nid
-            firsts[n_new] = i
-            n_new += 1
-            out[i] = nid
+            out[i] = n_old + n_new
+            n_new = _add_entry(keys, ids, slot, key, out[i], firsts, n_new, i)
     return out, firsts[:n_new]
 
 
