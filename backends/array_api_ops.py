@@ -22,8 +22,20 @@ import functools
 
 import numpy as np
 
-ROUND_STEP = 1e-9
+from backends.constants import ROUND_STEP
+
 CELLS = 24_000_000  # (state, probe, member-or-bin) cells per device call of the batched sweeps
+
+
+def flat_bins(xp, codes, weights, n_bins: int):
+    """A (rows × m) batch of codes as indices into one flat (rows · n_bins) histogram, with their
+    float64 weights (a weight vector serves every row): ``(indices, weights, rows)``, both flat.
+    NumPy, CuPy and JAX build their ``row_histogram`` on it (a bincount or a scatter-add)."""
+    codes = xp.asarray(codes)
+    rows, m = codes.shape
+    weights = xp.broadcast_to(xp.asarray(weights, dtype=xp.float64), (rows, m))
+    flat = (codes.astype(xp.int64) + (xp.arange(rows, dtype=xp.int64) * n_bins)[:, None]).ravel()
+    return flat, weights.ravel(), rows
 
 
 def _rank_key(probe_prior):
@@ -294,3 +306,11 @@ class ArrayApiOps:
             hs.append(self.to_numpy(-xp.sum(xp.where(hist > 0.0, safe * xp.log2(safe), 0.0), axis=1)))
             incs.append(self.to_numpy(xp.any(codes == win_code, axis=1)))
         return np.concatenate(hs).astype(np.float64), np.concatenate(incs).astype(bool)
+
+
+def best_probes_array_api(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins,
+                          max_cells: int = CELLS):
+    """The contract of ``kernels.fullbeam.best_probes_numba``, by this shared array-API implementation
+    (:meth:`ArrayApiOps.best_probes`) on ``backend``, even NumPy (the tests compare the two)."""
+    plan = ArrayApiOps.best_probe_plan(backend, matrix, probe_prior)
+    return ArrayApiOps.best_probes(backend, plan, members, offsets, prior, win_code, n_bins, max_cells=max_cells)

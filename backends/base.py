@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backends.array_api_ops import ArrayApiOps
+from backends.constants import ROUND_STEP  # noqa: F401  (re-exported: the §5.2 rounding grid)
 from backends.exact_ops import ExactSearchOps
-from backends.host_ops import ROUND_STEP, HostSearchOps  # noqa: F401  (ROUND_STEP re-exported)
+from backends.host_ops import HostSearchOps
 
 
 @dataclass(frozen=True)

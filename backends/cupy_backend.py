@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from backends.array_api_ops import flat_bins
 from backends.base import Backend
 
 
@@ -33,11 +34,8 @@ class CupyBackend(Backend):
 
     def row_histogram(self, codes, weights, n_bins: int):
         cp = self._cp
-        codes = cp.asarray(codes)
-        rows, m = codes.shape
-        weights = cp.broadcast_to(cp.asarray(weights, dtype=cp.float64), (rows, m))
-        flat = (codes.astype(cp.int64) + (cp.arange(rows, dtype=cp.int64) * n_bins)[:, None]).ravel()
-        return cp.bincount(flat, weights=weights.ravel(), minlength=rows * n_bins).reshape(rows, n_bins)
+        flat, w, rows = flat_bins(cp, codes, weights, n_bins)
+        return cp.bincount(flat, weights=w, minlength=rows * n_bins).reshape(rows, n_bins)
 
     def stable_top_k(self, keys, k: int):
         cp = self._cp

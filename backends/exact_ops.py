@@ -2,7 +2,7 @@
 
 The domain (``termo/exact``) reaches the compiled search only through
 :meth:`ExactSearchOps.exact_engine`, which returns an :class:`ExactEngine`: the memo table, the
-per-level scratch buffers and the kernels of ``backends/kernels_exact.py`` bound to one game's
+per-level scratch buffers and the kernels of ``backends/kernels/exact.py`` bound to one game's
 matrix and weights.
 
 Every backend runs the *same* host kernels (numba where installed, plain Python otherwise) on a
@@ -21,12 +21,12 @@ DEFAULT_MEMO_SLOTS = 1 << 21  # ~76 MB of memo table
 
 class ExactEngine:
     """The exact search over one matrix (probes × answers codes), answer weights ``weights`` and
-    class weights ``class_mass`` (see ``backends.kernels_exact``). Host NumPy throughout."""
+    class weights ``class_mass`` (see ``backends.kernels.exact``). Host NumPy throughout."""
 
     def __init__(self, matrix, weights, class_mass, loss: float, win_code: int, n_codes: int,
                  max_rounds: int, exact_rule: bool = True, symbols=None, symbol_counts=None,
                  hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS):
-        from backends import kernels_exact as kx
+        from backends.kernels import exact as kx
 
         self.kx = kx
         self.M = np.asarray(matrix)
@@ -101,7 +101,7 @@ class ExactEngine:
 
     # --- search ---------------------------------------------------------------------------
     def solve(self, members, rounds: int, allowed=None, limit: float = np.inf, budget: int | None = None):
-        """``(value, exact, guess)`` of a state (see ``kernels_exact.solve``); ``budget`` more
+        """``(value, exact, guess)`` of a state (see ``kernels.exact.solve``); ``budget`` more
         expanded states at most (None: unlimited). ``aborted`` tells whether it ran out."""
         kx = self.kx
         S, allowed = self._state(members, allowed)
@@ -171,7 +171,7 @@ class ExactEngine:
     def deep_guess_bounds(self, members, rounds: int, guesses, limit: float = np.inf):
         """Normal mode: per probe of ``guesses``, a bound of playing it first one level deeper
         than :meth:`guess_bounds` (each group's own least guess bound; see
-        ``kernels_exact.first_guess_bounds``); a bound that reaches ``limit`` may stop there."""
+        ``kernels.exact.first_guess_bounds``); a bound that reaches ``limit`` may stop there."""
         kx = self.kx
         S = np.ascontiguousarray(members, dtype=np.int64)
         guesses = np.ascontiguousarray(guesses, dtype=np.int64)

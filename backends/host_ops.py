@@ -11,30 +11,41 @@ and return host NumPy arrays; the kernel modules are imported on first use.
 
 from __future__ import annotations
 
-ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (rules §5.2)
-
 # The backend modules whose code decides a level-3 search result (the opener book's signature,
 # ``termo.book.openers``): the tree's kernels and the methods wiring them. The entropy sweeps are left
 # out on purpose: they only have to agree with their plain-Python oracle on the §5.2 order.
-TREE_SEARCH_SOURCES = ("backends/kernels_tree.py", "backends/host_ops.py")
+TREE_SEARCH_SOURCES = ("backends/kernels/tree.py", "backends/kernels/registry.py", "backends/kernels/tree_sweep.py",
+                       "backends/host_ops.py")
 
 
 def _entropy_kernels():
-    from backends import kernels_entropy
+    from backends.kernels import entropy
 
-    return kernels_entropy
+    return entropy
 
 
 def _tree_kernels():
-    from backends import kernels_tree
+    from backends.kernels import tree
 
-    return kernels_tree
+    return tree
+
+
+def _registry_kernels():
+    from backends.kernels import registry
+
+    return registry
+
+
+def _tree_sweep_kernels():
+    from backends.kernels import tree_sweep
+
+    return tree_sweep
 
 
 def _fullbeam_kernels():
-    from backends import kernels_fullbeam
+    from backends.kernels import fullbeam
 
-    return kernels_fullbeam
+    return fullbeam
 
 
 def numba_loaded() -> bool:
@@ -58,21 +69,27 @@ def kernel_sources() -> tuple:
     from pathlib import Path
 
     here = Path(__file__).resolve()
-    return (here.with_name("kernels_entropy.py"), here.with_name("kernels_tree.py"), here,
-            here.with_name("numpy_backend.py"))
+    return (*family_sources("search", "tree"), here, here.with_name("numpy_backend.py"))
 
 
-# the compiled kernel files of each family of commands (their warm-ups in termo/interface/warm_up.py)
-KERNEL_FAMILIES = {"search": "kernels_entropy.py", "exact": "kernels_exact.py", "full-beam": "kernels_fullbeam.py",
-                   "exact-ops": "exact_ops.py"}
+# the backend files of each family of kernels, relative to backends/ (their warm-ups in
+# termo/interface/warm_up.py; a warm-up's stamp lives with the cached kernels of its first file)
+KERNEL_FAMILIES = {
+    "search": ("kernels/entropy.py", "kernels/sums.py", "kernels/sweeps.py"),
+    "tree": ("kernels/tree.py", "kernels/registry.py", "kernels/tree_sweep.py"),
+    "exact": ("kernels/exact.py", "kernels/exact_bounds.py"),
+    "full-beam": ("kernels/fullbeam.py", "kernels/fullbeam_bounds.py", "kernels/fullbeam_small.py",
+                  "kernels/fullbeam_sweeps.py"),
+    "exact-ops": ("exact_ops.py",),
+}
 
 
 def family_sources(*families: str) -> tuple:
-    """The backend files (paths) of the kernel ``families`` named (`KERNEL_FAMILIES`)."""
+    """The backend files (paths) of the kernel ``families`` named (`KERNEL_FAMILIES`), in order."""
     from pathlib import Path
 
-    here = Path(__file__).resolve()
-    return tuple(here.with_name(KERNEL_FAMILIES[name]) for name in families)
+    here = Path(__file__).resolve().parent
+    return tuple(here / rel for name in families for rel in KERNEL_FAMILIES[name])
 
 
 class HostSearchOps:
@@ -118,18 +135,18 @@ class HostSearchOps:
     # --- the level-3 search: registries ----------------------------------------------------------
     def id_table(self, capacity: int = 1024):
         """A fresh hash table from non-negative int64 keys to ids (state and node registries)."""
-        return _tree_kernels().IdTable(capacity)
+        return _registry_kernels().IdTable(capacity)
 
     def register_states(self, table, store_members, store_offsets, n_old, cand_members, cand_offsets, cand_ids,
                         min_size):
         """Ids of candidate member lists (new ones appended after ``n_old``); writes ``cand_ids``
         (-1 below ``min_size``) and returns the candidate index of each new state's first copy."""
-        return _tree_kernels().register_states(table, store_members, store_offsets, n_old, cand_members,
+        return _registry_kernels().register_states(table, store_members, store_offsets, n_old, cand_members,
                                                cand_offsets, cand_ids, min_size)
 
     def register_nodes(self, table, n_old, state_ids, rests):
         """Node ids of (state, rest) pairs and the first occurrence of each new node."""
-        return _tree_kernels().register_nodes(table, n_old, state_ids, rests)
+        return _registry_kernels().register_nodes(table, n_old, state_ids, rests)
 
     def gather_segments(self, cand_members, cand_offsets, firsts):
         """The segments ``firsts`` of a segmented array, concatenated: (members, sizes)."""
@@ -147,7 +164,7 @@ class HostSearchOps:
     def tree_sweep_top_k(self, matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins):
         """The batched §5.2 top-k sweep of the host, probes pruned by a bucket bound: the very
         lists of the NumPy backend's ``sweep_top_k`` (indices and entropies bit for bit), faster."""
-        return _tree_kernels().sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins)
+        return _tree_sweep_kernels().sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins)
 
     def partition_pairs(self, matrix_t, members, offsets, pair_state, pair_guess, win_code, prior):
         """Every (state, guess) pair split into its non-winning buckets (ascending code, members

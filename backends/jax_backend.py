@@ -35,7 +35,9 @@ from pathlib import Path
 
 import numpy as np
 
+from backends.array_api_ops import flat_bins
 from backends.base import Backend
+from backends.constants import ROUND_STEP
 
 PAIRWISE_MAX = 64  # widest padded state whose masses are summed pairwise (else: a histogram)
 UNROLL_MAX = 16  # up to this width the pairwise sum is unrolled (one fused pass), above a loop
@@ -43,7 +45,6 @@ ITERATE_MAX_K = 32  # on the CPU a top-k up to this k is k passes of argmax (see
 ROW_STEP = 8  # batch row counts are powers of ROW_STEP (1, 8, 64, ...), capped by the cells
 CPU_CELLS = 1 << 22  # (row, member, probe) cells per device call on the CPU (~40 MB of temporaries)
 GPU_CELLS = 1 << 26  # the same on an accelerator (fewer, larger calls)
-ROUND_STEP = 1e-9
 CACHE_ENV = "TERMO_JAX_CACHE"
 _notice_given = False
 
@@ -309,12 +310,8 @@ class JaxBackend(Backend):
 
     def row_histogram(self, codes, weights, n_bins: int):
         jnp = self._jnp
-        codes = jnp.asarray(codes)
-        rows, m = codes.shape
-        weights = jnp.broadcast_to(jnp.asarray(weights, dtype=jnp.float64), (rows, m))
-        flat = (codes.astype(jnp.int64) + (jnp.arange(rows, dtype=jnp.int64) * n_bins)[:, None]).ravel()
-        out = jnp.zeros(rows * n_bins, dtype=jnp.float64).at[flat].add(weights.ravel())
-        return out.reshape(rows, n_bins)
+        flat, w, rows = flat_bins(jnp, codes, weights, n_bins)
+        return jnp.zeros(rows * n_bins, dtype=jnp.float64).at[flat].add(w).reshape(rows, n_bins)
 
     def stable_top_k(self, keys, k: int):
         jnp = self._jnp

@@ -1,6 +1,6 @@
 """numba for the kernel modules, imported only when a kernel first runs, or plain-Python stand-ins.
 
-Every kernel module (``kernels_entropy``, ``kernels_tree``, ``kernels_fullbeam``) takes ``njit``,
+Every kernel module (the package ``backends/kernels/``) takes ``njit``,
 ``prange``, ``HAVE_NUMBA``, ``int_dict`` and ``get_num_threads`` from here, so one switch rules
 them all:
 

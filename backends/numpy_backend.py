@@ -15,6 +15,7 @@ import io
 
 import numpy as np
 
+from backends.array_api_ops import flat_bins
 from backends.base import Backend
 from backends.host_ops import numba_loaded
 from backends.numba_shim import HAVE_NUMBA
@@ -139,11 +140,7 @@ class NumpyBackend(Backend):
             return None
 
     def row_histogram(self, codes, weights, n_bins: int):
-        codes = np.asarray(codes)
-        rows, m = codes.shape
-        weights = np.asarray(weights, dtype=np.float64)
-        flat = (codes.astype(np.int64) + (np.arange(rows, dtype=np.int64) * n_bins)[:, None]).ravel()
-        w = np.broadcast_to(weights, (rows, m)).ravel()
+        flat, w, rows = flat_bins(np, codes, weights, n_bins)
         return np.bincount(flat, weights=w, minlength=rows * n_bins).reshape(rows, n_bins)
 
     def stable_top_k(self, keys, k: int):
@@ -169,9 +166,9 @@ class NumpyBackend(Backend):
         if cand.shape[0] <= 1:
             return np.zeros(tables.n_probes, dtype=np.float64)
         if numba_loaded():
-            from backends import kernels_entropy
+            from backends.kernels import entropy
 
-            return kernels_entropy.entropies_single(tables.matrix_host, cand, tables.prior, tables.n_bins)
+            return entropy.entropies_single(tables.matrix_host, cand, tables.prior, tables.n_bins)
         from backends import numpy_sweep
 
         return numpy_sweep.exact_entropies(tables.matrix_t, cand, tables.prior, tables.n_bins)
@@ -194,7 +191,7 @@ class NumpyBackend(Backend):
         return idx[0][keep], ent[0][keep]
 
     def sweep_top_k(self, tables, members, offsets, state_ids, k: int):
-        from backends import kernels_entropy
+        from backends.kernels import sweeps
 
         state_ids = np.asarray(state_ids, dtype=np.int64)
         if state_ids.shape[0] == 1:
@@ -207,7 +204,7 @@ class NumpyBackend(Backend):
                 out_i[0, :i.shape[0]] = i
                 out_h[0, :h.shape[0]] = h
                 return out_i, out_h
-        return kernels_entropy.sweep_top_k(tables.matrix_t, members, offsets, state_ids, tables.prior,
+        return sweeps.sweep_top_k(tables.matrix_t, members, offsets, state_ids, tables.prior,
                                            tables.probe_prior, int(k), tables.n_bins)
 
     def best_probe_plan(self, matrix, probe_prior):
@@ -219,7 +216,7 @@ class NumpyBackend(Backend):
     def best_probes(self, plan, members, offsets, prior, win_code: int, n_bins: int, **_):
         if "order" not in plan:
             return super().best_probes(plan, members, offsets, prior, win_code, n_bins)
-        from backends import kernels_fullbeam as kf
+        from backends.kernels import fullbeam as kf
 
         if plan["order"] is None:
             plan["order"] = kf.scan_order(plan["matrix"], plan["probe_prior"])
@@ -229,7 +226,7 @@ class NumpyBackend(Backend):
     def state_entropies(self, matrix, members, prior, win_code: int, n_bins: int):
         if not HAVE_NUMBA:
             return super().state_entropies(matrix, members, prior, win_code, n_bins)
-        from backends import kernels_fullbeam as kf
+        from backends.kernels import fullbeam as kf
 
         members = np.ascontiguousarray(members, dtype=np.int32)
         offsets = np.asarray([0, members.shape[0]], dtype=np.int64)

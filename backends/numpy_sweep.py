@@ -2,7 +2,7 @@
 
 A process that answers one question (``termo suggest --level 2``) would spend ~2 s importing and
 loading numba for a ~10 ms decision. These functions give the same floats as the kernels of
-``backends/kernels_entropy.py`` for one candidate set with NumPy alone, so such a process never
+``backends/kernels/`` for one candidate set with NumPy alone, so such a process never
 imports numba (``termo.engine.entropy.Sweeper`` uses them until numba is loaded):
 
 * :func:`fast_entropies` = the batched sweeps' order (``_sweep_small``/``_sweep_large``):
@@ -36,8 +36,9 @@ import math
 
 import numpy as np
 
-ROUND_STEP = 1e-9  # the §5.2 rounding grid (kernels_entropy.ROUND_STEP)
-REFERENCE_SMALL = 12  # up to this size the reference sums w·log2(mass) (kernels_entropy)
+from backends.constants import ROUND_STEP
+
+REFERENCE_SMALL = 12  # up to this size the reference sums w·log2(mass) (kernels.entropy)
 APPROX_MARGIN = 1e-9  # bound on |approximate − exact| entropy: worst cases are ~1e-11
 _CELLS = 1 << 22  # (member or bin, probe) cells per block of probes: bounds the temporary arrays
 _APPROX_BINS = 1 << 17  # histogram bins per block of the approximate pass (they stay in cache)
@@ -50,7 +51,7 @@ def log2(values) -> np.ndarray:
 
 
 def pairwise_rows(a) -> np.ndarray:
-    """``kernels_entropy.pairwise_sum`` of every column of ``a`` (shape (n, cols)), summing
+    """``kernels.sums.pairwise_sum`` of every column of ``a`` (shape (n, cols)), summing
     down the rows: ``out[g] = pairwise_sum(a[:, g])`` bit for bit, vectorised over columns."""
     a = np.asarray(a, dtype=np.float64)
     return _pairwise(a, 0, a.shape[0])
@@ -85,7 +86,7 @@ def _pairwise_block(a, lo: int, n: int):
 
 
 def state_weights(prior, members) -> np.ndarray:
-    """``kernels_entropy.state_weights`` of the whole of ``members``."""
+    """``kernels.sums.state_weights`` of the whole of ``members``."""
     buf = np.asarray(prior, dtype=np.float64)[np.asarray(members, dtype=np.int64)]
     m = buf.shape[0]
     total = float(buf.sum())  # == pairwise_sum(buf, 0, m) (tests/test_entropy.py checks this)
@@ -129,7 +130,7 @@ def _state_rows(matrix_t, members, probes):
 
 def fast_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.ndarray:
     """H of every probe (or of ``probes``) over ``members`` in the batched sweeps' float order
-    (the values ``kernels_entropy.sweep_top_k`` ranks and returns); ``matrix_t`` is answers ×
+    (the values ``kernels.sweeps.sweep_top_k`` ranks and returns); ``matrix_t`` is answers ×
     probes."""
     members = np.asarray(members, dtype=np.int64)
     m = members.shape[0]
@@ -154,7 +155,7 @@ def fast_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.nda
 
 def exact_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.ndarray:
     """H of every probe (or of ``probes``) over ``members`` in the reference's float order (the
-    values of ``kernels_entropy.entropies_single``)."""
+    values of ``kernels.entropy.entropies_single``)."""
     members = np.asarray(members, dtype=np.int64)
     m = members.shape[0]
     n_probes = matrix_t.shape[1] if probes is None else len(probes)
@@ -183,7 +184,7 @@ def exact_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.nd
 
 
 def entropy_row(matrix_t, members, prior, probe: int, n_bins: int) -> float:
-    """H of one probe over ``members``, reference order (``kernels_entropy.entropy_row``)."""
+    """H of one probe over ``members``, reference order (``kernels.entropy.entropy_row``)."""
     return float(exact_entropies(matrix_t, members, prior, n_bins, probes=[int(probe)])[0])
 
 
@@ -261,7 +262,7 @@ def contenders(approx, k: int) -> np.ndarray:
 
 def sweep_top_k(matrix_t, members, prior, probe_prior, k: int, n_bins: int):
     """The first ``k`` probes of one state with the batched sweeps' entropies: what
-    ``kernels_entropy.sweep_top_k`` returns for a single state (unpadded)."""
+    ``kernels.sweeps.sweep_top_k`` returns for a single state (unpadded)."""
     probes = contenders(approx_entropies(matrix_t, members, prior, n_bins), k)
     h = fast_entropies(matrix_t, members, prior, n_bins, probes=probes)
     return top_k(h, members, probe_prior, k, probes=probes)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from backends import kernels_entropy as kern
+from backends.kernels import entropy as kern
 from termo.engine.entropy import Sweeper
 from termo.engine.ordering import full_order, top_k
 from termo.core.prior import prior_weights

@@ -28,7 +28,8 @@ def _histories(game: str, n: int, seed: int):
 
 @pytest.mark.parametrize("game", ["termo", "wordle"])
 def test_kernel_sweep_equals_the_numpy_sweep(game):
-    from backends import kernels_entropy, numpy_sweep
+    from backends import numpy_sweep
+    from backends.kernels import sweeps
     from backends.numba_shim import HAVE_NUMBA, load
     from termo.games import get_game
     from termo.engine.session import Session
@@ -46,7 +47,7 @@ def test_kernel_sweep_equals_the_numpy_sweep(game):
         cands = np.asarray(session.candidate_list(), dtype=np.int64)
         if not 2 <= cands.shape[0] <= 256:  # above: the exact whole-set path, unchanged
             continue
-        fast_i, fast_h = kernels_entropy.sweep_top_k(tables.matrix_t, cands, np.array([0, cands.shape[0]]),
+        fast_i, fast_h = sweeps.sweep_top_k(tables.matrix_t, cands, np.array([0, cands.shape[0]]),
                                                      np.array([0]), tables.prior, tables.probe_prior, 6,
                                                      tables.n_bins)
         slow_i, slow_h = numpy_sweep.sweep_top_k(tables.matrix_t, cands, tables.prior, tables.probe_prior, 6,

@@ -150,7 +150,7 @@ def test_transcript_tarso_bbgbb_verde(game, s3):
 
 
 def test_state_registry_verifies_members_on_hash_collisions():
-    from backends import kernels_tree as tk
+    from backends.kernels import registry as tk
 
     store = np.asarray([1, 2, 3], dtype=np.int64)
     store_off = np.asarray([0, 3], dtype=np.int64)

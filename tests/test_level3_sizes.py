@@ -15,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from backends import kernels_entropy as ke
-from backends import kernels_tree as tk
+from backends.kernels import registry
+from backends.kernels import sweeps as ke
+from backends.kernels import tree as tk
+from backends.kernels import tree_sweep as ts
 from fake_solver import install
 from termo.engine.entropy import Sweeper
 from termo.core.prior import prior_weights
@@ -142,7 +144,7 @@ def test_tree_sweep_equals_the_entropy_kernel_bit_for_bit(game, name):
         ids = np.arange(offsets.shape[0] - 1, dtype=np.int64)
         for k in (1, 3, 10, 11):
             want = ke.sweep_top_k(mt, members, offsets, ids, prior, sweeper.probe_prior, k, game.n_patterns)
-            got = tk.sweep_top_k(mt, members, offsets, ids, prior, sweeper.probe_prior, k, game.n_patterns)
+            got = ts.sweep_top_k(mt, members, offsets, ids, prior, sweeper.probe_prior, k, game.n_patterns)
             assert np.array_equal(got[0], want[0]), (name, k)
             assert np.array_equal(got[1], want[1]), (name, k)  # the same float64 bits
 
@@ -156,7 +158,7 @@ def test_tree_sweep_on_all_zero_weights(game):
     ids = np.arange(4, dtype=np.int64)
     for k in (1, 10):
         want = ke.sweep_top_k(sweeper.matrix_t, members, offsets, ids, prior, sweeper.probe_prior, k, 243)
-        got = tk.sweep_top_k(sweeper.matrix_t, members, offsets, ids, prior, sweeper.probe_prior, k, 243)
+        got = ts.sweep_top_k(sweeper.matrix_t, members, offsets, ids, prior, sweeper.probe_prior, k, 243)
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
 
 
@@ -165,7 +167,7 @@ def test_tree_sweep_on_all_zero_weights(game):
 def test_tree_sweep_is_the_plain_python_oracle_order(data):
     case = draw_sweep_case(data, min_size=3)
     s = case.sweeper
-    idx, ent = tk.sweep_top_k(s.matrix_t, case.members, np.asarray([0, len(case.cands)]), np.asarray([0]), case.prior,
+    idx, ent = ts.sweep_top_k(s.matrix_t, case.members, np.asarray([0, len(case.cands)]), np.asarray([0]), case.prior,
                               s.probe_prior, case.k, case.game.n_patterns)
     want = case.oracle_order()
     assert idx[0][: len(want)].tolist() == want
@@ -184,7 +186,7 @@ def test_merge_loss_is_a_lower_bound_of_the_entropy_lost():
     pairs += [tuple(rng.random(2) * 10.0 ** rng.integers(-12, 0, 2)) for _ in range(2000)]
     for big, w in pairs:
         lost = phi(big) + phi(w) - phi(big + w)
-        for bound in (tk._merge_loss(big, w), tk._merge_loss.py_func(big, w)):
+        for bound in (ts._merge_loss(big, w), ts._merge_loss.py_func(big, w)):
             assert 0.0 <= bound <= lost + 1e-15
 
 
@@ -229,7 +231,7 @@ def test_tree_search_keeps_the_sweeper_on_other_backends(game):
 
 def test_state_and_node_registries_match_a_dictionary():
     rng = np.random.default_rng(9)
-    table = tk.IdTable(capacity=16)  # grows many times below
+    table = registry.IdTable(capacity=16)  # grows many times below
     store_m = np.zeros(0, np.int64)
     store_off = np.zeros(1, np.int64)
     reference: dict[tuple, int] = {}
@@ -239,7 +241,7 @@ def test_state_and_node_registries_match_a_dictionary():
         cand_off = np.concatenate([[0], np.cumsum([len(c) for c in lists])]).astype(np.int64)
         ids = np.empty(len(lists), np.int64)
         n_old = store_off.shape[0] - 1
-        firsts = tk.register_states(table, store_m, store_off, n_old, cand_m, cand_off, ids, 2)
+        firsts = registry.register_states(table, store_m, store_off, n_old, cand_m, cand_off, ids, 2)
         for c, sid in zip(lists, ids.tolist()):
             if len(c) < 2:
                 assert sid == -1
@@ -250,12 +252,12 @@ def test_state_and_node_registries_match_a_dictionary():
         store_m = np.concatenate([store_m, new_m])
         store_off = np.concatenate([store_off, store_off[-1] + np.cumsum(new_sizes)])
         assert len(table) == len(reference) == store_off.shape[0] - 1
-    nodes = tk.IdTable(capacity=16)
+    nodes = registry.IdTable(capacity=16)
     seen: dict[tuple, int] = {}
     for batch in range(4):
         states = rng.integers(-1, 300, 900)
         rests = rng.integers(0, 3, 900)
-        out, firsts = tk.register_nodes(nodes, len(seen), states, rests)
+        out, firsts = registry.register_nodes(nodes, len(seen), states, rests)
         for i, (s, r) in enumerate(zip(states.tolist(), rests.tolist())):
             if s < 0:
                 assert out[i] == -1

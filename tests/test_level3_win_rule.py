@@ -43,7 +43,7 @@ def test_a_commutative_pair_costs_one_guess(mini):
 
 
 def test_a_guess_that_wins_the_whole_state_is_not_a_guess_that_leaves_it_whole(mini):
-    from backends import kernels_tree as tk
+    from backends.kernels import tree as tk
     from termo.engine.matrix import pattern_matrix
 
     matrix_t = np.ascontiguousarray(np.asarray(pattern_matrix(mini)).T)

@@ -14,12 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from backends import kernels_entropy as kern
+from backends.kernels import entropy as kern
+from backends.kernels import sweeps
 from backends import numpy_sweep as ns
 from termo.core.prior import prior_weights
 
 ROOT = Path(__file__).resolve().parent.parent
-KERNEL_MODULES = ("backends.kernels_entropy", "backends.kernels_tree", "backends.kernels_fullbeam")
+KERNEL_MODULES = ("backends.kernels.entropy", "backends.kernels.tree", "backends.kernels.fullbeam")
 
 
 def run_python(code: str, **env) -> subprocess.CompletedProcess:
@@ -49,7 +50,7 @@ def test_no_numba_env_is_honoured_by_every_kernel_module(module):
 
 def test_kernels_run_interpreted_without_numba():
     code = ("import sys, numpy as np\n"
-            "from backends import kernels_entropy as k, kernels_tree as t\n"
+            "from backends.kernels import entropy as k, tree as t\n"
             "a = np.arange(300, dtype=np.float64) / 7\n"
             "assert k.pairwise_sum(a, 0, 300) == a.sum()\n"
             "assert k.pairwise_sum is k.pairwise_sum.py_func\n"
@@ -67,8 +68,8 @@ def test_importing_a_kernel_module_does_not_import_numba(module):
 def test_first_kernel_call_binds_every_module_to_numba():
     pytest.importorskip("numba")
     code = ("import numpy as np\n"
-            "from backends import kernels_entropy as k, kernels_fullbeam as f, numba_shim as s\n"
-            "from backends import kernels_tree as t\n"
+            "from backends import numba_shim as s\n"
+            "from backends.kernels import entropy as k, fullbeam as f, sweeps, tree as t\n"
             "assert not s.loaded()\n"
             "a = np.arange(200, dtype=np.float64)\n"
             "assert k.pairwise_sum(a, 0, 200) == a.sum()\n"
@@ -78,7 +79,7 @@ def test_first_kernel_call_binds_every_module_to_numba():
             "for mod in (k, t, f):\n"
             "    assert mod.prange is numba.prange, mod\n"
             "    assert isinstance(mod.pairwise_sum, CPUDispatcher), mod\n"
-            "assert isinstance(k._sweep_state, CPUDispatcher) and isinstance(t.most_probable, CPUDispatcher)\n"
+            "assert isinstance(sweeps._sweep_state, CPUDispatcher) and isinstance(t.most_probable, CPUDispatcher)\n"
             "print(type(t.int_dict()).__name__)")
     assert printed_words(code, TERMO_NO_NUMBA="") == ["Dict"]
 
@@ -95,7 +96,7 @@ def test_lazy_kernel_pickles_by_reference():
     from backends.numba_shim import LazyKernel
 
     code = ("import pickle, sys\n"
-            "from backends import kernels_entropy as k\n"
+            "from backends.kernels import entropy as k\n"
             "blob = pickle.dumps(k.pairwise_sum)\n"
             "assert 'numba' not in sys.modules\n"
             "sys.stdout.buffer.write(blob)")
@@ -152,7 +153,7 @@ def test_numpy_sweeps_equal_the_kernels_bit_for_bit(game, matrices, label):
         exact = kern.entropies_single(matrix, cands, prior, game.n_patterns)
         assert _same_bits(ns.exact_entropies(matrix_t, cands, prior, game.n_patterns), exact), m
         if m <= 600:
-            want_i, want_h = kern.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior,
+            want_i, want_h = sweeps.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior,
                                               probe_prior, 8, game.n_patterns)
             keep = want_i[0] >= 0
             got_i, got_h = ns.sweep_top_k(matrix_t, cands, prior, probe_prior, 8, game.n_patterns)
@@ -180,7 +181,7 @@ def test_numpy_fast_order_matches_the_sweep_on_every_probe(game, matrices):
     n = game.n_probes
     for m in (3, 9, 22, 60):
         cands = np.sort(rng.choice(game.n_answers, m, replace=False)).astype(np.int64)
-        want_i, want_h = kern.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior, probe_prior, n,
+        want_i, want_h = sweeps.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior, probe_prior, n,
                                           game.n_patterns)
         fast = ns.fast_entropies(matrix_t, cands, prior, game.n_patterns)
         assert _same_bits(fast[want_i[0]], want_h[0]), m
@@ -201,7 +202,7 @@ def test_numpy_sweeps_on_a_game_with_more_patterns():
     rng = np.random.default_rng(4)
     for m in (2, 5, 13, 40, min(150, game.n_answers)):
         cands = np.sort(rng.choice(game.n_answers, m, replace=False)).astype(np.int64)
-        want_i, want_h = kern.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior, probe_prior, 5,
+        want_i, want_h = sweeps.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior, probe_prior, 5,
                                           game.n_patterns)
         got_i, got_h = ns.sweep_top_k(matrix_t, cands, prior, probe_prior, 5, game.n_patterns)
         keep = want_i[0] >= 0
@@ -220,7 +221,7 @@ def test_pruned_top_k_keeps_every_tie(game, matrices):
     for m in (2, 4, 9, 30, 150):
         cands = np.sort(rng.choice(game.n_answers, m, replace=False)).astype(np.int64)
         for k in (1, 7, 200):
-            want_i, want_h = kern.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior,
+            want_i, want_h = sweeps.sweep_top_k(matrix_t, cands, np.array([0, m]), np.array([0]), prior,
                                               probe_prior, k, game.n_patterns)
             got_i, got_h = ns.sweep_top_k(matrix_t, cands, prior, probe_prior, k, game.n_patterns)
             assert got_i.tolist() == want_i[0].tolist() and _same_bits(got_h, want_h[0]), (m, k)
@@ -469,5 +470,5 @@ def test_the_warm_up_covers_what_a_suggestion_compiles():
     import termo.interface.warm_up as warm_up
 
     covered = [sources for callback, sources in numba_shim._warm_ups if callback is warm_up.warm_up_kernels]
-    assert covered and {Path(p).name for p in covered[0]} >= {"kernels_entropy.py", "kernels_tree.py"}
-    assert Path(covered[0][0]).name == "kernels_entropy.py"  # the stamp lives with its cached kernels
+    assert covered and {Path(p).name for p in covered[0]} >= {"entropy.py", "tree.py"}
+    assert Path(covered[0][0]).name == "entropy.py"  # the stamp lives with its cached kernels

@@ -32,8 +32,8 @@ def test_each_warm_up_is_keyed_by_its_own_kernel_file():
     import termo.interface.warm_up as warm_up
 
     sources = {callback.__name__: paths for callback, paths in numba_shim._warm_ups}
-    assert Path(sources["warm_up_exact"][0]).name == "kernels_exact.py"  # the stamp lives with its cached kernels
-    assert Path(sources["warm_up_full_beam"][0]).name == "kernels_fullbeam.py"
+    assert Path(sources["warm_up_exact"][0]).name == "exact.py"  # the stamp lives with its cached kernels
+    assert Path(sources["warm_up_full_beam"][0]).name == "fullbeam.py"
     for paths in sources.values():
         assert all(Path(p).exists() for p in paths), paths
         if paths is not sources["warm_up_kernels"]:

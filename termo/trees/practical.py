@@ -29,6 +29,7 @@ import math
 import random
 
 from backends import host
+from backends.constants import ROUND_STEP
 from termo.core.errors import TermoError
 from termo.trees.model import opener_index
 
@@ -36,7 +37,6 @@ SHORTLIST = 64
 SAMPLES = 2000
 SAMPLE_LIMIT = 500
 SEED = 20260101
-ROUND_STEP = 1e-9
 TIE = 1e-12
 
 

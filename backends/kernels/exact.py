@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from backends.kernels.exact_bounds import (candidates_first, child_bound, closed_form, filter_allowed, partition,
+                                           sweep_bounds, sweep_bounds_unit)
 from backends.numba_shim import njit
+
 
 P1 = 2147483647  # 2^31 - 1
 P2 = 2147483629
@@ -100,246 +103,15 @@ def memo_store(mk1, mk2, mlb, mub, mg, k1, k2, lb, ub, g, stats):
 
 
 @njit(cache=True)
-def child_bound(m, ws, cmax, rc, loss):
-    """Admissible lower bound of ``C(T, rc)`` for a group of ``m`` answers of weight ``ws`` whose
-    largest class weight is at most ``cmax`` (exact for m = 1, rc <= 0 and, under the exact win
-    rule, rc = 1 and m = 2)."""
-    if rc <= 0:
-        return loss * ws
-    if m == 1:
-        return ws
-    c = cmax if cmax < ws else ws
-    if rc == 1:
-        return ws + (ws - c) * loss
-    return 2.0 * ws - c
-
-
-@njit(cache=True)
-def count_groups(M, g, S, n, cnt, seen):
-    """Group the ``n`` answers ``S`` by probe ``g``'s code: ``cnt[c]`` counts each group (``cnt``
-    must be all zero for the codes met), ``seen[:k]`` lists the codes in order of first meeting;
-    returns ``k``."""
-    nseen = 0
+def set_weight(w, cm, S, n):
+    """``(W(S), max_{a∈S} cm[a])`` of ``S[:n]``, the weight summed in member order."""
+    total = 0.0
+    cbig = 0.0
     for j in range(n):
-        c = M[g, S[j]]
-        if cnt[c] == 0:
-            seen[nseen] = c
-            nseen += 1
-        cnt[c] += 1
-    return nseen
-
-
-@njit(cache=True)
-def weighted_groups(M, g, S, n, w, cm, cnt, wsum, cmx, seen):
-    """:func:`count_groups` with each group's weight (``wsum``) and largest class weight (``cmx``)."""
-    nseen = 0
-    for j in range(n):
-        a = S[j]
-        c = M[g, a]
-        if cnt[c] == 0:
-            seen[nseen] = c
-            nseen += 1
-            wsum[c] = 0.0
-            cmx[c] = 0.0
-        cnt[c] += 1
-        wsum[c] += w[a]
-        if cm[a] > cmx[c]:
-            cmx[c] = cm[a]
-    return nseen
-
-
-@njit(cache=True)
-def sweep_bounds(M, w, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid):
-    """For every allowed probe: the bound ``Σ_b lb(S_b)`` over its non-winning groups (``lbs``),
-    ``Σ_b W(S_b)²`` (``sq``) and whether it splits ``S`` at all (``valid``). One pass over the
-    state's rows of the matrix per probe; ``cnt`` must be all zero (it is left so)."""
-    for t in range(n_allowed):
-        p = allowed[t]
-        nseen = weighted_groups(M, p, S, n, w, cm, cnt, wsum, cmx, seen)
-        total = 0.0
-        s2 = 0.0
-        for k in range(nseen):
-            c = seen[k]
-            if c != win:
-                ws = wsum[c]
-                total += child_bound(cnt[c], ws, cmx[c], rc, loss)
-                s2 += ws * ws
-            cnt[c] = 0
-        lbs[t] = total
-        sq[t] = s2
-        valid[t] = not (nseen == 1 and seen[0] != win)
-
-
-@njit(cache=True)
-def sweep_bounds_unit(M, S, n, allowed, n_allowed, rc, loss, win, cnt, seen, lbs, sq, valid):
-    """:func:`sweep_bounds` for weights 1 under the exact win rule: the same numbers from the
-    group sizes alone (about half the memory traffic). With ``k`` groups holding ``Σm`` answers
-    the bound is ``2·Σm − k`` (``(1 + loss)·Σm − loss·k`` with one round left)."""
-    for t in range(n_allowed):
-        p = allowed[t]
-        nseen = count_groups(M, p, S, n, cnt, seen)
-        sm = 0
-        k = 0
-        s2 = 0
-        for i in range(nseen):
-            c = seen[i]
-            if c != win:
-                m = cnt[c]
-                sm += m
-                k += 1
-                s2 += m * m
-            cnt[c] = 0
-        if rc <= 0:
-            lbs[t] = loss * sm
-        elif rc == 1:
-            lbs[t] = (1.0 + loss) * sm - loss * k
-        else:
-            lbs[t] = 2.0 * sm - k
-        sq[t] = s2
-        valid[t] = not (nseen == 1 and seen[0] != win)
-
-
-@njit(cache=True)
-def partition(M, g, S, n, win, cnt, seen, out_members, out_codes, out_start):
-    """Split ``S`` by probe ``g``: groups in ascending code, members ascending within a group,
-    written to ``out_members``; ``out_codes[i]``/``out_start[i:i+2]`` describe group i. Returns
-    the number of groups."""
-    nseen = count_groups(M, g, S, n, cnt, seen)
-    # insertion sort of the codes seen
-    for i in range(1, nseen):
-        v = seen[i]
-        k = i - 1
-        while k >= 0 and seen[k] > v:
-            seen[k + 1] = seen[k]
-            k -= 1
-        seen[k + 1] = v
-    pos = 0
-    for i in range(nseen):
-        c = seen[i]
-        out_codes[i] = c
-        out_start[i] = pos
-        m = cnt[c]
-        cnt[c] = pos  # reuse as the write cursor
-        pos += m
-    out_start[nseen] = pos
-    for j in range(n):
-        a = S[j]
-        c = M[g, a]
-        out_members[cnt[c]] = a
-        cnt[c] += 1
-    for i in range(nseen):
-        cnt[seen[i]] = 0
-    return nseen
-
-
-@njit(cache=True)
-def filter_allowed(symc, symn, marks, g, code, length, parent, n_parent, out):
-    """Hard mode: the probes of ``parent`` still legal after ``g`` scored ``code`` (greens kept in
-    place, each symbol used at least as often as it got G/Y marks). Returns the count;
-    ``marks`` (one slot per symbol) must be all zero and is left so."""
-    greens = np.zeros(length, np.bool_)
-    x = code
-    for i in range(length - 1, -1, -1):
-        d = x % 3
-        x //= 3
-        if d == 2:
-            greens[i] = True
-        if d >= 1:
-            marks[symc[g, i]] += 1
-    m = 0
-    for t in range(n_parent):
-        h = parent[t]
-        ok = True
-        for i in range(length):
-            if greens[i] and symc[h, i] != symc[g, i]:
-                ok = False
-                break
-        if ok:
-            for i in range(length):
-                s = symc[g, i]
-                if marks[s] > 0 and symn[h, s] < marks[s]:
-                    ok = False
-                    break
-        if ok:
-            out[m] = h
-            m += 1
-    for i in range(length):
-        marks[symc[g, i]] = 0
-    return m
-
-
-@njit(cache=True)
-def closed_form(M, w, S, n, r, loss, win, exact_rule):
-    """(value, guess, True) for the states solved by a formula (r <= 0, one answer, the last
-    round, two answers), else (0, -1, False)."""
-    W = 0.0
-    for j in range(n):
-        W += w[S[j]]
-    if r <= 0:
-        return loss * W, -1, True
-    if n == 1:
-        return W, S[0], True
-    if r == 1:
-        best = -1.0
-        bg = S[0]
-        for i in range(n):
-            a = S[i]
-            if exact_rule:
-                wm = w[a]
-            else:
-                wm = 0.0
-                for j in range(n):
-                    if M[a, S[j]] == win:
-                        wm += w[S[j]]
-            if wm > best:
-                best = wm
-                bg = a
-        return W + (W - best) * loss, bg, True
-    if n == 2:
-        a = S[0]
-        b = S[1]
-        if M[a, b] == win:
-            return W, a, True
-        if M[b, a] == win:
-            return W, b, True
-        if w[b] > w[a]:
-            return W + w[a], b, True
-        return W + w[b], a, True
-    return 0.0, -1, False
-
-
-@njit(cache=True)
-def candidates_first(M, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen):
-    """Exact win rule, ``r >= 2``: try the candidates alone. A candidate whose every other group
-    has a closed form (one or two answers, or one round left) has an exact value; when the best
-    such value is at most ``2·W(S)`` (no other probe can do better: it solves nothing at once)
-    and at most every other candidate's bound, it is the optimum. ``(value, guess)`` or
-    ``(inf, -1)``."""
-    vbest = np.inf
-    gbest = -1
-    other = np.inf
-    for i in range(n):
-        g = S[i]
-        nseen = weighted_groups(M, g, S, n, w, cm, cnt, wsum, cmx, seen)
-        total = W
-        closed = True
-        for k in range(nseen):
-            c = seen[k]
-            if c != win:
-                m = cnt[c]
-                total += child_bound(m, wsum[c], cmx[c], r - 1, loss)
-                if m > 2 and r - 1 > 1:
-                    closed = False
-            cnt[c] = 0
-        if closed:
-            if total < vbest:
-                vbest = total
-                gbest = g
-        elif total < other:
-            other = total
-    if vbest <= 2.0 * W and vbest <= other:
-        return vbest, gbest
-    return np.inf, -1
+        total += w[S[j]]
+        if cm[S[j]] > cbig:
+            cbig = cm[S[j]]
+    return total, cbig
 
 
 @njit(cache=True)
@@ -357,12 +129,7 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
     cv, cg, done = closed_form(M, w, S, n, r, loss, win, exact_rule)
     if done:
         return cv, True, cg
-    W = 0.0
-    cbig = 0.0
-    for j in range(n):
-        W += w[S[j]]
-        if cm[S[j]] > cbig:
-            cbig = cm[S[j]]
+    W, cbig = set_weight(w, cm, S, n)
     if cbig > W:
         cbig = W
     lb0 = 2.0 * W - cbig
@@ -579,12 +346,7 @@ def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed
             i = idx[q]
             child = members[start[i]:start[i + 1]]
             m = child.shape[0]
-            wc = 0.0
-            cbig = 0.0
-            for j in range(m):
-                wc += w[child[j]]
-                if cm[child[j]] > cbig:
-                    cbig = cm[child[j]]
+            wc, cbig = set_weight(w, cm, child, m)
             base = child_bound(m, wc, cbig, r - 1, loss)
             cv, cg, done = closed_form(M, w, child, m, r - 1, loss, win, exact_rule)
             if done:

@@ -1,26 +1,12 @@
-"""Host kernels of the solver engine: entropy sweeps, top-k ordering, partitions, state registry.
+"""The batched §5.2 top-k sweeps of the level-2 engine: for every state of a batch, the first
+``k`` probes of the order (entropy on the 1e-9 grid descending, members first, prior descending,
+index ascending) and their entropies.
 
-Every kernel is written in the subset of Python that numba compiles. When numba is importable
-the kernels are compiled (``@njit``, cached on disk; numba itself is imported only when a kernel
-first runs, see ``backends/numba_shim.py``); otherwise, or when the environment variable
-``TERMO_NO_NUMBA=1`` is set, the very same source runs as plain Python (the standard-only
-fallback, slow but identical). The plain-Python version of each kernel is always reachable as
-``kernel.py_func`` and serves as its oracle in the tests. ``backends/numpy_sweep.py`` computes
-the single-state sweeps with whole-array NumPy calls, bit for bit like these kernels, for
-processes that have not loaded numba.
-
-Conventions:
-
-* ``pairwise_sum`` reproduces NumPy's float64 ``sum`` of a contiguous vector bit for bit
-  (blocks of 8 accumulators up to 128 elements, halving above, ``-0.0`` start below 8).
-* ``entropies_single``/``entropy_row`` follow the reference's float order exactly (so published
-  entropies are reproduced bit for bit); the batched sweeps use a faster order (singletons from
-  precomputed ``w·log2 w``) that only has to agree on the 1e-9 ordering grid.
-* The ordering key of a probe is ``(rint(H / 1e-9) desc, member of S first, prior desc, index asc)``.
-* Every kernel releases the GIL (``nogil``): the server's worker threads answer level-2
-  questions side by side on all cores instead of taking turns.
-
-The tree-search kernels (partitions, registry, values) are in ``backends/kernels_tree.py``.
+Small states key each probe's partition by its pair-equality bits and compute one entropy per
+distinct partition; larger ones fill the histograms of a few probes in lockstep and skip the
+logarithms of probes whose bucket count already rules them out. Their entropies use a faster
+float order than the reference's (singletons from precomputed ``w·log2 w``) that only has to
+agree on the 1e-9 grid; ``backends/numpy_sweep.py`` computes the same lists with NumPy alone.
 """
 
 from __future__ import annotations
@@ -29,256 +15,11 @@ import math
 
 import numpy as np
 
+from backends.constants import ROUND_STEP
+from backends.kernels.entropy import _topk_insert, _topk_lists
+from backends.kernels.sums import _w_log_w, log2_upto, state_weights
 # numba (imported when a kernel first runs) or the interpreted stand-ins: see backends/numba_shim.py
-from backends.numba_shim import HAVE_NUMBA, get_num_threads, int_dict, njit, prange  # noqa: F401
-
-
-ROUND_STEP = 1e-9  # entropies closer than this on the rounding grid are ties (rules §5.2)
-
-
-# --------------------------------------------------------------------------------------------
-# NumPy-compatible summation
-# --------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _pairwise_block(a, lo, n):
-    """NumPy's pairwise-sum leaf (n <= 128): plain loop below 8, else 8 accumulators."""
-    if n < 8:
-        res = -0.0
-        for i in range(lo, lo + n):
-            res += a[i]
-        return res
-    r0 = a[lo]
-    r1 = a[lo + 1]
-    r2 = a[lo + 2]
-    r3 = a[lo + 3]
-    r4 = a[lo + 4]
-    r5 = a[lo + 5]
-    r6 = a[lo + 6]
-    r7 = a[lo + 7]
-    i = 8
-    stop = n - (n % 8)
-    while i < stop:
-        r0 += a[lo + i]
-        r1 += a[lo + i + 1]
-        r2 += a[lo + i + 2]
-        r3 += a[lo + i + 3]
-        r4 += a[lo + i + 4]
-        r5 += a[lo + i + 5]
-        r6 += a[lo + i + 6]
-        r7 += a[lo + i + 7]
-        i += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while i < n:
-        res += a[lo + i]
-        i += 1
-    return res
-
-
-@njit(cache=True, nogil=True)
-def pairwise_sum(a, lo, n):
-    """NumPy's float64 pairwise sum of ``a[lo:lo+n]`` (bit-identical to ``a[lo:lo+n].sum()``).
-
-    Above 128 elements NumPy halves (the left half rounded down to a multiple of 8) and adds the
-    two halves; the recursion is unrolled here with explicit stacks (numba caches recursive
-    functions badly)."""
-    if n <= 128:
-        return _pairwise_block(a, lo, n)
-    task_lo = np.empty(128, np.int64)
-    task_n = np.empty(128, np.int64)  # n >= 0: evaluate; -1: combine the two top values
-    values = np.empty(128, np.float64)
-    nt = 1
-    nv = 0
-    task_lo[0] = lo
-    task_n[0] = n
-    while nt > 0:
-        nt -= 1
-        tl = task_lo[nt]
-        tn = task_n[nt]
-        if tn < 0:
-            right = values[nv - 1]
-            left = values[nv - 2]
-            nv -= 2
-            values[nv] = left + right
-            nv += 1
-        elif tn <= 128:
-            values[nv] = _pairwise_block(a, tl, tn)
-            nv += 1
-        else:
-            n2 = tn // 2
-            n2 -= n2 % 8
-            task_lo[nt] = 0
-            task_n[nt] = -1
-            task_lo[nt + 1] = tl + n2
-            task_n[nt + 1] = tn - n2
-            task_lo[nt + 2] = tl
-            task_n[nt + 2] = n2
-            nt += 3
-    return values[0]
-
-
-# --------------------------------------------------------------------------------------------
-# Entropy sweeps
-# --------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def state_weights(prior, members, lo, hi):
-    """Normalised weights of the state ``members[lo:hi]`` (uniform when the prior sums to 0)."""
-    m = hi - lo
-    buf = np.empty(m, np.float64)
-    for j in range(m):
-        buf[j] = prior[members[lo + j]]
-    total = pairwise_sum(buf, 0, m)
-    w = np.empty(m, np.float64)
-    if total > 0.0:
-        for j in range(m):
-            w[j] = buf[j] / total
-    else:
-        for j in range(m):
-            w[j] = 1.0 / m
-    return w
-
-
-@njit(cache=True, nogil=True)
-def _w_log_w(w):
-    out = np.empty(w.shape[0], np.float64)
-    for j in range(w.shape[0]):
-        out[j] = w[j] * math.log2(w[j]) if w[j] > 0.0 else 0.0
-    return out
-
-
-REFERENCE_SMALL = 12  # the reference's small-set threshold (its exact summation differs there)
-LOCKSTEP = 4  # probes whose histograms are filled together by entropies_single
-
-
-@njit(cache=True, nogil=True)
-def _exact_entropy(codes, w, m, n_bins, hist, terms, mass):
-    """H of one probe with the reference's exact float order (rules §5.1).
-
-    m <= 12: ``mass_j`` = sequential sum of the weights sharing j's code, ``H = −Σ_j w_j·log2
-    mass_j`` (NumPy pairwise sum over j). Larger sets: bucket sums in member order, ``H = −Σ_b
-    P_b·log2 P_b`` summed pairwise over all ``n_bins`` codes in code order (empty bins add 0)."""
-    if m <= REFERENCE_SMALL:
-        for j in range(m):
-            acc = 0.0
-            for q in range(m):
-                if codes[q] == codes[j]:
-                    acc += w[q]
-            mass[j] = acc
-        for j in range(m):
-            terms[j] = w[j] * math.log2(mass[j] if mass[j] > 0.0 else 1.0)
-        return -pairwise_sum(terms, 0, m)
-    for j in range(m):
-        hist[codes[j]] += w[j]
-    for c in range(n_bins):
-        p = hist[c]
-        terms[c] = p * math.log2(p) if p > 0.0 else 0.0
-        hist[c] = 0.0
-    return -pairwise_sum(terms, 0, n_bins)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def entropies_single(matrix, members, prior, n_bins):
-    """Entropy (bits) of every probe over one candidate set, with the reference's exact float
-    order (bit-identical to its published values); ``matrix`` is (probes × answers)."""
-    n_probes = matrix.shape[0]
-    m = members.shape[0]
-    out = np.zeros(n_probes, np.float64)
-    if m <= 1:
-        return out
-    w = state_weights(prior, members, 0, m)
-    n_blocks = (n_probes + 63) // 64
-    B = LOCKSTEP
-    for blk in prange(n_blocks):
-        hist = np.zeros(n_bins, np.float64)
-        hists = np.zeros((B, n_bins), np.float64)
-        terms = np.zeros(max(n_bins, m), np.float64)
-        mass = np.zeros(m, np.float64)
-        codes = np.empty(m, np.int64)
-        g_end = min(n_probes, (blk + 1) * 64)
-        if m <= REFERENCE_SMALL:
-            for g in range(blk * 64, g_end):
-                row = matrix[g]
-                for j in range(m):
-                    codes[j] = row[members[j]]
-                out[g] = _exact_entropy(codes, w, m, n_bins, hist, terms, mass)
-            continue
-        # larger sets: B probes in lockstep (each bin still summed in member order), then the
-        # reference's pairwise sum of P·log2 P over all bins, probe by probe
-        for g0 in range(blk * 64, g_end, B):
-            nb = min(B, g_end - g0)
-            for j in range(m):
-                c_idx = members[j]
-                wj = w[j]
-                for b in range(nb):
-                    hists[b, matrix[g0 + b, c_idx]] += wj
-            for b in range(nb):
-                for c in range(n_bins):
-                    p = hists[b, c]
-                    terms[c] = p * math.log2(p) if p > 0.0 else 0.0
-                    hists[b, c] = 0.0
-                out[g0 + b] = -pairwise_sum(terms, 0, n_bins)
-    return out
-
-
-@njit(cache=True, nogil=True)
-def probe_ahead(ka, ina, pa, ia, kb, inb, pb, ib):
-    """Is probe a strictly ahead of probe b in the §5.2 order (key, member, prior, -index)?"""
-    if ka != kb:
-        return ka > kb
-    if ina != inb:
-        return ina > inb
-    if pa != pb:
-        return pa > pb
-    return ia < ib
-
-
-@njit(cache=True, nogil=True)
-def _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, k, g, key, inc, pg, h):
-    """Insert probe g into the sorted top list (best first) if it belongs there; returns filled."""
-    if filled == k:
-        last = k - 1
-        if not probe_ahead(key, inc, pg, g, top_key[last], top_in[last], top_p[last], top_i[last]):
-            return filled
-        pos = last
-    else:
-        pos = filled
-        filled += 1
-    while pos > 0 and probe_ahead(key, inc, pg, g, top_key[pos - 1], top_in[pos - 1], top_p[pos - 1], top_i[pos - 1]):
-        top_i[pos] = top_i[pos - 1]
-        top_key[pos] = top_key[pos - 1]
-        top_in[pos] = top_in[pos - 1]
-        top_p[pos] = top_p[pos - 1]
-        top_h[pos] = top_h[pos - 1]
-        pos -= 1
-    top_i[pos] = g
-    top_key[pos] = key
-    top_in[pos] = inc
-    top_p[pos] = pg
-    top_h[pos] = h
-    return filled
-
-
-@njit(cache=True, nogil=True)
-def top_k_from_entropies(h, members, probe_prior, k):
-    """The first ``k`` probes of the §5.2 order given their entropies; returns (indices, H)."""
-    n = h.shape[0]
-    k = min(k, n)
-    top_i = np.full(k, -1, np.int64)
-    top_key = np.zeros(k, np.float64)
-    top_in = np.zeros(k, np.int64)
-    top_p = np.zeros(k, np.float64)
-    top_h = np.zeros(k, np.float64)
-    filled = 0
-    ptr = 0
-    m = members.shape[0]
-    for g in range(n):
-        inc = 0
-        while ptr < m and members[ptr] < g:
-            ptr += 1
-        if ptr < m and members[ptr] == g:
-            inc = 1
-        key = np.rint(h[g] / ROUND_STEP)
-        filled = _topk_insert(top_i, top_key, top_in, top_p, top_h, filled, k, g, key, inc, probe_prior[g], h[g])
-    return top_i, top_h
+from backends.numba_shim import get_num_threads, njit, prange
 
 
 @njit(cache=True, nogil=True)
@@ -416,11 +157,7 @@ def _sweep_small(matrix_t, members, lo, hi, prior, probe_prior, kk, out_i, out_h
     codes = np.empty(m, np.int64)
     hist = np.zeros(n_bins, np.float64)
     cnt = np.zeros(n_bins, np.int64)
-    top_i = np.full(kk, -1, np.int64)
-    top_key = np.zeros(kk, np.float64)
-    top_in = np.zeros(kk, np.int64)
-    top_p = np.zeros(kk, np.float64)
-    top_h = np.zeros(kk, np.float64)
+    top_i, top_key, top_in, top_p, top_h = _topk_lists(kk)
     filled = 0
     thr = -1.0
     for g in range(n_probes):
@@ -491,11 +228,7 @@ def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2
     first_bin = np.empty((B, m), np.int32)  # a probe's buckets in the order of their first member
     first_j = np.empty((B, m), np.int32)  # ... and that member
     nbk = np.zeros(B, np.int64)
-    top_i = np.full(kk, -1, np.int64)
-    top_key = np.zeros(kk, np.float64)
-    top_in = np.zeros(kk, np.int64)
-    top_p = np.zeros(kk, np.float64)
-    top_h = np.zeros(kk, np.float64)
+    top_i, top_key, top_in, top_p, top_h = _topk_lists(kk)
     filled = 0
     thr = -1.0
     for g0 in range(0, n_probes, B):
@@ -548,14 +281,6 @@ def _sweep_large(matrix_t, members, lo, hi, prior, probe_prior, kk, n_bins, log2
 
 
 @njit(cache=True, nogil=True)
-def _log2_table(n_bins):
-    out = np.zeros(n_bins + 2, np.float64)
-    for i in range(1, n_bins + 2):
-        out[i] = math.log2(i)
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _sweep_state(matrix_t, members, offsets, s, prior, probe_prior, kk, n_bins, log2_int, out_i, out_h, t):
     lo = offsets[s]
     hi = offsets[s + 1]
@@ -568,7 +293,7 @@ def _sweep_state(matrix_t, members, offsets, s, prior, probe_prior, kk, n_bins, 
 @njit(cache=True, nogil=True, parallel=True)
 def _sweep_top_k_parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h,
                           perm):
-    log2_int = _log2_table(n_bins)
+    log2_int = log2_upto(n_bins + 1)
     for i in prange(state_ids.shape[0]):
         t = perm[i]
         _sweep_state(matrix_t, members, offsets, state_ids[t], prior, probe_prior, kk, n_bins, log2_int,
@@ -577,7 +302,7 @@ def _sweep_top_k_parallel(matrix_t, members, offsets, state_ids, prior, probe_pr
 
 @njit(cache=True, nogil=True)
 def _sweep_top_k_serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h):
-    log2_int = _log2_table(n_bins)
+    log2_int = log2_upto(n_bins + 1)
     for t in range(state_ids.shape[0]):
         _sweep_state(matrix_t, members, offsets, state_ids[t], prior, probe_prior, kk, n_bins, log2_int,
                      out_i, out_h, t)
@@ -594,18 +319,25 @@ def sweep_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_
     (indices int64 (S, k), entropies float64 (S, k)); indices are -1 past the number of probes.
     States run in parallel when the batch is big enough to pay for waking the threads.
     """
+    return batched_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins,
+                         _sweep_top_k_parallel, _sweep_top_k_serial)
+
+
+def batched_top_k(matrix_t, members, offsets, state_ids, prior, probe_prior, k, n_bins, parallel, serial):
+    """The batch of a top-k sweep (:func:`sweep_top_k`'s contract): the (S, k) outputs, filled by
+    the kernel ``parallel`` (states dealt over the threads by :func:`balanced_order`) when the batch
+    is big enough to pay for waking the threads, else by ``serial``."""
     n_states = state_ids.shape[0]
     n_probes = matrix_t.shape[1]
     kk = min(k, n_probes)
     out_i = np.full((n_states, k), -1, np.int64)
     out_h = np.zeros((n_states, k), np.float64)
-    work = int(np.sum(offsets[state_ids + 1] - offsets[state_ids])) * n_probes
-    if work >= PARALLEL_MIN_WORK and n_states > 1:
-        perm = balanced_order(offsets[state_ids + 1] - offsets[state_ids])
-        _sweep_top_k_parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h,
-                              perm)
+    sizes = offsets[state_ids + 1] - offsets[state_ids]
+    if int(np.sum(sizes)) * n_probes >= PARALLEL_MIN_WORK and n_states > 1:
+        parallel(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h,
+                 balanced_order(sizes))
     else:
-        _sweep_top_k_serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h)
+        serial(matrix_t, members, offsets, state_ids, prior, probe_prior, kk, n_bins, out_i, out_h)
     return out_i, out_h
 
 
@@ -615,19 +347,3 @@ def balanced_order(sizes):
     threads = get_num_threads()
     order = np.argsort(np.asarray(sizes), kind="stable")
     return np.concatenate([order[t::threads] for t in range(threads)]).astype(np.int64)
-
-
-@njit(cache=True, nogil=True)
-def entropy_row(matrix_t, members, prior, g, n_bins):
-    """H of probe ``g`` over one state, with the reference's exact float order."""
-    m = members.shape[0]
-    if m <= 1:
-        return 0.0
-    w = state_weights(prior, members, 0, m)
-    codes = np.empty(m, np.int64)
-    for j in range(m):
-        codes[j] = matrix_t[members[j], g]
-    hist = np.zeros(n_bins, np.float64)
-    terms = np.zeros(max(n_bins, m), np.float64)
-    mass = np.zeros(m, np.float64)
-    return _exact_entropy(codes, w, m, n_bins, hist, terms, mass)
