@@ -25,9 +25,10 @@ import threading
 from dataclasses import dataclass, field
 
 from backends import get_backend, host
+from termo.engine.level3 import LOSS_COST
 from termo.robustness import win_rule
 
-LOSS = 7.0  # value of running out of rounds, on top of the guesses already counted (§6.1)
+LOSS = LOSS_COST  # value of running out of rounds, on top of the guesses already counted (§6.1)
 
 # numba's default threading layer must not be entered by two threads at once (a threaded Dask
 # worker, say): evaluations in one process take turns; each one is parallel inside.
