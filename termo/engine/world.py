@@ -35,6 +35,8 @@ DESCRIBED = ("extended", "size", "rounds", "loss", "game")  # the identity keys 
 
 @dataclass(frozen=True)
 class World:
+    """A game, the answers that can be the secret and the words that can be typed (module doc)."""
+
     extended: bool = False
     size: int | None = None  # the `size` most common answers; None = every answer
     rounds: int | None = None  # None: the game's turn limit
@@ -119,6 +121,21 @@ def _cut(game: Game, size: int | None) -> list[int]:
     return sorted(most_common(game.icf, size))
 
 
+def termo_defaults(max_turns: int | None = None, n_patterns: int | None = None) -> tuple[int, int]:
+    """``(max_turns, n_patterns)``, Termo's (``get_game("termo")``: 6 turns, 243 patterns) where
+    None: the defaults of the studies' functions that take a bare pattern matrix."""
+    if max_turns is None or n_patterns is None:
+        termo = get_game("termo")
+        max_turns = termo.max_turns if max_turns is None else max_turns
+        n_patterns = termo.n_patterns if n_patterns is None else n_patterns
+    return int(max_turns), int(n_patterns)
+
+
+def termo_answers() -> int:
+    """How many answers Termo has (6,046): the "every answer" of the studies' Termo grids."""
+    return get_game("termo").n_answers
+
+
 @lru_cache(maxsize=None)
 def _closed_game(base: Game, size: int) -> Game:
     cut = _cut(base, size)
@@ -127,4 +144,4 @@ def _closed_game(base: Game, size: int) -> Game:
                                icf=tuple(base.icf[i] for i in cut), extended=False)
 
 
-__all__ = ["KINDS", "World"]
+__all__ = ["KINDS", "World", "termo_answers", "termo_defaults"]
