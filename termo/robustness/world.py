@@ -22,7 +22,7 @@ from functools import lru_cache
 from backends import host
 from termo.core.errors import TermoError
 from termo.robustness.checkpoint import digest
-from termo.engine.world import World
+from termo.engine.world import World, termo_answers
 from termo.robustness.greedy_tree import GreedyTreeEvaluator
 from termo.robustness.scale import family_prior
 
@@ -159,7 +159,10 @@ def evaluate_chunk(world: World, column: Column, openers: list[int], backend_nam
     return evaluator_for(world, column, backend_name).expected_values(list(openers))
 
 
-def grid_columns(data: WorldData, targets=(300, 600, 1200, 2400, 4800, 6046), project_t: float = 1.0) -> list[Column]:
+GRID_TARGETS = (300, 600, 1200, 2400, 4800, None)  # None: every answer of Termo (6,046)
+
+
+def grid_columns(data: WorldData, targets=GRID_TARGETS, project_t: float = 1.0) -> list[Column]:
     """The §8 grid: one column per effective-size target (N = all answers) plus the project prior
     (T = ``project_t``), sorted by effective size. Targets above the answer count are capped."""
     from termo.robustness.scale import size_at, temperature_for
@@ -167,7 +170,7 @@ def grid_columns(data: WorldData, targets=(300, 600, 1200, 2400, 4800, 6046), pr
     n = len(data.icf)
     cols = []
     for target in targets:
-        target = min(float(target), float(n))
+        target = min(float(termo_answers() if target is None else target), float(n))
         t = temperature_for(data.icf, target, n)
         cols.append((size_at(data.icf, t, n), Column(f"M={target:g}", t, n, target)))
     cols.append((size_at(data.icf, project_t, n), Column(f"T={project_t:g}", project_t, n, None)))
