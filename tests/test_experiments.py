@@ -17,7 +17,7 @@ from engine_marks import needs_engine
 # --- level 1 rankings (docs/rules.md §4) ---------------------------------------------------------------
 def test_level1_ranking_of_serao():
     world = full_world()
-    game = world.game
+    game = world.load_game()
     serao = game.index_of("serão")
     from termo.core.prior import most_common
 
@@ -31,16 +31,16 @@ def test_level1_ranking_of_serao():
 # --- worlds ------------------------------------------------------------------------------------
 def test_worlds_shapes():
     o = open_world(300)
-    assert o.size == 300 and o.game.n_probes == 6046 and o.kind == "open"
+    assert o.size == 300 and o.load_game().n_probes == 6046 and o.kind == "open"
     w = o.weights()
     assert abs(float(w.sum()) - 1.0) < 1e-12
     assert sum(1 for v in w.tolist() if v > 0) == 300
     assert all(w[i] > 0 for i in o.initial)
-    c = closed_world(300)
-    assert c.game.n_answers == c.game.n_probes == 300
-    assert list(c.game.answers) == sorted(c.game.answers, key=c.game.normalize)
-    assert closed_world(None).game.n_answers == 6046
-    assert open_world(None, extended=True).game.n_probes == 8629
+    c = closed_world(300).load_game()
+    assert c.n_answers == c.n_probes == 300
+    assert list(c.answers) == sorted(c.answers, key=c.normalize)
+    assert closed_world(None).load_game().n_answers == 6046
+    assert open_world(None, extended=True).load_game().n_probes == 8629
 
 
 # --- regret ------------------------------------------------------------------------------------
@@ -86,15 +86,15 @@ def test_full_lexicon_ranking_and_open_world_openers():
     lab = Lab()
     full = full_world(t=1.0)
     order, h = lab.ranking(full)
-    words = [full.game.probes[g] for g in order[:6]]
+    words = [full.load_game().probes[g] for g in order[:6]]
     assert words == ["tarso", "tirão", "tória", "sertã", "teira", "tosar"]
     assert h[order[0]] == pytest.approx(5.9748166899580495, abs=1e-12)
     uniform = full_world(t=math.inf)
     order_u, hu = lab.ranking(uniform)
-    assert uniform.game.probes[order_u[0]] == "cairo"
+    assert uniform.load_game().probes[order_u[0]] == "cairo"
     assert hu[order_u[0]] == pytest.approx(6.202837886904743, abs=1e-12)
     # §7.4 step 5: argmax-entropy opener of the open worlds N = 300, 1500, all (uniform)
-    argmax = [o.game.probes[lab.ranking(o)[0][0]] for o in (open_world(300), open_world(1500), open_world(None))]
+    argmax = [o.load_game().probes[lab.ranking(o)[0][0]] for o in (open_world(300), open_world(1500), open_world(None))]
     assert argmax == ["tirão", "tirão", "cairo"]
 
 
@@ -103,7 +103,7 @@ def test_areio_world_argmax_probes():
     """§7.5: in the extended space the open worlds' argmax-entropy probes are teria, tirão, cairo."""
     lab = Lab()
     worlds = [open_world(n, extended=True) for n in (300, 1500, None)]
-    assert [w.game.probes[lab.ranking(w)[0][0]] for w in worlds] == ["teria", "tirão", "cairo"]
+    assert [w.load_game().probes[lab.ranking(w)[0][0]] for w in worlds] == ["teria", "tirão", "cairo"]
 
 
 @needs_engine

@@ -199,7 +199,8 @@ def test_engine_entropy_policy_lockstep_equals_sequential_games(game):
 
     for world in (full_world(t=1.0), open_world(400, t=2.0)):
         secrets = world.candidates()[::23][:25]
-        sequential = make_policy("entropy", world.game, t=world.t, prior=None if world.prior is None else world.weights())
+        prior = None if world.prior is None else world.weights()
+        sequential = make_policy("entropy", world.load_game(), t=world.t, prior=prior)
         expected = oracle_games(game, sequential, secrets, initial=world.initial)
         result = play_lockstep(build_policy("entropy", world), pattern_matrix(game), secrets, world.initial)
         assert result.solved_turn == expected

@@ -82,9 +82,9 @@ def evaluate(policy, world: World, secrets: Sequence[int], *, backend=None,
              on_turn: Callable[[int, int, int], None] | None = None) -> LockstepResult:
     """Play ``policy`` in ``world`` against ``secrets`` (lockstep)."""
     backend = get_backend(backend)
-    matrix = pattern_matrix(world.game, backend)
-    return play_lockstep(policy, matrix, secrets, world.initial, max_turns=world.game.max_turns,
-                         n_patterns=world.game.n_patterns, backend=backend, on_turn=on_turn)
+    game = world.load_game()
+    return play_lockstep(policy, pattern_matrix(game, backend), secrets, world.initial, max_turns=world.rounds,
+                         n_patterns=game.n_patterns, backend=backend, on_turn=on_turn)
 
 
 def run_battery(
@@ -108,7 +108,8 @@ def run_battery(
     hard mode (docs/rules.md §12.2; levels 1 and 2), each row then carries ``"hard": True``.
     """
     world = full_world(t=t, extended=extended, game=game)
-    secrets = battery_secrets(world.game, battery, n)
+    game = world.load_game()
+    secrets = battery_secrets(game, battery, n)
     backend_name = get_backend(backend).name
     rows = []
     for name in strategies:
@@ -126,7 +127,7 @@ def run_battery(
         result = evaluate(policy, world, secrets, backend=backend, on_turn=on_turn)
         if progress and reported["done"] != total:  # each count once: the end is not said twice
             progress(name, total, total)
-        rows.append(summarize(result, world.game, name, set=battery, t=t_label(t), probes=world.game.n_probes,
+        rows.append(summarize(result, game, name, set=battery, t=t_label(t), probes=game.n_probes,
                               seed=seed if name == "random" else None, setup_seconds=setup, backend=backend_name,
                               **({"hard": True} if hard else {})))
     return rows

@@ -158,7 +158,8 @@ def play_opener(world, opener: int, secrets=None, *, backend=None, solver=None) 
     policy = FixedOpener(opener, inner)
     secrets = world.candidates() if secrets is None else secrets
     result = evaluate(policy, world, secrets, backend=backend)
-    return summarize(result, world.game, "fixed opener", opener=world.game.probes[opener], world=world.name)
+    game = world.load_game()
+    return summarize(result, game, "fixed opener", opener=game.probes[opener], world=world.name)
 
 
 __all__ = [

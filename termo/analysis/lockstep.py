@@ -39,6 +39,7 @@ from typing import Callable, Protocol, Sequence
 
 from backends import get_backend, host
 from termo.core.errors import TermoError
+from termo.worlds.world import termo_defaults
 
 
 class StatePolicy(Protocol):
@@ -74,15 +75,11 @@ def _segments(members_host, offsets_host: list[int]) -> list:
 
 def _dedupe_states(states) -> tuple[list, list[int]]:
     """Distinct candidate sets (by content) and, for every state, the index of its distinct set."""
-    unique: dict[bytes, int] = {}
-    distinct = []
-    which = []
+    slots: dict[bytes, int] = {}
+    distinct, which = [], []
     for state in states:
-        key = state.tobytes()
-        slot = unique.get(key)
-        if slot is None:
-            slot = len(distinct)
-            unique[key] = slot
+        slot = slots.setdefault(state.tobytes(), len(slots))
+        if slot == len(distinct):  # first seen
             distinct.append(state)
         which.append(slot)
     return distinct, which
@@ -158,14 +155,32 @@ def _make_step(xp, n_answers: int, n_patterns: int):
     return step
 
 
+def _start_set(initial: Sequence[int] | None, n_answers: int, secrets: list[int]) -> list[int]:
+    """The starting candidate set (ascending, default every answer); every secret must be in it."""
+    start = list(range(n_answers)) if initial is None else sorted({int(c) for c in initial})
+    if not start:
+        raise TermoError("the initial candidate set is empty")
+    allowed = set(start)
+    bad = [s for s in secrets if s not in allowed]
+    if bad:
+        raise TermoError(f"secret index {bad[0]} is not among the initial candidates")
+    return start
+
+
+def _check_choices(choices: list[int], n_probes: int) -> None:
+    if min(choices) < 0 or max(choices) >= n_probes:
+        bad_choice = min(choices) if min(choices) < 0 else max(choices)
+        raise TermoError(f"policy chose probe index {bad_choice}, outside 0..{n_probes - 1}")
+
+
 def play_lockstep(
     policy,
     matrix,
     secrets: Sequence[int],
     initial: Sequence[int] | None = None,
     *,
-    max_turns: int = 6,
-    n_patterns: int = 243,
+    max_turns: int | None = None,
+    n_patterns: int | None = None,
     backend=None,
     on_turn: Callable[[int, int, int], None] | None = None,
 ) -> LockstepResult:
@@ -173,77 +188,89 @@ def play_lockstep(
 
     ``matrix`` is the (probes × answers) pattern matrix on ``backend``; ``secrets`` and
     ``initial`` (the starting candidate set, default all answers) are answer indices; every
-    secret must belong to ``initial``. ``on_turn(turn, alive, nodes)`` is called after each turn
+    secret must belong to ``initial``. ``max_turns`` and ``n_patterns`` are the game's (None:
+    Termo's, 6 turns and 243 patterns). ``on_turn(turn, alive, nodes)`` is called after each turn
     (for progress bars).
     """
     backend = get_backend(backend) if not hasattr(backend, "xp") else backend
-    xp = backend.xp
-    np_ = host().xp
+    max_turns, n_patterns = termo_defaults(max_turns, n_patterns)
     start = time.perf_counter()
-    n_probes, n_answers = int(matrix.shape[0]), int(matrix.shape[1])
     secrets_host = [int(s) for s in secrets]
-    if initial is None:
-        initial_host = list(range(n_answers))
-    else:
-        initial_host = sorted({int(c) for c in initial})
-    if not initial_host:
-        raise TermoError("the initial candidate set is empty")
-    allowed = set(initial_host)
-    bad = [s for s in secrets_host if s not in allowed]
-    if bad:
-        raise TermoError(f"secret index {bad[0]} is not among the initial candidates")
-    n = len(secrets_host)
-    solved = [0] * n
-    result = LockstepResult(secrets=secrets_host, solved_turn=solved, max_turns=max_turns, seconds=0.0)
-    if n == 0:
-        return result
-
-    step = _step_function(backend, n_answers, n_patterns)
-    flat_m = xp.reshape(matrix, (-1,))
-    size = len(initial_host)
-    members = backend.asarray(initial_host, dtype="int64")
-    member_node = xp.zeros((size,), dtype=xp.int64)
-    member_valid = xp.ones((size,), dtype=xp.bool)
-    secret = backend.asarray(secrets_host, dtype="int64")
-    alive = xp.ones((n,), dtype=xp.bool)
-    node = xp.zeros((n,), dtype=xp.int64)
-    members_host = np_.asarray(initial_host, dtype=np_.int64)
-    offsets = [0, size]
-    tokens = [policy.start()] if getattr(policy, "branch_dependent", False) else None
-    n_alive = n
-
-    for turn in range(1, max_turns + 1):
-        states = _segments(members_host, offsets)
-        choices, tokens, asked = _decide(policy, states, turn, tokens)
-        if turn == 1:
-            result.first_guess = choices[0]
-        result.nodes_per_turn.append(len(states))
-        result.decisions_per_turn.append(asked)
-        if min(choices) < 0 or max(choices) >= n_probes:
-            bad_choice = min(choices) if min(choices) < 0 else max(choices)
-            raise TermoError(f"policy chose probe index {bad_choice}, outside 0..{n_probes - 1}")
-        guess_of_node = backend.asarray(choices + [0] * (n + 1 - len(choices)), dtype="int64")
-
-        won, alive, node, members, member_node, member_valid, starts, n_children, child_keys = step(
-            flat_m, members, member_node, member_valid, guess_of_node, node, secret, alive
-        )
-        won_now = np_.nonzero(np_.asarray(backend.to_numpy(won)))[0].tolist()
-        for i in won_now:  # each game is won at most once: O(games) over the whole run
-            solved[i] = turn
-        n_alive -= len(won_now)
-        if on_turn is not None:
-            on_turn(turn, n_alive, len(states))
-        if turn == max_turns or n_alive == 0:
-            break
-        n_children = int(n_children)
-        starts_host = np_.asarray(backend.to_numpy(starts))[:n_children].tolist()
-        valid_host = np_.asarray(backend.to_numpy(member_valid))
-        n_members = int(np_.sum(valid_host))
-        members_host = np_.astype(np_.asarray(backend.to_numpy(members))[:n_members], np_.int64)
-        offsets = [int(v) for v in starts_host] + [n_members]
-        if tokens is not None:
-            parents = np_.asarray(backend.to_numpy(child_keys))[:n_children] // n_patterns
-            tokens = [tokens[int(p)] for p in parents.tolist()]
-
-    result.seconds = time.perf_counter() - start
+    initial_host = _start_set(initial, int(matrix.shape[1]), secrets_host)
+    result = LockstepResult(secrets=secrets_host, solved_turn=[0] * len(secrets_host), max_turns=max_turns,
+                            seconds=0.0)
+    if secrets_host:
+        _Run(backend, matrix, n_patterns, initial_host, secrets_host).play(policy, result, on_turn)
+        result.seconds = time.perf_counter() - start
     return result
+
+
+class _Run:
+    """One lockstep run: the fixed-shape device state of :func:`_make_step` and, on the host, the
+    current turn's candidate sets (``members_host`` cut at ``offsets``)."""
+
+    def __init__(self, backend, matrix, n_patterns: int, initial: list[int], secrets: list[int]) -> None:
+        xp = backend.xp
+        self.backend, self.n_patterns = backend, n_patterns
+        self.n_probes, n_answers = int(matrix.shape[0]), int(matrix.shape[1])
+        self.step = _step_function(backend, n_answers, n_patterns)
+        self.flat_m = xp.reshape(matrix, (-1,))
+        n, size = len(secrets), len(initial)
+        self.n = n
+        self.members = backend.asarray(initial, dtype="int64")
+        self.member_node = xp.zeros((size,), dtype=xp.int64)
+        self.member_valid = xp.ones((size,), dtype=xp.bool)
+        self.secret = backend.asarray(secrets, dtype="int64")
+        self.alive = xp.ones((n,), dtype=xp.bool)
+        self.node = xp.zeros((n,), dtype=xp.int64)
+        np_ = host().xp
+        self.members_host = np_.asarray(initial, dtype=np_.int64)
+        self.offsets = [0, size]
+
+    def play(self, policy, result: LockstepResult, on_turn) -> None:
+        """Every turn until the limit or the last win, recorded in ``result``."""
+        tokens = [policy.start()] if getattr(policy, "branch_dependent", False) else None
+        n_alive = self.n
+        for turn in range(1, result.max_turns + 1):
+            states = _segments(self.members_host, self.offsets)
+            choices, tokens, asked = _decide(policy, states, turn, tokens)
+            if turn == 1:
+                result.first_guess = choices[0]
+            result.nodes_per_turn.append(len(states))
+            result.decisions_per_turn.append(asked)
+            _check_choices(choices, self.n_probes)
+            won_now, out = self._advance(choices)
+            for i in won_now:  # each game is won at most once: O(games) over the whole run
+                result.solved_turn[i] = turn
+            n_alive -= len(won_now)
+            if on_turn is not None:
+                on_turn(turn, n_alive, len(states))
+            if turn == result.max_turns or n_alive == 0:
+                break
+            starts, n_children, child_keys = out
+            n_children = int(n_children)
+            self._next_sets(starts, n_children)
+            if tokens is not None:  # children inherit their parent's token
+                parents = self._to_host(child_keys)[:n_children] // self.n_patterns
+                tokens = [tokens[int(p)] for p in parents.tolist()]
+
+    def _advance(self, choices: list[int]):
+        """Play ``choices`` (one probe per node): the secrets won now, and the step's child sets."""
+        backend = self.backend
+        guess_of_node = backend.asarray(choices + [0] * (self.n + 1 - len(choices)), dtype="int64")
+        won, self.alive, self.node, self.members, self.member_node, self.member_valid, *out = self.step(
+            self.flat_m, self.members, self.member_node, self.member_valid, guess_of_node, self.node, self.secret,
+            self.alive
+        )
+        return host().xp.nonzero(self._to_host(won))[0].tolist(), out
+
+    def _to_host(self, array):
+        return host().xp.asarray(self.backend.to_numpy(array))
+
+    def _next_sets(self, starts, n_children: int) -> None:
+        """Bring the next turn's ``n_children`` candidate sets to the host."""
+        np_ = host().xp
+        starts_host = self._to_host(starts)[:n_children].tolist()
+        n_members = int(np_.sum(self._to_host(self.member_valid)))
+        self.members_host = np_.astype(self._to_host(self.members)[:n_members], np_.int64)
+        self.offsets = [int(v) for v in starts_host] + [n_members]

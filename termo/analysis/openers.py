@@ -22,7 +22,8 @@ from typing import Callable, Sequence
 from backends import host
 from termo.book import openers as book
 from termo.analysis.battery import battery_secrets, evaluate, summarize
-from termo.analysis.strategies import FixedOpener, SolverPolicy, make_solver, t_label
+from termo.analysis.strategies import FixedOpener, make_solver, t_label
+from termo.book.policies import SolverPolicy
 from termo.analysis.worlds import World, closed_world, full_world, open_world
 from termo.core.errors import TermoError
 from termo.core.prior import most_common
@@ -53,7 +54,8 @@ class Lab:
         self._steps = 0
 
     def solver(self, world: World, level: int = 2):
-        key = (world.game.name, world.game.n_probes, world.t, world.prior, level)
+        game = world.load_game()
+        key = (game.name, game.n_probes, world.t, world.prior, level)
         if key not in self._solvers:
             self._solvers[key] = make_solver(world, level=level, beam=self.beam, depth=self.depth, backend=self.backend)
         return self._solvers[key]
@@ -85,13 +87,18 @@ class Lab:
         secrets = world.candidates() if secrets is None else list(secrets)
         result = evaluate(policy, world, secrets, backend=self.backend)
         self.tick(label or world.name)
-        opener_word = world.game.probes[result.first_guess] if result.first_guess is not None else None
-        return summarize(result, world.game, "fixed opener" if opener is not None else "entropy",
+        opener_word = _probe(world, result.first_guess) if result.first_guess is not None else None
+        return summarize(result, world.load_game(), "fixed opener" if opener is not None else "entropy",
                          opener=opener_word, world=world.name)
 
 
 def _word_index(world: World, word: str) -> int | None:
-    return world.game.index_of(word)
+    return world.load_game().index_of(word)
+
+
+def _probe(world: World, index: int) -> str:
+    """The word of probe ``index`` in ``world``."""
+    return world.load_game().probes[index]
 
 
 def _rank_of(order: Sequence[int], index: int | None) -> int | None:
@@ -105,22 +112,23 @@ def _rank_of(order: Sequence[int], index: int | None) -> int | None:
 
 def icf_rank(world: World, word: str) -> int | None:
     """1-based position of ``word`` in the stable ascending ICF order of the answers."""
-    idx = _word_index(world, word)
-    if idx is None or idx >= world.game.n_answers:
+    game = world.load_game()
+    idx = game.index_of(word)
+    if idx is None or idx >= game.n_answers:
         return None
-    order = most_common(world.game.icf, world.game.n_answers)
+    order = most_common(game.icf, game.n_answers)
     return order.index(idx) + 1
 
 
 def top_words(world: World, order: Sequence[int], h: Sequence[float], k: int = 5) -> list[dict]:
-    return [{"word": world.game.probes[g], "bits": h[g]} for g in order[:k]]
+    return [{"word": _probe(world, g), "bits": h[g]} for g in order[:k]]
 
 
 # --- level 1 ---------------------------------------------------------------------------------------
 def letter_scores(world: World, candidates: Sequence[int]) -> list[int]:
     """Level-1 score of every answer against ``candidates``: Σ over its distinct letters of the
     number of candidates containing that letter (rules §4)."""
-    words = world.game.answers_norm
+    words = world.load_game().answers_norm
     counts: dict[str, int] = {}
     for c in candidates:
         for letter in set(words[c]):
@@ -177,111 +185,149 @@ def worlds_study(lab: Lab, t: float = 1.0, world_t: float = math.inf, word: str 
     if target is None:
         raise TermoError(f"{word!r} is not in the lexicon")
     out: dict = {"word": word, "t": t_label(t), "world_t": t_label(world_t)}
+    out["step1_full_ranking"] = _full_ranking(lab, full, word, target)
+    out["level1_ranking"] = _level1_ranking(full, target)
+    out["step2_cuts"] = _cut_rows(lab, full, target, cuts)
+    out["step3_temperatures"] = _temperature_rows(lab, target, opener_temperatures)
+    step4 = _closed_world_step(lab, full, word, closed_n, world_t)
+    out["step4_closed_world"] = step4
+    level3_error, step5 = _open_worlds_step(lab, full, word, step4["winner"], world_t, open_sizes)
+    if level3_error is not None:
+        out["level3_opener_error"] = level3_error
+    out["step5_open_worlds"] = step5
+    out["step6_grid"] = _closed_grid(lab, word, grid_sizes, grid_temperatures)
+    out["pareto"] = pareto_frontier(lab, full_world(t=1.0))
+    return out
 
-    # 1. full-lexicon entropy ranking at T; ICF rank
+
+def _full_ranking(lab: Lab, full: World, word: str, target: int) -> dict:
+    """Step 1: the full-lexicon entropy ranking at T; the word's rank, bits and ICF rank."""
     order, h = lab.ranking(full)
-    out["step1_full_ranking"] = {"top": top_words(full, order, h, 10), "rank": _rank_of(order, target),
-                                 "bits": h[target], "icf_rank": icf_rank(full, word)}
+    row = {"top": top_words(full, order, h, 10), "rank": _rank_of(order, target), "bits": h[target],
+           "icf_rank": icf_rank(full, word)}
     lab.tick("ranking")
+    return row
 
-    # level 1 (rules §4): the word's rank by letter score over the 300 commonest and the full lexicon
+
+def _level1_ranking(full: World, target: int) -> dict:
+    """Level 1 (rules §4): the word's rank by letter score over the 300 commonest and the full lexicon."""
+    game = full.load_game()
     level1 = {}
-    for label, cands in (("300", sorted(most_common(full.game.icf, 300))), ("all", full.candidates())):
+    for label, cands in (("300", sorted(most_common(game.icf, 300))), ("all", full.candidates())):
         lorder = letter_ranking(full, cands)
-        level1[label] = {"top": [full.game.answers[i] for i in lorder[:5]], "rank": _rank_of(lorder, target)}
-    out["level1_ranking"] = level1
+        level1[label] = {"top": [game.answers[i] for i in lorder[:5]], "rank": _rank_of(lorder, target)}
+    return level1
 
-    # 2. cuts with uniform weights: all probes vs only the N words
-    cut_rows = []
+
+def _cut_rows(lab: Lab, full: World, target: int, cuts) -> list[dict]:
+    """Step 2: cuts with uniform weights, every probe vs only the N words."""
+    rows = []
     for n in cuts:
         world = open_world(n, math.inf)
         cands = world.candidates()
         order_all, hh = lab.ranking(world, cands)
         order_in, _ = lab.ranking(world, cands, probes=cands)
-        cut_rows.append({"n": n, "best_all": full.game.probes[order_all[0]], "bits_all": hh[order_all[0]],
-                         "rank_all": _rank_of(order_all, target), "best_closed": full.game.probes[order_in[0]],
-                         "rank_closed": _rank_of(order_in, target), "bits": hh[target]})
+        rows.append({"n": n, "best_all": _probe(full, order_all[0]), "bits_all": hh[order_all[0]],
+                     "rank_all": _rank_of(order_all, target), "best_closed": _probe(full, order_in[0]),
+                     "rank_closed": _rank_of(order_in, target), "bits": hh[target]})
         lab.tick(f"cut {n}")
-    out["step2_cuts"] = cut_rows
+    return rows
 
-    # 3. best opener and the word's rank per temperature (full lexicon)
-    t_rows = []
-    for temp in opener_temperatures:
+
+def _temperature_rows(lab: Lab, target: int, temperatures) -> list[dict]:
+    """Step 3: the best opener and the word's rank per temperature (full lexicon)."""
+    rows = []
+    for temp in temperatures:
         world = full_world(t=temp)
         order_t, ht = lab.ranking(world)
-        t_rows.append({"t": t_label(temp), "best": world.game.probes[order_t[0]], "bits": ht[order_t[0]],
-                       "rank": _rank_of(order_t, target), "word_bits": ht[target]})
+        rows.append({"t": t_label(temp), "best": _probe(world, order_t[0]), "bits": ht[order_t[0]],
+                     "rank": _rank_of(order_t, target), "word_bits": ht[target]})
         lab.tick(f"T={t_label(temp)}")
-    out["step3_temperatures"] = t_rows
+    return rows
 
-    # 4. closed world N=300: level-3 choice, then the first 3 non-target words and the target played
+
+def _closed_world_step(lab: Lab, full: World, word: str, closed_n: int, world_t: float) -> dict:
+    """Step 4: the closed world's level-3 choice, then its first 3 non-target words and the target
+    played; the level-3 opener is the ``winner`` that joins the open-world comparison."""
     closed = closed_world(closed_n, world_t)
     decision = book.decide(lab.solver(closed, level=3), closed.candidates(), 1)
     lab.tick("closed level 3")
     choices = [decision.choice] + list(decision.alternatives)
     step4: dict = {"world": closed.name, "level3": [{"word": c.word, "expected": c.expected, "bits": c.bits}
                                                     for c in choices[:6]]}
-    words = [c.word for c in choices if closed.game.normalize(c.word) != closed.game.normalize(word)][:3]
+    normalize = closed.load_game().normalize
+    words = [c.word for c in choices if normalize(c.word) != normalize(word)][:3]
     closed_target = _word_index(closed, word)
     played = {}
     for w in words + ([word] if closed_target is not None else []):
         played[w] = lab.play(closed, _word_index(closed, w), label=f"closed {w}")
     step4["played"] = played
     step4["best_played"] = min(played, key=lambda w: (played[w]["penalised_mean"], list(played).index(w)))
-    closed_winner = decision.word  # the closed world's level-3 opener joins the open-world comparison
-    step4["winner"] = closed_winner
-    realistic = battery_secrets(full.game, "realistic")
-    step4["realistic"] = {w: lab.play(full, _word_index(full, w), realistic, label=f"realistic {w}")
-                          for w in (TARSO, word)}
-    out["step4_closed_world"] = step4
+    step4["winner"] = decision.word
+    step4["realistic"] = _realistic(lab, full, (TARSO, word))
+    return step4
 
-    # 5. regret among openers in open worlds
+
+def _realistic(lab: Lab, full: World, openers: Sequence[str]) -> dict:
+    """Each opener played on the realistic battery of ``full``."""
+    realistic = battery_secrets(full.load_game(), "realistic")
+    return {o: lab.play(full, _word_index(full, o), realistic, label=f"realistic {o}") for o in openers}
+
+
+def _open_worlds_step(lab: Lab, full: World, word: str, closed_winner: str, world_t: float,
+                      open_sizes) -> tuple[str | None, dict]:
+    """Step 5: regret among openers in open worlds; (why the level-3 opener is missing, the step)."""
     level2 = book.opener(lab.solver(full), optimal=True)
     try:
         level3 = book.opener(lab.solver(full, level=3), optimal=True)
-        level3_word = level3.word
+        level3_word, error = level3.word, None
     except Exception as err:  # noqa: BLE001 - the level-3 opener is optional here
-        level3_word = None
-        out["level3_opener_error"] = str(err)
+        level3_word, error = None, str(err)
     worlds = [open_world(n, world_t) for n in open_sizes]
-    argmax = {}
-    for world in worlds:
-        order_w, hw = lab.ranking(world)
-        argmax[world.name] = world.game.probes[order_w[0]]
+    argmax = _argmax_openers(lab, worlds)
     openers = _unique([level2.word, level3_word, closed_winner, word] + list(argmax.values()))
-    results = {}
-    for world in worlds:
-        results[world.name] = {o: lab.play(world, _word_index(world, o), label=f"{world.name} {o}") for o in openers}
-    out["step5_open_worlds"] = {"compared": openers, "argmax": argmax, "level2_opener": level2.word,
-                                "level3_opener": level3_word, "results": results, **regret_table(results)}
+    results = _compare(lab, worlds, openers)
+    return error, {"compared": openers, "argmax": argmax, "level2_opener": level2.word,
+                   "level3_opener": level3_word, "results": results, **regret_table(results)}
 
-    # 6. grid of closed worlds
+
+def _argmax_openers(lab: Lab, worlds: Sequence[World]) -> dict:
+    """The argmax-entropy opener of each world, by world name."""
+    return {world.name: _probe(world, lab.ranking(world)[0][0]) for world in worlds}
+
+
+def _compare(lab: Lab, worlds: Sequence[World], openers: Sequence[str]) -> dict:
+    """Every opener played in every world: ``{world: {opener: battery summary}}``."""
+    return {w.name: {o: lab.play(w, _word_index(w, o), label=f"{w.name} {o}") for o in openers} for w in worlds}
+
+
+def _closed_grid(lab: Lab, word: str, sizes, temperatures) -> list[list[dict]]:
+    """Step 6: the grid of closed worlds (best probe, the word's gap and rank)."""
     grid = []
-    for n in grid_sizes:
+    for n in sizes:
         row = []
-        for temp in grid_temperatures:
+        for temp in temperatures:
             world = closed_world(n, temp)
             order_g, hg = lab.ranking(world)
             idx = _word_index(world, word)
-            row.append({"n": "all" if n is None else n, "t": t_label(temp), "best": world.game.probes[order_g[0]],
+            row.append({"n": "all" if n is None else n, "t": t_label(temp), "best": _probe(world, order_g[0]),
                         "bits": hg[order_g[0]], "gap": (hg[order_g[0]] - hg[idx]) if idx is not None else None,
                         "rank": _rank_of(order_g, idx)})
             lab.tick(f"grid {n} {t_label(temp)}")
         grid.append(row)
-    out["step6_grid"] = grid
-    out["pareto"] = pareto_frontier(lab, full_world(t=1.0))
-    return out
+    return grid
 
 
 def pareto_frontier(lab: Lab, world: World) -> list[dict]:
     """Walk answers by ascending ICF; keep each whose bits (at T=1, full lexicon) beat all before."""
     h = lab.entropies(world)
+    game = world.load_game()
     best = -1.0
     out = []
-    for i in most_common(world.game.icf, world.game.n_answers):
+    for i in most_common(game.icf, game.n_answers):
         if h[i] > best:
             best = h[i]
-            out.append({"word": world.game.answers[i], "bits": h[i], "icf": world.game.icf[i]})
+            out.append({"word": game.answers[i], "bits": h[i], "icf": game.icf[i]})
     return out
 
 
@@ -298,7 +344,7 @@ def areio_study(lab: Lab, word: str = AREIO, temperatures=AREIO_TEMPERATURES, gr
         order, h = lab.ranking(world)
         idx = _word_index(world, word)
         rows.append({"t": t_label(temp), "rank": _rank_of(order, idx), "bits": h[idx] if idx is not None else None,
-                     "best": world.game.probes[order[0]], "best_bits": h[order[0]]})
+                     "best": _probe(world, order[0]), "best_bits": h[order[0]]})
         lab.tick(f"areio T={t_label(temp)}")
     out["ranks"] = rows
 
@@ -310,22 +356,17 @@ def areio_study(lab: Lab, word: str = AREIO, temperatures=AREIO_TEMPERATURES, gr
             order, h = lab.ranking(world)
             idx = _word_index(world, word)
             row.append({"n": "all" if n is None else n, "t": t_label(temp), "rank": _rank_of(order, idx),
-                        "best": world.game.probes[order[0]], "gap": h[order[0]] - h[idx] if idx is not None else None})
+                        "best": _probe(world, order[0]), "gap": h[order[0]] - h[idx] if idx is not None else None})
             lab.tick(f"areio grid {n} {t_label(temp)}")
         grid.append(row)
     out["grid"] = grid
 
     worlds = [open_world(n, math.inf, extended=True) for n in open_sizes]
-    argmax = {}
-    for world in worlds:
-        order, _ = lab.ranking(world)
-        argmax[world.name] = world.game.probes[order[0]]
+    argmax = _argmax_openers(lab, worlds)
     openers = _unique(list(extra_openers) + list(argmax.values()))
-    results = {w.name: {o: lab.play(w, _word_index(w, o), label=f"{w.name} {o}") for o in openers} for w in worlds}
+    results = _compare(lab, worlds, openers)
     out["open_worlds"] = {"compared": openers, "argmax": argmax, "results": results, **regret_table(results)}
-    full = full_world(t=1.0, extended=True)
-    realistic = battery_secrets(full.game, "realistic")
-    out["realistic"] = {o: lab.play(full, _word_index(full, o), realistic, label=f"realistic {o}") for o in openers}
+    out["realistic"] = _realistic(lab, full_world(t=1.0, extended=True), openers)
     return out
 
 
@@ -340,7 +381,7 @@ def catalog_study(lab: Lab, temperatures=OPENER_TEMPERATURES, open_sizes=OPEN_SI
     for temp in temperatures:
         world = full_world(t=temp)
         order, h = lab.ranking(world)
-        full_rows.append({"t": t_label(temp), "best": world.game.probes[order[0]], "bits": h[order[0]]})
+        full_rows.append({"t": t_label(temp), "best": _probe(world, order[0]), "bits": h[order[0]]})
         lab.tick(f"catalog T={t_label(temp)}")
     out["full"] = full_rows
     full = full_world(t=1.0)
@@ -348,12 +389,12 @@ def catalog_study(lab: Lab, temperatures=OPENER_TEMPERATURES, open_sizes=OPEN_SI
         opener3 = book.opener(lab.solver(full, level=3), optimal=True)
         out["level3_t1"] = {"word": opener3.word, "expected": opener3.choice.expected}
     lorder = letter_ranking(full, full.candidates())
-    out["level1"] = full.game.answers[lorder[0]]
+    out["level1"] = full.load_game().answers[lorder[0]]
 
     def row(world: World) -> dict:
         start = time.perf_counter()
         order, h = lab.ranking(world)
-        entry = {"world": world.name, "kind": world.kind, "n": world.size, "bits_best": world.game.probes[order[0]],
+        entry = {"world": world.name, "kind": world.kind, "n": world.n_secrets, "bits_best": _probe(world, order[0]),
                  "bits": h[order[0]]}
         if level3:
             cands = host().xp.asarray(world.candidates(), dtype=host().xp.int64)

@@ -107,18 +107,6 @@ class Batched:
         return out
 
 
-class SolverPolicy:
-    """The engine's solver as a state policy (``decide_many`` batches a whole turn)."""
-
-    def __init__(self, solver) -> None:
-        self.solver = solver
-
-    def choose_many(self, states: Sequence, turns: Sequence[int]) -> list[int]:
-        if not states:
-            return []
-        return [int(c) for c in self.solver.decide_many(list(states), list(turns))]
-
-
 class FixedOpener:
     """Play ``opener`` on turn 1, then ask ``then`` (a state policy)."""
 
@@ -141,7 +129,7 @@ def make_solver(world: World, level: int = 2, beam: int = 10, depth: int = 1, ba
     from termo.engine.solver import Solver
 
     prior = None if world.prior is None else world.weights()
-    return Solver(world.game, level=level, t=world.t, beam=beam, depth=depth, backend=backend, prior=prior)
+    return Solver(world.load_game(), level=level, t=world.t, beam=beam, depth=depth, backend=backend, prior=prior)
 
 
 def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, depth: int = 1, backend=None,
@@ -164,7 +152,7 @@ def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, dept
     prior = None if world.prior is None else world.weights()
     if name in ("entropy", "level3") and solver is None:
         solver = make_solver(world, level=2 if name == "entropy" else 3, beam=beam, depth=depth, backend=backend)
-    policy = Batched(make_policy(name, world.game, t=world.t, seed=seed, backend=backend, beam=beam, depth=depth,
+    policy = Batched(make_policy(name, world.load_game(), t=world.t, seed=seed, backend=backend, beam=beam, depth=depth,
                                  prior=prior, solver=solver))
     if name == "entropy" and world.initial is None and solver.level == 2:
         from termo.analysis.opener_cache import level2_opener
@@ -173,7 +161,7 @@ def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, dept
     if hard and name == "entropy":
         from termo.analysis.hard_policy import HardPolicy
 
-        return HardPolicy(policy, solver, world.game)  # the first guess is unconstrained
+        return HardPolicy(policy, solver, world.load_game())  # the first guess is unconstrained
     return policy
 
 

@@ -25,9 +25,11 @@ import threading
 from dataclasses import dataclass, field
 
 from backends import get_backend, host
+from termo.engine.level3 import LOSS_COST
+from termo.worlds.world import termo_defaults
 from termo.robustness import win_rule
 
-LOSS = 7.0  # value of running out of rounds, on top of the guesses already counted (§6.1)
+LOSS = LOSS_COST  # value of running out of rounds, on top of the guesses already counted (§6.1)
 
 # numba's default threading layer must not be entered by two threads at once (a threaded Dask
 # worker, say): evaluations in one process take turns; each one is parallel inside.
@@ -58,14 +60,15 @@ class GreedyTreeEvaluator:
     matrix: object
     prior: object
     probe_prior: object = None
-    rounds: int = 6
+    rounds: int | None = None  # None: Termo's turn limit (6)
     loss: float = LOSS
     backend: object = None
     cache_limit: int = 4_000_000
-    n_patterns: int = 243
+    n_patterns: int | None = None  # None: Termo's pattern count (243)
     stats: TreeStats = field(default_factory=TreeStats)
 
     def __post_init__(self) -> None:
+        self.rounds, self.n_patterns = termo_defaults(self.rounds, self.n_patterns)
         xp = host().xp
         self._xp = xp
         self.matrix = host().to_numpy(self.matrix)
@@ -200,8 +203,8 @@ class GreedyTreeEvaluator:
         return out
 
 
-def expected_value(matrix, prior, opener: int, rounds: int = 6, backend=None) -> float:
-    """Convenience: ``E`` of one opener (a fresh evaluator)."""
+def expected_value(matrix, prior, opener: int, rounds: int | None = None, backend=None) -> float:
+    """Convenience: ``E`` of one opener (a fresh evaluator; ``rounds`` None: Termo's turn limit)."""
     return GreedyTreeEvaluator(matrix, prior, rounds=rounds, backend=backend).expected_values([opener])[0]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from backends import get_backend, host
 from backends.base import ROUND_STEP
+from termo.worlds.world import termo_defaults
 
 
 def probe_prior_of(prior, n_probes: int):
@@ -18,8 +19,10 @@ def probe_prior_of(prior, n_probes: int):
     return xp.concat([prior, pad])
 
 
-def root_entropies(matrix, prior, n_patterns: int = 243, backend=None):
-    """(entropy per probe, membership per probe) over every answer under ``prior``."""
+def root_entropies(matrix, prior, n_patterns: int | None = None, backend=None):
+    """(entropy per probe, membership per probe) over every answer under ``prior`` (``n_patterns``
+    None: Termo's)."""
+    _, n_patterns = termo_defaults(n_patterns=n_patterns)
     backend = get_backend(backend)
     xp = host().xp
     n_answers = matrix.shape[1]
@@ -36,7 +39,7 @@ def ordered_probes(entropies, members, probe_prior, k: int | None = None) -> lis
     return order if k is None else order[:k]
 
 
-def root_ranking(matrix, prior, k: int | None = 10, n_patterns: int = 243, backend=None):
+def root_ranking(matrix, prior, k: int | None = 10, n_patterns: int | None = None, backend=None):
     """``[(probe, entropy), ...]``: the first ``k`` probes of the §5.2 order over all answers."""
     h, inc = root_entropies(matrix, prior, n_patterns, backend)
     pp = probe_prior_of(prior, matrix.shape[0])

@@ -15,7 +15,7 @@ from termo.core.prior import Prior, effective_size, most_common
 
 SCALE_TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0, math.inf)
 COLLAPSE_TARGET = 1200.0
-COLLAPSE_CUTS = (6046, 3000, 1500)
+COLLAPSE_CUTS = (None, 3000, 1500)  # None: every answer of Termo (6,046)
 
 _T_LOW = 1e-6
 _T_GIVE_UP = 1e9
@@ -77,7 +77,7 @@ def scale_table(icf, temperatures=SCALE_TEMPERATURES) -> list[dict]:
     return [{"T": t, "M": size_at(icf, t)} for t in temperatures]
 
 
-def collapse_test(matrix, icf, target: float = COLLAPSE_TARGET, cuts=COLLAPSE_CUTS, n_patterns: int = 243,
+def collapse_test(matrix, icf, target: float = COLLAPSE_TARGET, cuts=COLLAPSE_CUTS, n_patterns: int | None = None,
                   backend=None) -> dict:
     """Reach the same effective size through different cuts N; do the level-2 openers agree?
 
@@ -86,13 +86,14 @@ def collapse_test(matrix, icf, target: float = COLLAPSE_TARGET, cuts=COLLAPSE_CU
     tie-break). ``gap`` is the largest, over the cuts' priors, (max − min) entropy among the
     distinct winners (0 when they collapse to one word).
     """
+    from termo.worlds.world import termo_answers
     from termo.robustness.ordering import ordered_probes, probe_prior_of, root_entropies
 
     n = len(list(icf))
     rows = []
     tables = []
     for cut in cuts:
-        cut = min(int(cut), n)
+        cut = min(int(termo_answers() if cut is None else cut), n)
         t = temperature_for(icf, target, cut)
         prior = family_prior(icf, cut, t)
         h, inc = root_entropies(matrix, prior, n_patterns, backend)

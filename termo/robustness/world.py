@@ -1,8 +1,9 @@
 """What a robustness value depends on: the world (answers, probes, matrix), the column prior and
 the round limit — as small frozen values that travel to cluster workers as plain data.
 
-Any game of the registry (``World.game``) with its own win rule and prior: the robustness study
-needs a word-frequency prior (:func:`load_world` refuses a uniform one); the opener tables
+The world is the one :class:`termo.worlds.world.World` of every study: any game of the registry
+(``World.game``) with its own win rule and prior; the robustness study needs a word-frequency
+prior (:func:`load_world` refuses a uniform one); the opener tables
 (:mod:`termo.robustness.opener_table`) take every game (:func:`load_game_world`).
 ``World(size=None)`` is the whole game; ``World(size=k)`` the *closed* world of the k most common
 answers (answers = probes = those k words, re-indexed in lexicon order, sub-matrix of the full
@@ -15,37 +16,17 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 
 from backends import host
 from termo.core.errors import TermoError
 from termo.robustness.checkpoint import digest
-from termo.robustness.greedy_tree import LOSS, GreedyTreeEvaluator
+from termo.worlds.world import World, termo_answers
+from termo.robustness.greedy_tree import GreedyTreeEvaluator
 from termo.robustness.scale import family_prior
 
 METHOD = "greedy-tail/v1"  # bump when the definition of a value changes (never for speed-ups)
-
-
-@dataclass(frozen=True)
-class World:
-    extended: bool = False
-    size: int | None = None  # closed world of the `size` most common answers; None = whole game
-    rounds: int | None = None  # None: the game's turn limit
-    loss: float = LOSS
-    game: str | None = None  # registry name; None: $TERMO_GAME, else the default game
-
-    def __post_init__(self):
-        if self.rounds is None:
-            object.__setattr__(self, "rounds", self.load_game().max_turns)
-
-    def load_game(self):
-        from termo.games import get_game
-
-        return get_game(self.game, extended=self.extended)
-
-    def describe(self) -> dict:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -71,7 +52,7 @@ class WorldData:
 def load_world(world: World) -> WorldData:
     """Words, prior scores and the pattern matrix of ``world`` for the robustness study, which
     varies a word-frequency prior: a game with a uniform prior is refused (one line)."""
-    game = world.load_game()
+    game = world.base_game()
     if game.uniform_prior:
         raise TermoError(f"{game.title or game.label} has a uniform prior: the robustness study varies a "
                          "word-frequency prior, so it does not apply")
@@ -83,9 +64,8 @@ def load_game_world(world: World) -> WorldData:
     """Words, prior scores and the pattern matrix of ``world``, any game (uniform priors too: the
     opener tables); the full matrix is disk-cached."""
     from termo.engine.matrix import matrix_signature, pattern_matrix
-    from termo.core.prior import most_common
 
-    game = world.load_game()
+    game = world.base_game()
     full = host().to_numpy(pattern_matrix(game, backend=host()))
     signature = matrix_signature(game)
     if world.size is None:
@@ -96,7 +76,7 @@ def load_game_world(world: World) -> WorldData:
     k = int(world.size)
     if not 2 <= k <= game.n_answers:
         raise TermoError(f"world size must be between 2 and {game.n_answers}, got {k}")
-    keep = sorted(most_common(game.icf, k))
+    keep = world.cut()
     xp = host().xp
     ix = xp.asarray(keep, dtype=xp.int64)
     sub = xp.take(xp.take(full, ix, axis=0), ix, axis=1)
@@ -179,7 +159,10 @@ def evaluate_chunk(world: World, column: Column, openers: list[int], backend_nam
     return evaluator_for(world, column, backend_name).expected_values(list(openers))
 
 
-def grid_columns(data: WorldData, targets=(300, 600, 1200, 2400, 4800, 6046), project_t: float = 1.0) -> list[Column]:
+GRID_TARGETS = (300, 600, 1200, 2400, 4800, None)  # None: every answer of Termo (6,046)
+
+
+def grid_columns(data: WorldData, targets=GRID_TARGETS, project_t: float = 1.0) -> list[Column]:
     """The §8 grid: one column per effective-size target (N = all answers) plus the project prior
     (T = ``project_t``), sorted by effective size. Targets above the answer count are capped."""
     from termo.robustness.scale import size_at, temperature_for
@@ -187,7 +170,7 @@ def grid_columns(data: WorldData, targets=(300, 600, 1200, 2400, 4800, 6046), pr
     n = len(data.icf)
     cols = []
     for target in targets:
-        target = min(float(target), float(n))
+        target = min(float(termo_answers() if target is None else target), float(n))
         t = temperature_for(data.icf, target, n)
         cols.append((size_at(data.icf, t, n), Column(f"M={target:g}", t, n, target)))
     cols.append((size_at(data.icf, project_t, n), Column(f"T={project_t:g}", project_t, n, None)))
