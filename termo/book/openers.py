@@ -41,7 +41,8 @@ STORE_NAME = "openers"  # the user cache folder (cache_dir())
 # modules of the tree's host bookkeeping (``backends.host_ops.TREE_SEARCH_SOURCES``).
 # The entropy sweeps (termo/engine/entropy.py and the backends' sweeps) are left out on purpose, as in
 # the reference: they only have to agree with their plain-Python oracle on the §5.2 order.
-SEARCH_MODULES = ("termo/engine/level3.py", "termo/engine/ordering.py", "termo/engine/level2.py", *TREE_SEARCH_SOURCES)
+SEARCH_MODULES = ("termo/engine/level3.py", "termo/engine/tree_search.py", "termo/engine/ordering.py",
+                  "termo/engine/level2.py", *TREE_SEARCH_SOURCES)
 
 
 def _code_tokens(path: Path) -> str:
