@@ -28,6 +28,7 @@ import io
 import math
 import time
 import tokenize
+import weakref
 from pathlib import Path
 
 from backends.host_ops import TREE_SEARCH_SOURCES
@@ -216,19 +217,14 @@ def _decision_from_entry(game, entry: dict) -> Decision:
 
 def search_level3(solver, progress=None):
     """Run the level-3 opener search (no cache): (Decision, [(word, cost) ranked], seconds)."""
-    from termo.engine import level3
-
     start = time.perf_counter()
     game = solver.game
     everything = list(range(game.n_answers))
-    tree = solver.tree
-    ids, jobs = level3.root_jobs(tree, [everything], [1], game.max_turns, solver.depth, solver.endgame)
-    job = jobs[0]
-    if job is None:  # tiny games: level 2 decides
+    found = solver.root_search(everything, 1, progress=progress)
+    if found is None:  # tiny games: level 2 decides
         return solver.decide(everything, 1), [], time.perf_counter() - start
-    tree.run([job], progress=progress)
-    decision = solver._level3_decision(job, everything)
-    costs = [(game.probes[g], c) for g, c in level3.ranked_costs(job)]
+    decision, ranked = found
+    costs = [(game.probes[g], c) for g, c in ranked]
     return decision, costs, time.perf_counter() - start
 
 
@@ -277,6 +273,9 @@ def default_opener(solver) -> Decision:
     return Decision(best, "default opener (the fixed first word)", game.n_answers, alts)
 
 
+_LOW_LEVEL_OPTIMA: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # solver -> level 1/2 optimum
+
+
 def opener(solver, optimal: bool = False, progress=None, recompute: bool = False) -> Decision:
     """The first guess of ``solver``'s configuration. ``optimal=False``: the game's interface
     opener; ``optimal=True``: the configuration's optimum (level 3: searched once, then cached;
@@ -284,9 +283,9 @@ def opener(solver, optimal: bool = False, progress=None, recompute: bool = False
     if not optimal:
         return default_opener(solver)
     if solver.level < 3 and not recompute:
-        if solver._opener is None:
-            solver._opener = optimal_opener(solver)
-        return solver._opener
+        if solver not in _LOW_LEVEL_OPTIMA:
+            _LOW_LEVEL_OPTIMA[solver] = optimal_opener(solver)
+        return _LOW_LEVEL_OPTIMA[solver]
     return optimal_opener(solver, progress=progress, recompute=recompute)
 
 
