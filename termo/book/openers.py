@@ -308,12 +308,26 @@ def decide(solver, candidates, turn: int, progress=None, allowed=None) -> Decisi
 class Book:
     """A solver with its opener book: what the interface layers (`termo.interface.suggest.Advisor`) ask.
 
-    ``decide`` and ``opener`` go through the book (see :func:`decide`, :func:`opener`); every
-    other attribute is the solver's.
+    ``decide`` and ``opener`` go through the book (see :func:`decide`, :func:`opener`); ``game``,
+    ``level`` and ``tree`` (the level-3 search, whose progress reports the interface directs)
+    are the solver's.
     """
 
     def __init__(self, solver):
         self.solver = solver
+
+    @property
+    def game(self):
+        return self.solver.game
+
+    @property
+    def level(self) -> int:
+        return self.solver.level
+
+    @property
+    def tree(self):
+        """The solver's level-3 search (`termo.engine.tree_search.TreeSearch`)."""
+        return self.solver.tree
 
     def decide(self, candidates, turn: int, progress=None, allowed=None) -> Decision:
         return decide(self.solver, candidates, turn, progress, allowed)
@@ -321,24 +335,22 @@ class Book:
     def opener(self, optimal: bool = False, progress=None, recompute: bool = False) -> Decision:
         return opener(self.solver, optimal=optimal, progress=progress, recompute=recompute)
 
-    def __getattr__(self, name):
-        return getattr(self.solver, name)
 
-
-def write_shipped(progress=None) -> dict:
-    """Recompute the default configuration's level-3 opener and write it to the shipped
-    ``data/openers.json`` (run after any change to the search code)."""
-    from termo.games import get_game
+def write_shipped(game, progress=None) -> dict:
+    """Recompute the default configuration's level-3 opener of ``game`` and write it to the
+    shipped ``data/openers.json`` (run after any change to the search code)."""
     from termo.engine.solver import Solver
 
-    solver = Solver(get_game("termo"), level=3)
+    solver = Solver(game, level=3)
     decision, costs, seconds = search_level3(solver, progress)
     entry = _entry_from_decision(decision, costs, solver.game.n_answers, seconds)
     write_bundle(shipped_path(), {cache_key(solver): entry})
     return entry
 
 
-if __name__ == "__main__":  # python -m termo.book.openers: refresh data/openers.json
+if __name__ == "__main__":  # python -m termo.book.openers: refresh data/openers.json (the registry's default game)
     import json
 
-    print(json.dumps(write_shipped(), ensure_ascii=False, indent=1))
+    from termo.games import DEFAULT_GAME, get_game
+
+    print(json.dumps(write_shipped(get_game(DEFAULT_GAME)), ensure_ascii=False, indent=1))
