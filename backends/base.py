@@ -97,6 +97,13 @@ class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps):
     # bit for bit)? True only where the sweeps run on the host anyway (NumPy).
     host_tree_sweeps = False
 
+    def sweeps_one_set_apart(self, n: int) -> bool:
+        """Does this backend sweep a lone set of ``n`` candidates on a path of its own, apart from
+        its batched sweep of many states (``sweep_top_k``)? Callers that batch states then ask such
+        sets on their own, and the level-3 search sweeps such a lone set with this backend's own
+        sweep. False here: every set goes through the batched sweep."""
+        return False
+
     def bucket(self, n: int) -> int:
         """The padded size of an axis of ``n`` entries in the batched device computations: a
         power of two, so a compiling backend sees few distinct shapes (padding has weight 0)."""

@@ -161,6 +161,11 @@ class NumpyBackend(Backend):
     # (the array-API versions of backends.array_api_ops run where numba is missing or disabled)
     host_tree_sweeps = True  # the level-3 search sweeps with the pruned tree kernel (same lists)
 
+    def sweeps_one_set_apart(self, n: int) -> bool:
+        """A lone set of more than `BIG_SET` candidates is swept probe-parallel on the row-major
+        matrix, every probe's exact entropy then the §5.2 top-k (`top_probes`, `sweep_top_k`)."""
+        return int(n) > BIG_SET
+
     def probe_entropies(self, tables, members):
         cand = np.asarray(members, dtype=np.int64)
         if cand.shape[0] <= 1:

@@ -66,27 +66,25 @@ class BranchRandom:
         return int(self._rng.choice(candidates))
 
 
-def _engine_big_set() -> int | None:
-    """Above this size the engine sweeps a set on its own (``termo.engine.entropy.BIG_SET``), if known."""
-    try:
-        from termo.engine.entropy import BIG_SET
-    except ImportError:
-        return None
-    return int(BIG_SET)
+def _engine_sweeps_apart():
+    """Does the engine sweep a set of this size on its own? (``Backend.sweeps_one_set_apart``)"""
+    from backends import host
+
+    return host().sweeps_one_set_apart
 
 
 class Batched:
     """Any policy with ``choose(C, t)`` (and optionally ``choose_many``) as a state policy.
 
     The engine runs one parallel kernel over a batch of sets only when none of them is larger
-    than its ``BIG_SET``; otherwise it falls back to one set at a time. So the states of a turn
-    are asked in two size classes (small ones together, big ones together): same answers, and
-    the many small sets of a turn keep their batched kernel.
+    than its ``BIG_SET`` (``Backend.sweeps_one_set_apart``); otherwise it falls back to one set
+    at a time. So the states of a turn are asked in two size classes (small ones together, big
+    ones together): same answers, and the many small sets of a turn keep their batched kernel.
     """
 
     def __init__(self, policy) -> None:
         self.policy = policy
-        self.split = _engine_big_set()
+        self.split = _engine_sweeps_apart()
 
     def _ask(self, states, turns) -> list[int]:
         many = getattr(self.policy, "choose_many", None)
@@ -98,8 +96,8 @@ class Batched:
         if self.split is None:
             return self._ask(states, turns)
         out: list[int] = [0] * len(states)
-        small = [i for i, s in enumerate(states) if len(s) <= self.split]
-        big = [i for i, s in enumerate(states) if len(s) > self.split]
+        small = [i for i, s in enumerate(states) if not self.split(len(s))]
+        big = [i for i, s in enumerate(states) if self.split(len(s))]
         for group in (small, big):
             if group:
                 for i, c in zip(group, self._ask([states[i] for i in group], [turns[i] for i in group])):

@@ -28,6 +28,7 @@ import io
 import math
 import time
 import tokenize
+import weakref
 from pathlib import Path
 
 from backends.host_ops import TREE_SEARCH_SOURCES
@@ -41,7 +42,8 @@ STORE_NAME = "openers"  # the user cache folder (cache_dir())
 # modules of the tree's host bookkeeping (``backends.host_ops.TREE_SEARCH_SOURCES``).
 # The entropy sweeps (termo/engine/entropy.py and the backends' sweeps) are left out on purpose, as in
 # the reference: they only have to agree with their plain-Python oracle on the §5.2 order.
-SEARCH_MODULES = ("termo/engine/level3.py", "termo/engine/ordering.py", "termo/engine/level2.py", *TREE_SEARCH_SOURCES)
+SEARCH_MODULES = ("termo/engine/level3.py", "termo/engine/tree_search.py", "termo/engine/ordering.py",
+                  "termo/engine/level2.py", *TREE_SEARCH_SOURCES)
 
 
 def _code_tokens(path: Path) -> str:
@@ -215,19 +217,14 @@ def _decision_from_entry(game, entry: dict) -> Decision:
 
 def search_level3(solver, progress=None):
     """Run the level-3 opener search (no cache): (Decision, [(word, cost) ranked], seconds)."""
-    from termo.engine import level3
-
     start = time.perf_counter()
     game = solver.game
     everything = list(range(game.n_answers))
-    tree = solver.tree
-    ids, jobs = level3.root_jobs(tree, [everything], [1], game.max_turns, solver.depth, solver.endgame)
-    job = jobs[0]
-    if job is None:  # tiny games: level 2 decides
+    found = solver.root_search(everything, 1, progress=progress)
+    if found is None:  # tiny games: level 2 decides
         return solver.decide(everything, 1), [], time.perf_counter() - start
-    tree.run([job], progress=progress)
-    decision = solver._level3_decision(job, everything)
-    costs = [(game.probes[g], c) for g, c in level3.ranked_costs(job)]
+    decision, ranked = found
+    costs = [(game.probes[g], c) for g, c in ranked]
     return decision, costs, time.perf_counter() - start
 
 
@@ -276,6 +273,9 @@ def default_opener(solver) -> Decision:
     return Decision(best, "default opener (the fixed first word)", game.n_answers, alts)
 
 
+_LOW_LEVEL_OPTIMA: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # solver -> level 1/2 optimum
+
+
 def opener(solver, optimal: bool = False, progress=None, recompute: bool = False) -> Decision:
     """The first guess of ``solver``'s configuration. ``optimal=False``: the game's interface
     opener; ``optimal=True``: the configuration's optimum (level 3: searched once, then cached;
@@ -283,9 +283,9 @@ def opener(solver, optimal: bool = False, progress=None, recompute: bool = False
     if not optimal:
         return default_opener(solver)
     if solver.level < 3 and not recompute:
-        if solver._opener is None:
-            solver._opener = optimal_opener(solver)
-        return solver._opener
+        if solver not in _LOW_LEVEL_OPTIMA:
+            _LOW_LEVEL_OPTIMA[solver] = optimal_opener(solver)
+        return _LOW_LEVEL_OPTIMA[solver]
     return optimal_opener(solver, progress=progress, recompute=recompute)
 
 
@@ -308,12 +308,26 @@ def decide(solver, candidates, turn: int, progress=None, allowed=None) -> Decisi
 class Book:
     """A solver with its opener book: what the interface layers (`termo.interface.suggest.Advisor`) ask.
 
-    ``decide`` and ``opener`` go through the book (see :func:`decide`, :func:`opener`); every
-    other attribute is the solver's.
+    ``decide`` and ``opener`` go through the book (see :func:`decide`, :func:`opener`); ``game``,
+    ``level`` and ``tree`` (the level-3 search, whose progress reports the interface directs)
+    are the solver's.
     """
 
     def __init__(self, solver):
         self.solver = solver
+
+    @property
+    def game(self):
+        return self.solver.game
+
+    @property
+    def level(self) -> int:
+        return self.solver.level
+
+    @property
+    def tree(self):
+        """The solver's level-3 search (`termo.engine.tree_search.TreeSearch`)."""
+        return self.solver.tree
 
     def decide(self, candidates, turn: int, progress=None, allowed=None) -> Decision:
         return decide(self.solver, candidates, turn, progress, allowed)
@@ -321,24 +335,22 @@ class Book:
     def opener(self, optimal: bool = False, progress=None, recompute: bool = False) -> Decision:
         return opener(self.solver, optimal=optimal, progress=progress, recompute=recompute)
 
-    def __getattr__(self, name):
-        return getattr(self.solver, name)
 
-
-def write_shipped(progress=None) -> dict:
-    """Recompute the default configuration's level-3 opener and write it to the shipped
-    ``data/openers.json`` (run after any change to the search code)."""
-    from termo.games import get_game
+def write_shipped(game, progress=None) -> dict:
+    """Recompute the default configuration's level-3 opener of ``game`` and write it to the
+    shipped ``data/openers.json`` (run after any change to the search code)."""
     from termo.engine.solver import Solver
 
-    solver = Solver(get_game("termo"), level=3)
+    solver = Solver(game, level=3)
     decision, costs, seconds = search_level3(solver, progress)
     entry = _entry_from_decision(decision, costs, solver.game.n_answers, seconds)
     write_bundle(shipped_path(), {cache_key(solver): entry})
     return entry
 
 
-if __name__ == "__main__":  # python -m termo.book.openers: refresh data/openers.json
+if __name__ == "__main__":  # python -m termo.book.openers: refresh data/openers.json (the registry's default game)
     import json
 
-    print(json.dumps(write_shipped(), ensure_ascii=False, indent=1))
+    from termo.games import DEFAULT_GAME, get_game
+
+    print(json.dumps(write_shipped(get_game(DEFAULT_GAME)), ensure_ascii=False, indent=1))

@@ -27,9 +27,6 @@ from __future__ import annotations
 from backends import get_backend, host
 from backends.base import SweepTables
 
-BIG_SET = 256  # above this size a single set is swept probe-parallel on the row-major matrix (NumPy)
-
-
 def _matrices(game, backend):
     """(device matrix, host matrix, host transposed matrix) of ``game``; the transposed copy
     (answers × probes, contiguous rows per answer) is cached on disk by ``termo.engine.matrix``."""

@@ -221,3 +221,30 @@ def top_allowed(sweeper, candidates, allowed, k: int) -> list[int]:
     members = xp.searchsorted(keep, cand[mask[cand]])  # candidates, in the allowed coordinates
     idx, _ = top_k(h[keep], members, sweeper.probe_prior[keep], int(k))
     return [int(keep[int(i)]) for i in idx]
+
+
+@dataclass(frozen=True, eq=False)
+class Filter:
+    """Hard mode as a filter on a strategy's guesses: a mask over the probes that rules
+    something out (`termo.engine.strategies`)."""
+
+    allowed: object
+
+    @classmethod
+    def of(cls, allowed, n_probes: int) -> "Filter | None":
+        """The filter of a mask over ``n_probes`` probes; None when it rules nothing out (None,
+        or all True: the normal decision). TermoError for a mask of another length."""
+        if not restrictive(allowed):
+            return None
+        if len(allowed) != n_probes:
+            raise TermoError(f"the hard-mode mask has {len(allowed)} entries for {n_probes} probes")
+        return cls(allowed)
+
+    @property
+    def count(self) -> int:
+        """How many probes the filter allows."""
+        return n_allowed(self.allowed)
+
+    def top(self, sweeper, candidates, k: int) -> list[int]:
+        """The first ``k`` allowed probes of the §5.2 order over ``candidates`` (:func:`top_allowed`)."""
+        return top_allowed(sweeper, candidates, self.allowed, k)

@@ -8,8 +8,12 @@ Openers (the interface opener and the cached level-3 optimum) live one layer up,
 :mod:`termo.book.openers`, which calls the solver; the solver never imports it.
 
 Levels: 1 = letter frequency (§4), 2 = entropy with the §5.3 endgame rule, 3 = expected number of
-guesses over a beam (§6). The heavy entropy sweeps run on the chosen backend; the level-3 value
-recursion is float64 on the host, so every backend gives the same decisions and values.
+guesses over a beam (§6); each is a strategy object (:mod:`termo.engine.strategies`) that the
+composition root :mod:`termo.engine.factory` builds for the solver's level, hard mode a filter
+they apply to their guesses. The solver holds the configuration and the building blocks they
+share (prior, sweeper, level-3 tree, ``choice``). The heavy entropy sweeps run on the chosen
+backend; the level-3 value recursion is float64 on the host, so every backend gives the same
+decisions and values.
 
 Small temperatures: a candidate set whose mass under the global prior is at most
 `termo.core.prior.REBASE_MASS` (1e-290; at a small T a rare set's mass underflows to 0, and §5.1 would
@@ -20,15 +24,14 @@ re-based on the set (:meth:`Solver.rebased`), so every positive T gives its own 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import math
 
 from backends import get_backend, host
-from termo.engine import hard_mode, level1, level2, level3
 from termo.core.decision import Choice, Decision
-from termo.engine.entropy import Sweeper
 from termo.core.errors import TermoError
 from termo.core.prior import REBASE_MASS, Prior, rebased_prior
+from termo.engine import factory, hard_mode, level2, level3
+from termo.engine.entropy import Sweeper
 
 REBASED_KEPT = 8  # re-based solvers memoised per solver (least recently used dropped)
 
@@ -40,8 +43,7 @@ class Solver:
     def __init__(self, game, level: int = 2, t: float = 1.0, beam: int = 10, depth: int = 1,
                  backend=None, prior=None, alternatives: int = 5, endgame: int = level2.ENDGAME_LIMIT,
                  loss: float = level3.LOSS_COST):
-        if level not in (1, 2, 3):
-            raise TermoError(f"level must be 1, 2 or 3, not {level!r}")
+        factory.check_level(level)
         if int(beam) < 1:
             raise TermoError(f"beam must be at least 1, not {beam!r}")
         if int(depth) < 0:
@@ -69,9 +71,8 @@ class Solver:
             self.prior = p
         self.sweeper = Sweeper(game, self.prior, self.backend)
         self._tree = None
-        self._letters = None
-        self._opener = None  # level 1/2 optimum, computed once (a slot kept by termo.book.openers)
         self._rebased: dict = {}  # candidate tuple -> re-based solver (see `rebased`)
+        self.strategy = factory.strategy_for(self)  # how this level decides (termo.engine.strategies)
 
     # -- building blocks ----------------------------------------------------------------------
     @property
@@ -199,29 +200,15 @@ class Solver:
         if sub is not self:  # a set of tiny mass: its own prior at this T
             with self._reporting(sub):
                 return sub.decide(cands, turn, allowed=allowed)
-        if not hard_mode.restrictive(allowed):
-            allowed = None
-        elif len(allowed) != self.game.n_probes:
-            raise TermoError(f"the hard-mode mask has {len(allowed)} entries for {self.game.n_probes} probes")
-        if self.level == 1:
-            return self._decide_letters(cands)
-        if self.level == 2:
-            if allowed is not None:
-                return self._decide_level2_hard(cands, turn, allowed)
-            return level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
-        return self._decide_level3(cands, turn, allowed)
+        return self.strategy.decide(cands, turn, hard_mode.Filter.of(allowed, self.game.n_probes))
 
-    def _decide_level2_hard(self, cands, turn, allowed) -> Decision:
-        """Level 2 in hard mode: the endgame rules as usual (candidates are legal), else the
-        first allowed probes of the §5.2 order, bits in the engine's float convention."""
-        if level2.endgame_kind(len(cands), turn, self.game.max_turns, self.endgame) is not None:
-            return level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
-        top = hard_mode.top_allowed(self.sweeper, cands, allowed, 1 + self.alternatives)
-        members = set(cands)
-        choices = [self._choice(i, cands, members=members) for i in top]
-        n_ok = hard_mode.n_allowed(allowed)
-        reason = f"maximum entropy over {len(cands)} candidates (hard mode: among the {n_ok} legal guesses)"
-        return Decision(choices[0], reason, len(cands), tuple(choices[1:]))
+    def root_search(self, candidates, turn: int, progress=None):
+        """The level-3 search of the root beam of ``candidates`` at ``turn`` (with this
+        configuration, whatever the level; the prior is not re-based): ``(Decision, [(probe,
+        cost)] finite costs ranked)``, or None where level 3 hands the set to level 2 (§6.4).
+        ``progress(done, total)`` as for `termo.engine.tree_search.TreeSearch.run`."""
+        strategy = self.strategy if self.strategy.level == 3 else factory.expected_guesses(self)
+        return strategy.root_search(self._candidates(candidates), int(turn), progress)
 
     def decide_many(self, states, turns) -> list[int]:
         """The probe index each state plays (batched: one sweep batch / one shared search)."""
@@ -229,19 +216,17 @@ class Solver:
         turns = [int(t) for t in turns]
         if len(states) != len(turns):
             raise TermoError("decide_many needs one turn per state")
-        if self.level == 1:
-            return [self._letters_index(s) for s in states]
-        # A set of tiny mass is decided by its re-based solver (`rebased`), one at a time; the
-        # endgame rules (§5.3, and level 3's hand-over to them) play by ICF, whatever the prior.
-        max_turns = self.game.max_turns
-        own = [self._needs_rebase(s) and level2.endgame_kind(len(s), t, max_turns, self.endgame) is None
-               for s, t in zip(states, turns)]
+        # A set of tiny mass is decided by its re-based solver (`rebased`), one at a time, where
+        # the prior matters to the pick (`Strategy.rebases_alone`: not level 1, nor the endgame
+        # rules of §5.3 and level 3's hand-over to them, which play by ICF whatever the prior).
+        strategy = self.strategy
+        own = [strategy.rebases_alone(s, t) and self._needs_rebase(s) for s, t in zip(states, turns)]
         if not any(own):
-            return self._decide_many_plain(states, turns)
+            return strategy.decide_many(states, turns)
         out = [None] * len(states)
         plain = [i for i, o in enumerate(own) if not o]
         if plain:
-            picks = self._decide_many_plain([states[i] for i in plain], [turns[i] for i in plain])
+            picks = strategy.decide_many([states[i] for i in plain], [turns[i] for i in plain])
             for i, p in zip(plain, picks):
                 out[i] = p
         for i in (i for i, o in enumerate(own) if o):
@@ -250,114 +235,15 @@ class Solver:
                 out[i] = sub.decide_many([states[i]], [turns[i]])[0]
         return out
 
-    def _decide_many_plain(self, states, turns):
-        if self.level == 2:
-            return self._decide_many_level2(states, turns)
-        return self._decide_many_level3(states, turns)
-
-    def _decide_many_level2(self, states, turns):
-        out = [None] * len(states)
-        todo = []
-        for i, (s, t) in enumerate(zip(states, turns)):
-            if level2.endgame_kind(len(s), t, self.game.max_turns, self.endgame) is None:
-                todo.append(i)
-            else:
-                out[i] = level2.by_icf(s, self.game.icf)[0]
-        if todo:
-            tree = self.tree
-            ids = tree.register([states[i] for i in todo])
-            tree.ensure_sweeps(ids, 1)
-            for i, sid in zip(todo, ids):
-                out[i] = int(tree.top_idx[int(sid), 0])
-        return out
-
-    def _decide_many_level3(self, states, turns):
-        tree = self.tree
-        ids, jobs = level3.root_jobs(tree, states, turns, self.game.max_turns, self.depth, self.endgame)
-        live = [j for j in jobs if j is not None]
-        if live:
-            tree.run(live)
-        out = []
-        for s, t, job in zip(states, turns, jobs):
-            ranked = level3.ranked_costs(job) if job is not None else []
-            if ranked:
-                out.append(int(ranked[0][0]))
-            else:
-                out.append(level2.choose_index(self.sweeper, self.game.icf, s, t, self.game.max_turns,
-                                               self.endgame))
-        return out
-
-    def _choice(self, index, cands, bits=None, expected=None, members=None) -> Choice:
+    def choice(self, index, cands, bits=None, expected=None, members=None) -> Choice:
+        """The `Choice` of probe ``index`` over ``cands`` (bits: its entropy there unless given;
+        ``members``: ``set(cands)``, when the caller has it)."""
         members = set(cands) if members is None else members
         if bits is None:
             bits = self.sweeper.entropy_of(index, cands)
         return Choice(int(index), self.game.probes[int(index)], bits=float(bits),
                       expected=None if expected is None else float(expected),
                       is_candidate=int(index) in members)
-
-    def _decide_level3_hard(self, cands, turn, allowed) -> Decision:
-        """Level 3 in hard mode: the root beam is the first K allowed probes of the §5.2 order
-        plus the most probable candidate (legal), each evaluated by the normal level-3 search;
-        the turns below the root are searched without the restriction, so E is an estimate."""
-        tree = self.tree
-        sid = int(tree.register([cands])[0])
-        tree.ensure_sweeps([sid], tree.beam)  # the state's most probable candidate (tree.best)
-        guesses = hard_mode.top_allowed(self.sweeper, cands, allowed, tree.beam)
-        best = int(tree.best[sid])
-        if best not in guesses:
-            guesses.append(best)
-        job = level3.PairJob(sid, guesses, level3.rounds_left(turn, self.game.max_turns), self.depth)
-        tree.run([job])
-        if not level3.ranked_costs(job):
-            return self._decide_level2_hard(cands, 1, allowed)
-        d = self._level3_decision(job, cands)
-        n_ok = hard_mode.n_allowed(allowed)
-        note = (f"hard mode: this guess among the {n_ok} legal ones; later turns searched without "
-                "the restriction, so E is an estimate")
-        return dataclasses.replace(d, reason=f"{d.reason} ({note})")
-
-    def _decide_level3(self, cands, turn, allowed=None) -> Decision:
-        m = len(cands)
-        max_turns = self.game.max_turns
-        if allowed is not None and not level3.delegates_to_level2(m, turn, max_turns, self.endgame):
-            return self._decide_level3_hard(cands, turn, allowed)
-        if level3.delegates_to_level2(m, turn, max_turns, self.endgame):
-            d = level2.decide(self.sweeper, self.game, cands, turn, self.alternatives, self.endgame)
-            if m <= 2:
-                value = self.expected_value(cands, level3.rounds_left(turn, max_turns))
-                d = Decision(Choice(d.choice.index, d.choice.word, d.choice.bits, value, d.choice.is_candidate),
-                             d.reason, d.candidates, d.alternatives)
-            return d
-        tree = self.tree
-        ids, jobs = level3.root_jobs(tree, [cands], [turn], max_turns, self.depth, self.endgame)
-        job = jobs[0]
-        tree.run([job])
-        return self._level3_decision(job, cands)
-
-    def _level3_decision(self, job, cands) -> Decision:
-        ranked = level3.ranked_costs(job)
-        m = len(cands)
-        if not ranked:
-            return level2.decide(self.sweeper, self.game, cands, 1, self.alternatives, self.endgame)
-        members = set(cands)
-        choices = [self._choice(g, cands, None, c, members) for g, c in ranked[: 1 + self.alternatives]]
-        reason = f"lowest expected number of guesses ({ranked[0][1]:.3f})"
-        return Decision(choices[0], reason, m, tuple(choices[1:]))
-
-    # -- level 1 ------------------------------------------------------------------------------
-    @property
-    def letters(self):
-        if self._letters is None:
-            self._letters = level1.letter_table(self.game)
-        return self._letters
-
-    def _letters_index(self, cands) -> int:
-        return level1.best(self.letters, cands)
-
-    def _decide_letters(self, cands) -> Decision:
-        members = set(cands)
-        return level1.decide(self.letters, cands, lambda i: self._choice(i, cands, members=members),
-                             self.alternatives)
 
     def describe(self) -> dict:
         t = "inf" if math.isinf(self.t) else self.t

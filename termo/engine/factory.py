@@ -1,0 +1,34 @@
+"""The composition root of the levels: which strategy object decides for a solver's level.
+
+``LEVELS`` maps each level to a builder ``builder(solver) -> Strategy``
+(:mod:`termo.engine.strategies`); level 3 is composed with a level-2 strategy for the sets it
+hands over (§6.4). A new level (or a strategy for several boards) is one more builder here:
+the solver and the other strategies stay as they are.
+"""
+
+from __future__ import annotations
+
+from termo.core.errors import TermoError
+from termo.engine.strategies import Entropy, ExpectedGuesses, LetterFrequency, Strategy
+
+
+def expected_guesses(solver) -> ExpectedGuesses:
+    """Level 3, handing tiny sets, the last turns and dead ends to level 2."""
+    return ExpectedGuesses(solver, fallback=Entropy(solver))
+
+
+LEVELS = {1: LetterFrequency, 2: Entropy, 3: expected_guesses}
+
+
+def check_level(level) -> int:
+    """``level`` if it is a known level; TermoError otherwise ("level must be 1, 2 or 3")."""
+    if level not in LEVELS:
+        known = [str(n) for n in LEVELS]
+        listed = known[0] if len(known) == 1 else f"{', '.join(known[:-1])} or {known[-1]}"
+        raise TermoError(f"level must be {listed}, not {level!r}")
+    return int(level)
+
+
+def strategy_for(solver) -> Strategy:
+    """The strategy deciding for ``solver`` (its ``level``)."""
+    return LEVELS[check_level(solver.level)](solver)
