@@ -506,7 +506,7 @@ def test_a_slow_search_does_not_block_the_event_loop(monkeypatch):
 
 def test_advisors_are_cached_per_configuration():
     cache = service.AdvisorCache(size=2, per_config=2)
-    from cli.solver_commands import parse_config
+    from termo.interface.requests import parse_config
     from termo.games import get_game
 
     termo = get_game("termo")
@@ -528,7 +528,7 @@ def test_advisors_are_cached_per_configuration():
 
 def test_a_full_pool_waits_for_its_first_advisor():
     cache = service.AdvisorCache(size=4, per_config=1)
-    from cli.solver_commands import parse_config
+    from termo.interface.requests import parse_config
     from termo.games import get_game
 
     termo, config = get_game("termo"), parse_config("1", "1", "10", "1")

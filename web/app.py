@@ -6,7 +6,7 @@ share one process. Every library call runs in a worker thread (`web.jobs.Jobs`),
 event loop; identical requests in flight share one computation.
 
 Errors: a value the CLI would refuse is HTTP 422 with the CLI's one-line message as
-``{"detail": "..."}`` (`cli.common.one_line`: escaped, echoed input cut), with its catalogue code
+``{"detail": "..."}`` (`termo.core.safe_text.one_line`: escaped, echoed input cut), with its catalogue code
 and its renderings in the board languages (`web.messages.catalogued`); a malformed body is 422
 with one line too; a body over `web.limits.MAX_BODY` bytes is 413; too many waiting requests is
 503. Warnings the CLI prints on stderr (a word outside the list) come in the ``X-Termo-Warnings``
@@ -51,7 +51,7 @@ PUZZLE_PAGES = (("/nerdle/today", "Today's Nerdle"), ("/nerdle/archive", "Archiv
 
 
 def _line(text: str) -> str:
-    from cli.common import one_line
+    from termo.core.safe_text import one_line
 
     return one_line(text)
 
@@ -70,7 +70,7 @@ def api_line(line: str) -> str:
 
 
 def _user_errors():
-    from cli.common import USER_ERRORS
+    from termo.interface.requests import USER_ERRORS
 
     return USER_ERRORS
 

@@ -62,7 +62,7 @@ def _load_kernels() -> None:
 
 
 def _user_error(error: BaseException) -> bool:
-    from cli.common import USER_ERRORS
+    from termo.interface.requests import USER_ERRORS
 
     return isinstance(error, USER_ERRORS)
 
@@ -135,7 +135,7 @@ class Jobs:
     def __init__(self, workers: int = WORKERS, max_waiting: int = MAX_WAITING, max_results: int = MAX_RESULTS,
                  keep=None, processes: bool = True) -> None:
         """``keep(exception)``: whether a failure is kept like an answer (default: user errors,
-        `cli.common.USER_ERRORS`); ``processes``: the ``long`` lane runs in worker processes
+        `termo.interface.requests.USER_ERRORS`); ``processes``: the ``long`` lane runs in worker processes
         (default) rather than threads."""
         from collections import OrderedDict
 

@@ -60,7 +60,7 @@ def _stats(month: Optional[str]) -> dict:
 
 def _line(err: TermoError) -> str:
     """The one line the CLI prints after ``termo: error:`` (escaped, echoed input cut)."""
-    from cli.common import one_line
+    from termo.core.safe_text import one_line
 
     return one_line(str(err))
 
