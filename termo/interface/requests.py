@@ -8,7 +8,7 @@ front end it came through, and a good one the same request:
 - `load_game`: the game of a request (`termo.games.get_game`);
 - `parse_int` / `check_int`: an integer option within its bounds; `parse_seconds` /
   `check_seconds`: a time budget;
-- `parse_t`: a prior temperature (a positive number, or ``inf``);
+- `parse_t`: a prior temperature (a positive number, or ``inf``); `as_float`: an integer as a number;
 - `parse_config`: the solver configuration (level, T, beam, depth, opener, hard mode), with the
   bounds its game sets; `tree_spec`: what the advisor is told about stored strategy trees;
 - `USER_ERRORS`: the errors that are the user's (one line, never a traceback).
@@ -89,20 +89,24 @@ def parse_seconds(name: str, text, low: float = 0.001, high: float = MAX_TIMEOUT
     return check_seconds(name, value, low, high)
 
 
-def parse_t(value) -> float:
-    """A prior temperature: a number, or its text (``0.5``, ``inf``; see
-    `termo.core.prior.parse_temperature`). An integer too large for a float is read as its text
-    would be (infinite)."""
-    from termo.core.prior import parse_temperature
-
+def as_float(value):
+    """An integer as a float (one too large for a float is infinite, as its text reads:
+    ``float("1000...0")``); anything else as it is."""
     if isinstance(value, int) and not isinstance(value, bool):
         try:
-            value = float(value)
-        except OverflowError:  # float("1000...0") is infinite
-            value = math.inf if value > 0 else -math.inf
-    elif isinstance(value, bool):
-        value = _text(value)
-    return parse_temperature(value)
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    return value
+
+
+def parse_t(value) -> float:
+    """A prior temperature: a number, or its text (``0.5``, ``inf``; see
+    `termo.core.prior.parse_temperature`)."""
+    from termo.core.prior import parse_temperature
+
+    value = as_float(value)
+    return parse_temperature(_text(value) if isinstance(value, bool) else value)
 
 
 # ----------------------------------------------------------------------------- the configuration
