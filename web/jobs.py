@@ -54,9 +54,9 @@ def kernels_threadsafe() -> bool:
 def _load_kernels() -> None:
     """Import numba and bind the compiled kernels (nothing without numba or with TERMO_NO_NUMBA)."""
     try:
-        from backends.numba_shim import load
+        from backends import load_kernels
 
-        load()
+        load_kernels()
     except Exception:  # noqa: BLE001 - the NumPy paths keep answering
         pass
 
