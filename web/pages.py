@@ -2,7 +2,7 @@
 
 One HTML document per game (`render_board`): the labels are written in the game's language
 (`web.i18n`), the colours are the game's, and a JSON block (``#board-config``) tells the board's
-script (``/static/board.js``) the game's name, length, tries, symbols, opener and the interface
+scripts (``/static/board-state.js``, then ``/static/board.js``) the game's name, length, tries, symbols, opener and the interface
 text. Every asset is served by the package (``/static/...``): no CDN, no external font, so the
 board works offline.
 """
@@ -168,6 +168,7 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
 </aside>
 </main>
 <script type="application/json" id="board-config">{blob}</script>
+<script src="/static/board-state.js"></script>
 <script src="/static/board.js"></script>
 </body>
 </html>
