@@ -16,6 +16,7 @@ _EXPORTS = {
     "available_backends": "backends.registry",
     "get_backend": "backends.registry",
     "host": "backends.registry",
+    "load_kernels": "backends.registry",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -132,3 +132,11 @@ def available_backends() -> list[dict]:
             row.update(usable=False, reason=f"not installed (extra [{extra}])" if extra else "not installed")
         rows.append(row)
     return rows
+
+
+def load_kernels() -> None:
+    """Bind the compiled host kernels now (numba: compiled first on a cold kernel cache) rather
+    than at the first kernel call; nothing without numba or with TERMO_NO_NUMBA."""
+    from backends import numba_shim
+
+    numba_shim.load()

@@ -85,7 +85,7 @@ def stats_command(
     json_out: JsonOption = False,
 ) -> None:
     """Archive statistics: puzzle counts, mean difficulty, hardest day of a month and the month before."""
-    from termo.puzzles.stats import archive_stats
+    from termo.puzzles.stats import archive_stats, month_sections
 
     data = archive_stats(month)
     if json_out:
@@ -93,9 +93,7 @@ def stats_command(
         return
     typer.echo(f"Nerdle archive: {data['archive_puzzles']} puzzles from 2000-01-01 to {data['today']} "
                f"(cycles of {data['cycle_length']})")
-    labels = ("this month", "last month") if month is None else ("the month", "the month before")
-    for label, key in zip(labels, ("this_month", "last_month")):
-        m = data[key]
+    for label, m in month_sections(data, current=month is None):
         if m is None:
             typer.echo(f"  {label}: none (before the archive)")
             continue

@@ -54,15 +54,15 @@ def kernels_threadsafe() -> bool:
 def _load_kernels() -> None:
     """Import numba and bind the compiled kernels (nothing without numba or with TERMO_NO_NUMBA)."""
     try:
-        from backends.numba_shim import load
+        from backends import load_kernels
 
-        load()
+        load_kernels()
     except Exception:  # noqa: BLE001 - the NumPy paths keep answering
         pass
 
 
 def _user_error(error: BaseException) -> bool:
-    from cli.common import USER_ERRORS
+    from termo.interface.requests import USER_ERRORS
 
     return isinstance(error, USER_ERRORS)
 
@@ -135,7 +135,7 @@ class Jobs:
     def __init__(self, workers: int = WORKERS, max_waiting: int = MAX_WAITING, max_results: int = MAX_RESULTS,
                  keep=None, processes: bool = True) -> None:
         """``keep(exception)``: whether a failure is kept like an answer (default: user errors,
-        `cli.common.USER_ERRORS`); ``processes``: the ``long`` lane runs in worker processes
+        `termo.interface.requests.USER_ERRORS`); ``processes``: the ``long`` lane runs in worker processes
         (default) rather than threads."""
         from collections import OrderedDict
 

@@ -1,6 +1,6 @@
 """The bounds of an HTTP request, checked before any work starts.
 
-The option bounds are the CLI's own (`cli.limits`, `termo.interface.suggest.Config.check_game`: the same
+The option bounds are the front ends' own (`termo.interface.requests`, `termo.interface.suggest.Config.check_game`: the same
 values give the same messages); these are the ones only a server needs: how large a body may
 be, how many history items and how long each, how long a text field, how many searches may wait
 for a worker, how many solver configurations stay in memory; and the connections' own bounds

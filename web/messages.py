@@ -31,7 +31,7 @@ def catalogued(code, params=None) -> dict:
 
 
 def _safe(text: str) -> str:
-    from cli.common import one_line
+    from termo.core.safe_text import one_line
 
     return one_line(text)
 

@@ -1,19 +1,38 @@
 """The request bodies of the JSON API (pydantic models: the OpenAPI page documents them).
 
-Numbers may be given as JSON numbers or as the text the command line takes (``"inf"``, ``"3"``);
-they are checked by the CLI's own parsers (`web.service`), so a bad value gets the CLI's message.
+Numbers are JSON numbers, handed on as numbers: an `Integer` is a JSON integer and a
+`Temperature` a JSON number (an integer or not). The text the command line takes is accepted too
+(``"3"``, ``"1.0"``, and ``"inf"`` for a uniform prior), as the API always has (a public
+contract: the schema, and the ``loc`` of a refused value, stay what they were); either way the
+value is checked where the CLI checks its options (`termo.interface.requests`, through
+`web.service`), so a bad value gets the CLI's message.
 Unknown fields are refused (a misspelt option must not be silently ignored); booleans are JSON
-``true`` or ``false`` (not ``1`` or ``"yes"``).
+``true`` or ``false`` (not ``1`` or ``"yes"``). The options that several endpoints share are
+declared once (`Game`, `Level`, `T`, `Beam`, `Depth`, ...).
 """
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Union
+from typing import Annotated, Dict, List, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-Number = Union[StrictInt, StrictFloat, StrictStr]
+# a JSON integer (or its text, as the command line writes it: "3")
 Integer = Union[StrictInt, StrictStr]
+# a JSON number, integer or not (or its text: "0.5", "inf"); `termo.interface.requests.parse_t` reads it
+Temperature = Union[StrictInt, StrictFloat, StrictStr]
+
+# the options several requests share, declared once
+Game = Annotated[StrictStr, Field(description="termo, nerdle, nerdle-mini, wordle, wordle-ru")]
+History = Annotated[List[StrictStr], Field(description="rounds played, guess:colours (e.g. tarso:BBBBB)")]
+Level = Annotated[Integer, Field(description="1 letter frequency, 2 entropy, 3 expected guesses")]
+T = Annotated[Temperature, Field(description="prior temperature; 'inf' = uniform")]
+Beam = Annotated[Integer, Field(description="level 3: guesses tried per search node")]
+Depth = Annotated[Integer, Field(description="level 3: search depth below the root")]
+Extended = Annotated[StrictBool, Field(description="Termo: also guess the conjugated forms")]
+Strict = Annotated[StrictBool, Field(description="Nerdle: only the written form wins")]
+Hard = Annotated[StrictBool, Field(description="hard mode")]
+ListCount = Annotated[Optional[Integer], Field(description="also the N most likely candidates (key 'remaining')")]
 
 
 class _Body(BaseModel):
@@ -23,17 +42,17 @@ class _Body(BaseModel):
 class SuggestBody(_Body):
     """``termo suggest HISTORY... --json`` (every option of the command)."""
 
-    game: StrictStr = Field("termo", description="termo, nerdle, nerdle-mini, wordle, wordle-ru")
-    history: List[StrictStr] = Field(default_factory=list, description="rounds played, guess:colours (e.g. tarso:BBBBB)")
-    level: Integer = Field(3, description="1 letter frequency, 2 entropy, 3 expected guesses")
-    t: Number = Field(1.0, description="prior temperature; 'inf' = uniform")
-    beam: Integer = Field(10, description="level 3: guesses tried per search node")
-    depth: Integer = Field(1, description="level 3: search depth below the root")
-    extended: StrictBool = Field(False, description="Termo: also guess the conjugated forms")
-    strict: StrictBool = Field(False, description="Nerdle: only the written form wins")
+    game: Game = "termo"
+    history: History = Field(default_factory=list)
+    level: Level = 3
+    t: T = 1.0
+    beam: Beam = 10
+    depth: Depth = 1
+    extended: Extended = False
+    strict: Strict = False
     opener: StrictStr = Field("default", description="default (the game's interface opener) or optimal")
-    hard: StrictBool = Field(False, description="hard mode")
-    list: Optional[Integer] = Field(None, description="also the N most likely candidates (key 'remaining')")
+    hard: Hard = False
+    list: ListCount = None
     no_tree: StrictBool = Field(False, description="never walk a stored strategy tree: always the live search (--no-tree)")
 
 
@@ -52,7 +71,7 @@ class PartitionBody(_Body):
     guess: StrictStr
     history: List[StrictStr] = Field(default_factory=list)
     game: StrictStr = "termo"
-    t: Number = 1
+    t: Temperature = 1
 
 
 class CandidatesBody(_Body):

@@ -60,7 +60,7 @@ def _stats(month: Optional[str]) -> dict:
 
 def _line(err: TermoError) -> str:
     """The one line the CLI prints after ``termo: error:`` (escaped, echoed input cut)."""
-    from cli.common import one_line
+    from termo.core.safe_text import one_line
 
     return one_line(str(err))
 
@@ -74,31 +74,30 @@ def _error_json(err: TermoError) -> JSONResponse:
 # ----------------------------------------------------------------------------- JSON
 
 
+def _json(compute, value):
+    """``compute(value)``'s plain data, or 422 with the CLI's line."""
+    try:
+        return compute(value)
+    except TermoError as err:
+        return _error_json(err)
+
+
 @router.get("/api/nerdle/archive/{date}")
 def api_archive(date: str):
     """The archive's equation for a UTC date (YYYY-MM-DD) with its difficulty (retroactive)."""
-    try:
-        return _archive(date)
-    except TermoError as err:
-        return _error_json(err)
+    return _json(_archive, date)
 
 
 @router.get("/api/nerdle/today")
 def api_today(date: Optional[str] = None):
     """Today's (or ``date``'s) official answer: ``status`` is "verified" or "being verified"."""
-    try:
-        return _today(date)
-    except TermoError as err:
-        return _error_json(err)
+    return _json(_today, date)
 
 
 @router.get("/api/nerdle/stats")
 def api_stats(month: Optional[str] = None):
     """Puzzle counts, mean difficulty and the hardest day of ``month`` (YYYY-MM) and the month before."""
-    try:
-        return _stats(month)
-    except TermoError as err:
-        return _error_json(err)
+    return _json(_stats, month)
 
 
 # ----------------------------------------------------------------------------- pages
@@ -214,10 +213,11 @@ def page_stats(month: Optional[str] = None):
         data = _stats(month)
     except TermoError as err:
         return _page("Nerdle archive statistics", f'{note}{form}<p class="error">{_e(_line(err))}</p>', status=422)
+    from termo.puzzles.stats import month_sections
+
     sections = []
-    labels = ("This month", "Last month") if not month else ("The month", "The month before")
-    for label, key in zip(labels, ("this_month", "last_month")):
-        m = data[key]
+    for label, m in month_sections(data, current=not month):
+        label = label[0].upper() + label[1:]
         if m is None:
             sections.append(f"<h2>{label}</h2><p>None: before the archive.</p>")
             continue

@@ -2,7 +2,7 @@
 
 One HTML document per game (`render_board`): the labels are written in the game's language
 (`web.i18n`), the colours are the game's, and a JSON block (``#board-config``) tells the board's
-script (``/static/board.js``) the game's name, length, tries, symbols, opener and the interface
+scripts (``/static/board-state.js``, then ``/static/board.js``) the game's name, length, tries, symbols, opener and the interface
 text. Every asset is served by the package (``/static/...``): no CDN, no external font, so the
 board works offline.
 """
@@ -59,11 +59,32 @@ def _options(values, selected, labels=None) -> str:
     return "".join(out)
 
 
-def render_board(game, titles: dict[str, str], links=()) -> str:
-    """The board page of ``game``; ``titles`` maps each page's game name to its title (switcher);
-    ``links``: ``(path, label)`` of other pages shown in the header (the Nerdle puzzle pages)."""
-    config = board_config(game)
-    text = config["text"]
+def _tiles(config) -> str:
+    """The board's rows of tiles (empty: the script fills them)."""
+    rows = []
+    for r in range(config["tries"]):
+        tiles = "".join(
+            f'<button type="button" class="tile" data-row="{r}" data-col="{c}" data-state="empty" '
+            f'tabindex="-1" aria-label=""></button>'
+            for c in range(config["length"]))
+        rows.append(f'<div class="row" data-row="{r}" role="group">{tiles}</div>')
+    return "".join(rows)
+
+
+def _keys(config, text) -> str:
+    """The on-screen keyboard: the game's symbols row by row, then Enter and Backspace."""
+    keys = "".join(
+        '<div class="keys-row">' + "".join(
+            f'<button type="button" class="key" data-key="{_e(ch)}" tabindex="-1">{_e(ch)}</button>' for ch in row)
+        + "</div>" for row in config["keyboard"])
+    keys += (f'<div class="keys-row"><button type="button" class="key wide" data-key="Enter" tabindex="-1">'
+             f'{_e(text["enter"])}</button><button type="button" class="key wide" data-key="Backspace" '
+             f'tabindex="-1" aria-label="{_e(text["backspace_label"])}">{_e(text["backspace"])}</button></div>')
+    return keys
+
+
+def _head(config, text, titles: dict[str, str], links) -> str:
+    """From the doctype to the header: the title, the game's colours, the game switcher, the links."""
     colours = COLOURS.get(config["game"], COLOURS["wordle"])
     name = config["game"]
     title = text["title"].format(game=config["title"])
@@ -72,33 +93,6 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
     switcher = "".join(
         f'<option value="{_e(g)}"{" selected" if g == name else ""}>{_e(titles.get(g, g))}</option>'
         for g in PAGE_GAMES)
-    digits = text["digits_help"] if config["digit_colours"] else ""
-    blob = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
-    rows = []
-    for r in range(config["tries"]):
-        tiles = "".join(
-            f'<button type="button" class="tile" data-row="{r}" data-col="{c}" data-state="empty" '
-            f'tabindex="-1" aria-label=""></button>'
-            for c in range(config["length"]))
-        rows.append(f'<div class="row" data-row="{r}" role="group">{tiles}</div>')
-    levels = _options(("3", "2", "1"), "3", {k: text[f"level_{k}"] for k in ("1", "2", "3")})
-    temps = _options(TEMPERATURES, "1", {"inf": text["uniform"]})
-    extended = (f'<label><input type="checkbox" id="opt-extended"> {_e(text["extended"])}</label>'
-                if config["has_extended"] else "")
-    strict = (f'<label><input type="checkbox" id="opt-strict"> {_e(text["strict"])}</label>'
-              if config["has_strict"] else "")
-    uniform = f'<p class="note">{_e(text["uniform_game"])}</p>' if config["uniform_prior"] else ""
-    # T weighs the word frequencies: a uniform-prior game has none, so no selector there
-    temperature = "" if config["uniform_prior"] else (
-        f'<label title="{_e(text["t_help"])}">{_e(text["temperature"])} <select id="opt-t">{temps}</select></label>'
-        f'<span class="note">{_e(text["t_help"])}</span>')
-    keys = "".join(
-        '<div class="keys-row">' + "".join(
-            f'<button type="button" class="key" data-key="{_e(ch)}" tabindex="-1">{_e(ch)}</button>' for ch in row)
-        + "</div>" for row in config["keyboard"])
-    keys += (f'<div class="keys-row"><button type="button" class="key wide" data-key="Enter" tabindex="-1">'
-             f'{_e(text["enter"])}</button><button type="button" class="key wide" data-key="Backspace" '
-             f'tabindex="-1" aria-label="{_e(text["backspace_label"])}">{_e(text["backspace"])}</button></div>')
     return f"""<!doctype html>
 <html lang="{_e(config['language'])}">
 <head>
@@ -117,12 +111,21 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
   {"".join(f'<a href="{_e(path)}">{_e(label)}</a>' for path, label in links)}
   <a href="/docs" id="api-docs">{_e(text['api_docs'])}</a></nav>
 </header>
-<main id="app" data-game="{_e(name)}" data-length="{config['length']}" data-tries="{config['tries']}">
+"""
+
+
+def _play(config, text) -> str:
+    """The board itself: the rows, the message lines, the buttons, the keyboard."""
+    name = config["game"]
+    digits = text["digits_help"] if config["digit_colours"] else ""
+    tiles = _tiles(config)
+    keys = _keys(config, text)
+    return f"""<main id="app" data-game="{_e(name)}" data-length="{config['length']}" data-tries="{config['tries']}">
 <section id="play">
   <p class="subtitle">{_e(text['subtitle'])}</p>
   <p id="notice" class="notice" role="status" hidden>{_e(text['warmup'])}</p>
   <p id="compact" aria-hidden="true"></p>
-  <div id="board" data-game="{_e(name)}" tabindex="0" aria-describedby="keyboard-help">{''.join(rows)}</div>
+  <div id="board" data-game="{_e(name)}" tabindex="0" aria-describedby="keyboard-help">{tiles}</div>
   <p id="message" role="alert" aria-live="assertive"></p>
   <p id="status" aria-live="polite"></p>
   <div class="buttons">
@@ -133,7 +136,23 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
   <div id="keyboard" aria-label="{_e(text['keyboard'])}">{keys}</div>
   <p id="keyboard-help" class="note">{_e(text['keyboard_help'].format(digits=digits))}</p>
 </section>
-<aside id="panel">
+"""
+
+
+def _panel(config, text) -> str:
+    """The side panel: the suggestion, the candidates, the alternatives, the options."""
+    levels = _options(("3", "2", "1"), "3", {k: text[f"level_{k}"] for k in ("1", "2", "3")})
+    temps = _options(TEMPERATURES, "1", {"inf": text["uniform"]})
+    extended = (f'<label><input type="checkbox" id="opt-extended"> {_e(text["extended"])}</label>'
+                if config["has_extended"] else "")
+    strict = (f'<label><input type="checkbox" id="opt-strict"> {_e(text["strict"])}</label>'
+              if config["has_strict"] else "")
+    uniform = f'<p class="note">{_e(text["uniform_game"])}</p>' if config["uniform_prior"] else ""
+    # T weighs the word frequencies: a uniform-prior game has none, so no selector there
+    temperature = "" if config["uniform_prior"] else (
+        f'<label title="{_e(text["t_help"])}">{_e(text["temperature"])} <select id="opt-t">{temps}</select></label>'
+        f'<span class="note">{_e(text["t_help"])}</span>')
+    return f"""<aside id="panel">
   <section id="suggestion-section">
     <h2>{_e(text['suggestion'])}</h2>
     <p id="outcome" hidden></p>
@@ -166,8 +185,18 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
     <label><input type="checkbox" id="opt-contrast"> {_e(text['high_contrast'])}</label>
   </section>
 </aside>
-</main>
+"""
+
+
+def render_board(game, titles: dict[str, str], links=()) -> str:
+    """The board page of ``game``; ``titles`` maps each page's game name to its title (switcher);
+    ``links``: ``(path, label)`` of other pages shown in the header (the Nerdle puzzle pages)."""
+    config = board_config(game)
+    text = config["text"]
+    blob = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
+    return _head(config, text, titles, links) + _play(config, text) + _panel(config, text) + f"""</main>
 <script type="application/json" id="board-config">{blob}</script>
+<script src="/static/board-state.js"></script>
 <script src="/static/board.js"></script>
 </body>
 </html>

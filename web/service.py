@@ -1,9 +1,9 @@
 """What each API endpoint computes, as plain functions of plain data (no HTTP here).
 
-Every function takes the request's fields (already shaped by `web.models`), checks them the
-way the CLI checks its options (the same `cli.solver_commands.parse_config`,
-`cli.limits.parse_int`, `cli.common.load_game`, so a bad value gets the same message), calls the
-same library functions as the command, and returns ``(data, warnings)``: ``data`` is exactly what
+Every function takes the request's fields (already typed by `web.models`: JSON numbers stay
+numbers), checks them where the CLI checks its options (`termo.interface.requests`: the same
+`parse_config`, `parse_int`, `parse_t`, `load_game`, so a bad value gets the same message), calls
+the same library functions as the command, and returns ``(data, warnings)``: ``data`` is exactly what
 the command prints with ``--json`` and ``warnings`` what it prints on stderr as ``warning: ...``.
 A bad value raises `termo.core.errors.TermoError` (the app answers HTTP 422 with its one line).
 
@@ -21,24 +21,14 @@ from collections import OrderedDict
 from typing import Any, Callable
 
 from termo.core.errors import TermoError
+from termo.interface import requests
 from web.limits import MAX_ADVISORS, WORKERS, check_history, check_text
-
-
-def _text(value: Any) -> str:
-    """An option value as the command line would have typed it (1 -> "1", "inf" -> "inf")."""
-    if isinstance(value, bool):  # a JSON true/false where a number is expected
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
 
 
 def load_game(name: str | None, extended: bool = False, strict: bool = False):
     """The game of a request (default termo; never ``$TERMO_GAME``: a request names its game)."""
-    from cli.common import load_game as cli_load_game
-
     check_text("game", name or "termo")
-    return cli_load_game(name or "termo", extended=bool(extended), strict=bool(strict))
+    return requests.load_game(name or "termo", extended=bool(extended), strict=bool(strict))
 
 
 class AdvisorCache:
@@ -122,52 +112,54 @@ def games_data() -> tuple[list[dict], list[str]]:
     return games(), []
 
 
-def suggest(game: str | None = None, history=(), level="3", t="1.0", beam="10", depth="1",
+def _config(game, level, t, beam, depth, opener: str, hard: bool):
+    """The solver configuration of a request's options (`termo.interface.requests.parse_config`)."""
+    return requests.parse_config(level, t, beam, depth, opener, None, hard=bool(hard), game=game)
+
+
+def _list(value):
+    """``list``: how many of the most likely candidates to add (None: none)."""
+    return None if value is None else requests.parse_int("list", value, 1)
+
+
+def suggest(game: str | None = None, history=(), level=3, t=1.0, beam=10, depth=1,
             extended: bool = False, strict: bool = False, opener: str = "default", hard: bool = False,
             list: Any = None, no_tree: bool = False, progress: Callable | None = None) -> tuple[dict, list[str]]:
     """``termo suggest HISTORY... --json`` with the same options (``list``: ``--list N``;
     ``no_tree``: ``--no-tree``). Like the command, a stored strategy tree made for the exact
     configuration answers while the rounds follow it (``--tree FILE`` has no counterpart: a
     request does not choose the server's files)."""
-    from cli.limits import parse_int
-    from cli.solver_commands import parse_config, tree_spec
     from termo.interface.suggest import suggest as library_suggest
 
     items = check_history(history)
     g = load_game(game, extended=extended, strict=strict)
-    config = parse_config(_text(level), _text(t), _text(beam), _text(depth), check_text("opener", opener),
-                          None, hard=bool(hard), game=g)
-    remaining = None if list is None else parse_int("list", _text(list), 1)
+    config = _config(g, level, t, beam, depth, check_text("opener", opener), hard)
+    remaining = _list(list)
     warnings: list[str] = []
-    with ADVISORS.use(g, config, tree=tree_spec(None, bool(no_tree))) as advisor:  # the command's default
+    with ADVISORS.use(g, config, tree=requests.tree_spec(None, bool(no_tree))) as advisor:  # the command's default
         data = library_suggest(g, items, advisor=advisor, progress=progress, on_warning=warnings.append,
                                remaining=remaining)
     return data, warnings
 
 
-def opener(game: str | None = None, level="3", t="1.0", beam="10", depth="1", extended: bool = False,
+def opener(game: str | None = None, level=3, t=1.0, beam=10, depth=1, extended: bool = False,
            strict: bool = False, hard: bool = False, progress: Callable | None = None) -> tuple[dict, list[str]]:
     """``termo opener --json`` with the same options."""
-    from cli.solver_commands import parse_config
     from termo.interface.suggest import opener_report
 
     g = load_game(game, extended=extended, strict=strict)
-    config = parse_config(_text(level), _text(t), _text(beam), _text(depth), "optimal", None, hard=bool(hard), game=g)
+    config = _config(g, level, t, beam, depth, "optimal", hard)
     with ADVISORS.use(g, config) as advisor:
         data = opener_report(g, advisor=advisor, progress=progress)
     return data, []
 
 
-def check_options(game: str | None = None, level="3", t="1.0", beam="10", depth="1", extended: bool = False,
+def check_options(game: str | None = None, level=3, t=1.0, beam=10, depth=1, extended: bool = False,
                   strict: bool = False, hard: bool = False, opener: str = "default") -> int:
     """The level of a request's options, checked as `suggest` and `opener` check them (the same
     TermoError), before the request is given to a lane: a refusal is answered at once."""
-    from cli.solver_commands import parse_config
-
     g = load_game(game, extended=extended, strict=strict)
-    config = parse_config(_text(level), _text(t), _text(beam), _text(depth), check_text("opener", opener), None,
-                          hard=bool(hard), game=g)
-    return config.level
+    return _config(g, level, t, beam, depth, check_text("opener", opener), hard).level
 
 
 def feedback(guess: str, answer: str, game: str | None = None, strict: bool = False) -> tuple[dict, list[str]]:
@@ -186,15 +178,14 @@ def feedback(guess: str, answer: str, game: str | None = None, strict: bool = Fa
     return {"guess": guess, "answer": answer, "pattern": pattern, "squares": render_squares(pattern)}, []
 
 
-def partition(guess: str, history=(), game: str | None = None, t="1") -> tuple[dict, list[str]]:
+def partition(guess: str, history=(), game: str | None = None, t=1) -> tuple[dict, list[str]]:
     """``termo partition GUESS HISTORY... --json``: how ``guess`` splits the candidates left."""
     from termo.engine.partition import guess_metrics, make_state
-    from termo.core.prior import parse_temperature
 
     items = check_history(history)
     check_text("guess", guess)
     g = load_game(game)
-    state = make_state(g, items, parse_temperature(_text(t)))
+    state = make_state(g, items, requests.parse_t(t))
     data, warnings = guess_metrics(state, guess)
     return data, list(warnings)
 
@@ -204,12 +195,11 @@ def candidates(game: str | None = None, history=(), extended: bool = False, stri
     """The candidates ``history`` leaves, replayed strictly as `termo suggest` replays it (the
     same errors), without a suggestion: ``{"candidates": n, "won": bool, "turn": next try,
     "remaining": [...]}`` (``remaining`` with ``list``: the n most likely, `Session.most_likely`)."""
-    from cli.limits import parse_int
     from termo.engine.session import Session
 
     items = check_history(history)
     g = load_game(game, extended=extended, strict=strict)
-    remaining = None if list is None else parse_int("list", _text(list), 1)
+    remaining = _list(list)
     session = Session(g, hard=bool(hard))
     outcomes = session.replay(items)
     warnings = [w for outcome in outcomes for w in outcome.warnings]

@@ -7,7 +7,7 @@ a worker process loading all of it again. The server now does that work in the b
 soon as it starts, game after game (`GAMES`), and says how far it got:
 
 * in this process (the threads that answer level 1-2 questions, candidates, feedback): the
-  kernels are loaded (`backends.numba_shim.load`, which compiles them on a cold kernel cache),
+  kernels are loaded (`backends.load_kernels`, which compiles them on a cold kernel cache),
   then for each game its matrices and the common kernel paths on it
   (`termo.interface.warm_up.warm_up_kernels`) and the default level-2 answer path (an opener request);
 * then in each worker process of the ``long`` lane (level-3 searches, openers, partitions):
@@ -36,10 +36,10 @@ GAMES: tuple[str, ...] = tuple(GAME_NAMES)  # every game the board serves, warme
 
 def load_kernels() -> None:
     """Import the library's kernel users (their warm-ups register) and load numba's kernels
-    (`backends.numba_shim.load`: compiled on a cold kernel cache, loaded otherwise)."""
+    (`backends.load_kernels`: compiled on a cold kernel cache, loaded otherwise)."""
     import termo.interface.warm_up  # noqa: F401 - registers the kernel warm-ups
     import termo.engine.solver  # noqa: F401
-    from backends.numba_shim import load
+    from backends import load_kernels as load
 
     load()
 

@@ -91,3 +91,11 @@ def archive_stats(month: str | None = None, today: dt.date | None = None, game=N
         "retroactive": True,
         "note": RETROACTIVE_NOTE,
     }
+
+
+def month_sections(data: dict, current: bool) -> list[tuple[str, dict | None]]:
+    """The two months of `archive_stats` ``data`` as ``(label, summary)``, the month asked for
+    first: "this month" and "last month" when ``current`` (no month was named), else "the month"
+    and "the month before"; a summary is None for a month before the archive."""
+    labels = ("this month", "last month") if current else ("the month", "the month before")
+    return [(label, data[key]) for label, key in zip(labels, ("this_month", "last_month"))]

@@ -1,0 +1,206 @@
+"""The board pages and the HTTP server's edges: one page per game in its language, nothing loaded
+from outside, the API description, HEAD, compression, the security headers, the host names
+answered, and `termo serve`'s options.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from web.limits import MAX_BODY
+from web_helpers import TestClient, _no_game_env, cli, cli_error, client, create_app  # noqa: F401 - fixtures
+
+
+# ----------------------------------------------------------------------------- termo serve
+
+def test_serve_warns_off_loopback_and_checks_the_port(monkeypatch, capsys):
+    import uvicorn
+
+    ran = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.append(sockets))
+    code, _, err = cli(capsys, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert code == 0 and len(ran) == 1
+    assert err[0].startswith("warning: listening on 0.0.0.0, not on loopback")
+    code, _, err = cli(capsys, ["serve", "--port", "0"])
+    assert code == 0 and not any(line.startswith("warning") for line in err)
+    assert cli_error(capsys, ["serve", "--port", "-1"]) == "--port must be at least 0, not -1"
+    assert cli_error(capsys, ["serve", "--port", "70000"]) == "--port must be at most 65,535, not 70,000"
+    assert cli_error(capsys, ["serve", "--workers", "0"]) == "--workers must be at least 1, not 0"
+
+
+def test_serve_reports_a_taken_port(capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        message = cli_error(capsys, ["serve", "--port", str(port)])
+    assert message.startswith(f"cannot listen on 127.0.0.1:{port}: ")
+
+
+# ----------------------------------------------------------------------------- pages
+
+PAGES = {
+    "termo": ("pt", "Registrar rodada"),
+    "nerdle": ("en", "Register round"),
+    "nerdle-mini": ("en", "Register round"),
+    "wordle": ("en", "Register round"),
+    "wordle-ru": ("ru", "Записать ход"),
+}
+XMLNS = re.compile(r'xmlns(?::\w+)?="[^"]*"')  # an XML namespace names, it loads nothing
+EXTERNAL = re.compile(r"""(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}|@import|url\(\s*['"]?(?:https?:|//)""", re.I)
+
+
+@pytest.mark.parametrize("game", PAGES)
+def test_a_page_per_game_in_its_language(client, game):
+    language, register = PAGES[game]
+    response = client.get(f"/{game}")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+    html = response.text
+    assert f'<html lang="{language}">' in html and register in html
+    config = json.loads(re.search(r'<script type="application/json" id="board-config">(.*?)</script>', html, re.S)
+                        .group(1))
+    assert config["game"] == game and config["language"] == language
+    for hook in ('id="board"', 'id="register"', 'id="undo"', 'id="new-game"', 'id="suggestion"',
+                 'id="candidates-count"', 'id="candidates-list"', 'id="alternatives"', 'id="opt-level"',
+                 'id="opt-hard"', 'id="game-switcher"', 'data-row="5"',
+                 f'data-col="{config["length"] - 1}"'):
+        assert hook in html, hook
+    # the prior temperature only where the game has word frequencies (a uniform prior: T changes nothing)
+    assert ('id="opt-t"' in html) == (not config["uniform_prior"]), game
+    assert not EXTERNAL.search(html), EXTERNAL.search(html)
+    policy = response.headers["Content-Security-Policy"]  # the browser refuses anything from outside
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy and "http" not in policy
+
+
+def test_the_index_is_termo(client):
+    assert client.get("/").text == client.get("/termo").text
+
+
+def test_game_colours(client):
+    termo, nerdle = client.get("/termo").text, client.get("/nerdle").text
+    for colour in ("#3AA394", "#DDB56E", "#6E5C62"):  # the gold a shade lighter: 3.2:1 on the page
+        assert colour in termo
+    for colour in ("#398874", "#820458", "#161803"):
+        assert colour in nerdle
+
+
+def test_assets_are_served_and_local(client):
+    html = client.get("/wordle").text
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert "/static/board.js" in assets and "/static/board.css" in assets
+    for path in assets:
+        assert path.startswith("/"), path
+        if path.startswith("/static/"):
+            response = client.get(path)
+            assert response.status_code == 200, path
+            text = XMLNS.sub("", response.text)
+            assert not EXTERNAL.search(text), (path, EXTERNAL.search(text))
+
+
+def test_unknown_page_is_404(client):
+    response = client.get("/chess")
+    assert response.status_code == 404 and "/termo" in response.text
+
+
+def test_openapi_lists_the_endpoints(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/games", "/api/suggest", "/api/feedback", "/api/opener", "/api/partition"):
+        assert path in paths
+
+
+def test_static_assets_are_package_data():
+    """Every file the pages load is shipped by a non-editable install (pyproject's package-data)."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    config = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "web" in config["tool"]["setuptools"]["packages"]
+    patterns = config["tool"]["setuptools"]["package-data"]["web"]
+    files = [p.relative_to(root / "web").as_posix() for p in (root / "web" / "static").rglob("*") if p.is_file()]
+    assert files
+    for name in files:
+        assert any(fnmatch.fnmatch(name, pattern) and "/" not in name[len("static/"):] for pattern in patterns), name
+
+
+def test_docs_page_is_served_offline(client):
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "/api/suggest" in page.text and "JSON body" in page.text
+    assert "http://" not in page.text and "https://" not in page.text and "<script" not in page.text
+
+
+def test_head_is_answered_on_pages_and_gets(client):
+    for path in ("/", "/wordle", "/docs", "/api/health", "/static/board.js", "/favicon.ico"):
+        get, head = client.get(path), client.head(path)
+        assert head.status_code == 200 == get.status_code, path
+        assert head.content == b"" and head.headers["content-type"] == get.headers["content-type"], path
+
+
+def test_favicon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
+    assert response.content == client.get("/static/favicon.svg").content
+
+
+def test_text_answers_are_compressed(client):
+    for path in ("/wordle", "/static/board.js", "/api/games"):
+        plain = client.get(path, headers={"Accept-Encoding": "identity"})
+        packed = client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert "content-encoding" not in plain.headers, path
+        assert packed.headers.get("content-encoding") == "gzip", path
+        assert packed.content == plain.content  # decoded by the client: the same bytes
+        assert int(packed.headers["content-length"]) < len(plain.content) / 2, path
+    small = client.post("/api/feedback", json={"guess": "tarso", "answer": "filme"}, headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in small.headers  # under ~1 KB: sent as is
+    big = {"history": ["tarso:BBBBB"], "pad": "x" * MAX_BODY}  # the body limit still answers first
+    response = client.post("/api/suggest", json=big, headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 413
+
+
+SECURITY = {"x-content-type-options": "nosniff", "x-frame-options": "DENY"}
+
+
+def test_security_headers_on_every_answer(client):
+    answers = [client.get(p) for p in ("/", "/nerdle", "/nerdle/today", "/nerdle/archive", "/nerdle/stats",
+                                        "/chess", "/no/such/page", "/static/board.js", "/static/nothing",
+                                        "/api/games", "/api/health", "/docs", "/openapi.json", "/favicon.ico")]
+    answers += [client.post("/api/suggest", json={"level": 9}), client.put("/api/suggest"),
+                client.post("/api/suggest", content=b"x" * (MAX_BODY + 1))]
+    for response in answers:
+        where = (response.request.method, response.request.url.path, response.status_code)
+        for name, value in SECURITY.items():
+            assert response.headers.get(name) == value, where
+        policy = response.headers.get("content-security-policy", "")
+        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy, where
+
+
+def test_only_the_bound_host_names_are_served():
+    app = create_app(allowed_hosts=["127.0.0.1", "localhost", "[::1]"])
+    with TestClient(app, base_url="http://127.0.0.1") as local:
+        assert local.get("/api/health").status_code == 200
+        assert local.get("/api/health", headers={"Host": "localhost"}).status_code == 200
+        assert local.get("/api/health", headers={"Host": "[::1]"}).status_code == 200
+        for host in ("attacker.example", "127.0.0.1.attacker.example", "localhost.", ""):
+            response = local.get("/wordle", headers={"Host": host})
+            assert response.status_code == 400, host
+            assert response.headers["content-type"] == "application/json"
+            assert "not served" in response.json()["detail"]
+            assert response.headers.get("x-frame-options") == "DENY"
+    with TestClient(create_app()) as anything:  # no list: every name (the tests' "testserver")
+        assert anything.get("/api/health").status_code == 200
+
+
+def test_serve_calls_all_of_127_loopback(monkeypatch, capsys):
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    for host in ("127.0.0.2", "127.1.2.3", "localhost"):
+        code, _, err = cli(capsys, ["serve", "--host", host, "--port", "0"])
+        assert code == 0 and not any(line.startswith("warning") for line in err), (host, err)
