@@ -14,6 +14,7 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
+from cli.options import command_backend
 from cli.limits import BEAM_HELP, DEPTH_HELP, MAX_SEED, check_answers, check_search
 from termo.core.errors import TermoError
 
@@ -105,6 +106,7 @@ def _finish(json_out: bool, data, markdown: str, paths) -> None:
 
 @user_errors
 def battery_command(
+    ctx: typer.Context,
     set_name: Annotated[str, typer.Option("--set", metavar="NAME", help="Battery: realistic (1,500 commonest), full (6,046) or level3 (300).")] = "realistic",
     strategies: Annotated[
         Optional[str],
@@ -130,6 +132,7 @@ def battery_command(
     from termo.analysis.experiments import battery_experiment
     from termo.analysis.strategies import parse_strategies
 
+    backend = command_backend(ctx, backend)
     if set_name not in BATTERIES:
         raise TermoError(f"unknown battery {set_name!r} (choose from {', '.join(BATTERIES)})")
     default = "entropy,level3" if set_name == "level3" else "random,letters,likely,entropy"
@@ -149,6 +152,7 @@ def battery_command(
 
 @user_errors
 def sweep_t_command(
+    ctx: typer.Context,
     temperatures: Annotated[str, typer.Option("--temperatures", metavar="LIST", help="Comma list of T values (inf = uniform).")] = "0.5,1,2,5,10,inf",
     set_name: Annotated[str, typer.Option("--set", metavar="NAME", help="Battery: realistic, full or level3.")] = "realistic",
     n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Battery size (see bench battery; at most 6,046).", min=1)] = None,
@@ -158,6 +162,7 @@ def sweep_t_command(
     json_out: JsonOption = False,
 ) -> None:
     """The entropy strategy at several prior temperatures, same secrets, own optimal opener per T."""
+    backend = command_backend(ctx, backend)
     _termo_study(game_name, "sweep-t")
     from termo.analysis.battery import battery_secrets
     from termo.analysis.experiments import sweep_t_experiment
@@ -177,6 +182,7 @@ def sweep_t_command(
 
 @user_errors
 def extended_command(
+    ctx: typer.Context,
     levels: Annotated[str, typer.Option("--levels", metavar="LIST", help="Comma list of levels to compare: 2 (realistic battery), 3 (300 secrets).")] = "2,3",
     n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Level-2 battery size (default 1,500; at most 6,046).", min=1)] = None,
     n3: Annotated[Optional[int], typer.Option("--n3", metavar="N", help="Level-3 battery size (default 300; at most 6,046).", min=1)] = None,
@@ -189,6 +195,7 @@ def extended_command(
     json_out: JsonOption = False,
 ) -> None:
     """Answers-only (6,046) vs extended (8,629) probe space, same secrets, level 2 and level 3."""
+    backend = command_backend(ctx, backend)
     _termo_study(game_name, "extended")
     from termo.analysis.battery import battery_secrets
     from termo.analysis.experiments import extended_experiment
@@ -219,6 +226,7 @@ def _study(kind: str, estimate: int, run, json_out: bool) -> None:
 
 @user_errors
 def worlds_command(
+    ctx: typer.Context,
     t: TOption = "1",
     world_t: Annotated[str, typer.Option("--world-t", metavar="T", help="Temperature inside the closed/open worlds (default inf = uniform).")] = "inf",
     word: Annotated[str, typer.Option("--word", metavar="WORD", help="The opener under study.")] = "serão",
@@ -230,6 +238,7 @@ def worlds_command(
     json_out: JsonOption = False,
 ) -> None:
     """Termo study: is SERÃO a good opener? Rankings, cuts, closed/open worlds, regret, (N, T) grid."""
+    backend = command_backend(ctx, backend)
     _termo_study(game_name, "worlds")
     from termo.analysis.experiments import worlds_experiment
 
@@ -243,6 +252,7 @@ def worlds_command(
 
 @user_errors
 def areio_command(
+    ctx: typer.Context,
     beam: BeamOption = 10,
     depth: DepthOption = 1,
     game_name: GameOption = None,
@@ -251,6 +261,7 @@ def areio_command(
     json_out: JsonOption = False,
 ) -> None:
     """Termo study: the conjugated probe AREIO in the extended space: ranks, open grid, games, regret."""
+    backend = command_backend(ctx, backend)
     _termo_study(game_name, "areio")
     from termo.analysis.experiments import areio_experiment
 
@@ -262,6 +273,7 @@ def areio_command(
 
 @user_errors
 def catalog_command(
+    ctx: typer.Context,
     level3: Annotated[bool, typer.Option("--level3/--no-level3", help="Also search the level-3 opener of every world (slow).")] = True,
     beam: BeamOption = 10,
     depth: DepthOption = 1,
@@ -271,6 +283,7 @@ def catalog_command(
     json_out: JsonOption = False,
 ) -> None:
     """Termo study: the best opener of every world (bits optimum and level-3 optimum with E)."""
+    backend = command_backend(ctx, backend)
     _termo_study(game_name, "catalog")
     from termo.analysis.experiments import catalog_experiment
 

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, default_out, print_json, progress_bar, user_errors
+from cli.options import command_backend
 from cli.limits import MAX_TIMEOUT, check_int, check_seconds
 from termo.core.errors import TermoError
 from termo.core.messages import counted
@@ -79,6 +80,7 @@ def openers_command(
     from termo.robustness.distributed import ClusterStopped, LocalClusterExecutor, check_address, make_executor
     from termo.robustness.opener_table import TableConfig, run_table, summary
 
+    backend = command_backend(ctx, backend)
     check_seconds("worker-timeout", worker_timeout)
     check_seconds("connect-timeout", connect_timeout, low=0.1)
     if scheduler and workers is not None:

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, out_folder, print_json, progress_bar, user_errors
+from cli.options import command_backend
 from cli.limits import MAX_COLUMNS, MAX_TIMEOUT, check_int, check_seconds
 from termo.core.errors import TermoError
 from termo.core.messages import counted
@@ -133,6 +134,7 @@ def robustness_command(
     from termo.games import resolve_name
     from termo.robustness.world import World, load_world
 
+    backend = command_backend(ctx, backend)
     if openers not in ("beam", "all"):
         raise TermoError(f"--openers must be beam or all, got {openers!r}")
     check_seconds("worker-timeout", worker_timeout)
@@ -230,9 +232,13 @@ def _resume_command(ctx) -> str:
         if getattr(param, "param_type_name", None) != "option" or param.name == "resume":
             continue
         source = ctx.get_parameter_source(param.name)
-        if source is None or source.name == "DEFAULT":
-            continue
+        given = source is not None and source.name != "DEFAULT"
         value = ctx.params.get(param.name)
+        if param.name == "backend":  # a root --backend is this command's backend
+            value = command_backend(ctx, value)
+            given = given or value is not None
+        if not given:
+            continue
         if getattr(param, "is_flag", False):
             flag = param.opts[0] if value else (param.secondary_opts or [None])[0]
             if flag:

@@ -17,6 +17,7 @@ import typer
 
 from cli.common import fail, one_line
 from cli.limits import parse_int
+from cli.options import root_backend
 
 
 def is_loopback(address: str) -> bool:
@@ -32,6 +33,7 @@ def is_loopback(address: str) -> bool:
 
 
 def serve_command(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option("--host", metavar="ADDRESS",
                                       help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every "
                                            "interface, with a warning).")] = "127.0.0.1",
@@ -63,7 +65,7 @@ def serve_command(
                             f"{port_number} of this machine can use the board and the API (no accounts, "
                             f"no TLS)"), err=True)
     sock = _bind(address, port_number)
-    _become_web_program(sock, address, threads, warm_games, today_source)
+    _become_web_program(sock, address, threads, warm_games, today_source, root_backend(ctx))
 
 
 def register(app: typer.Typer) -> None:
@@ -108,8 +110,9 @@ def _bind(address: str, port_number: int):
     return sock
 
 
-def _become_web_program(sock, address: str, workers: int, warm: tuple[str, ...], today_source) -> None:
-    """Replace this process with the web front end (`web.__main__`), ``sock`` inherited.
+def _become_web_program(sock, address: str, workers: int, warm: tuple[str, ...], today_source, backend) -> None:
+    """Replace this process with the web front end (`web.__main__`), ``sock`` inherited; the
+    root ``--backend`` becomes the server's ``$TERMO_BACKEND`` (the library's default backend).
 
     The program runs as ``python -m web`` would, on this process's import path (as
     multiprocessing's spawned children do), so that it is this installation's ``web`` package,
@@ -124,4 +127,5 @@ def _become_web_program(sock, address: str, workers: int, warm: tuple[str, ...],
     program = f"import runpy, sys; sys.path[:] = {sys.path!r}; runpy.run_module('web', run_name='__main__', alter_sys=True)"
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    os.execv(sys.executable, [sys.executable, "-c", program, *options])
+    environment = {**os.environ, "TERMO_BACKEND": backend} if backend else dict(os.environ)
+    os.execve(sys.executable, [sys.executable, "-c", program, *options], environment)

@@ -19,6 +19,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import USER_ERRORS, BackendOption, GameOption, JsonOption, fail, load_game, print_json
+from cli.options import command_backend
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
 from termo.core.errors import TermoError
 from termo.core.feedback import colours_help
@@ -175,6 +176,7 @@ def progress_display(label: str, delay: float = 0.8):
 
 
 def suggest_command(
+    ctx: typer.Context,
     history: Annotated[
         Optional[list[str]],
         typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBPBBGB). " + colours_help(),
@@ -204,6 +206,7 @@ def suggest_command(
     'expected' counts the guesses still to play, this one included (level 3)."""
     from termo.interface.suggest import Advisor, format_decision, suggest
 
+    backend = command_backend(ctx, backend)
     try:
         game = load_game(game_name, extended=extended, strict=strict)
         config = parse_config(level, t, beam, depth, opener, backend, hard=hard, game=game)
@@ -230,6 +233,7 @@ def suggest_command(
 
 
 def opener_command(
+    ctx: typer.Context,
     level: LevelOpt = "3",
     t: TOpt = "1.0",
     beam: BeamOpt = "10",
@@ -248,6 +252,7 @@ def opener_command(
     counts the guesses to solve the game, this one included (level 3)."""
     from termo.interface.suggest import Advisor, format_decision, opener_report
 
+    backend = command_backend(ctx, backend)
     try:
         game = load_game(game_name, extended=extended, strict=strict)
         config = parse_config(level, t, beam, depth, "optimal", backend, hard=hard, game=game)
@@ -274,6 +279,7 @@ def _use_color() -> bool:
 
 
 def play_command(
+    ctx: typer.Context,
     level: LevelOpt = "3",
     t: TOpt = "1.0",
     beam: BeamOpt = "10",
@@ -293,6 +299,7 @@ def play_command(
     from termo.interface.play import Play, decoded_lines, terminal_reader
     from termo.interface.suggest import Advisor
 
+    backend = command_backend(ctx, backend)
     try:
         game = load_game(game_name, extended=extended, strict=strict)
         config = parse_config(level, t, beam, depth, opener, backend, hard=hard, game=game)
