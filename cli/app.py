@@ -116,13 +116,15 @@ def _parameter_table(func):
     ``typer.Context`` parameter is left out (`context_arguments`)."""
     import typer.models as tm
 
-    hints = typing.get_type_hints(func, include_extras=True)
+    from cli.options import is_context
+
     options: dict = {}  # "--name" -> (parameter, None for a value, or the flag's value)
     argument = None
     envvars: dict = {}
-    for name, parameter in inspect.signature(func).parameters.items():
-        hint = hints.get(name)
-        if _is_context(hint):
+    # the signature typer reads (an option group's parameters in place, `cli.options.with_options`)
+    for name, parameter in inspect.signature(func, eval_str=True).parameters.items():
+        hint = parameter.annotation
+        if is_context(hint):
             continue
         info = next((m for m in getattr(hint, "__metadata__", ()) if isinstance(m, tm.ParameterInfo)), None)
         if info is None or parameter.kind is not parameter.POSITIONAL_OR_KEYWORD:
@@ -157,17 +159,13 @@ def _parameter_table(func):
     return options, argument, envvars
 
 
-def _is_context(hint) -> bool:
-    import typer
-
-    return isinstance(hint, type) and issubclass(hint, typer.Context)
-
-
 def context_arguments(func) -> dict:
     """``func``'s ``typer.Context`` parameters, each None: a direct call has no root context
     (the root options are in the keyword arguments already, `direct_call`)."""
-    hints = typing.get_type_hints(func)
-    return {name: None for name in inspect.signature(func).parameters if _is_context(hints.get(name))}
+    from cli.options import is_context
+
+    parameters = inspect.signature(func, eval_str=True).parameters.values()
+    return {p.name: None for p in parameters if is_context(p.annotation)}
 
 
 def _needs_typer(info) -> bool:
