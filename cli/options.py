@@ -7,6 +7,9 @@ backend it resolves (`command_backend`) to the library explicitly.
 An option group (`OptionGroup`, `with_options`) is a run of typer parameters that several
 commands declare alike: written once, it takes the place of one parameter of each command (the
 same options, in the same place of its help), and the command gets their values as one object.
+
+The Dask cluster options of `termo openers` and `termo robustness` (`SchedulerOption`, ...,
+`check_cluster`, `cluster_executor`) are declared and checked here once.
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ from __future__ import annotations
 import functools
 import inspect
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Annotated, Any, Callable, Optional
+
+import typer
+
+from cli.limits import MAX_TIMEOUT, check_int, check_seconds
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,58 @@ def with_options(name: str, group: OptionGroup):
 
 def is_context(annotation) -> bool:
     """Whether a parameter's annotation is typer's context (filled by typer, not an option)."""
-    import typer
-
     return isinstance(annotation, type) and issubclass(annotation, typer.Context)
+
+
+# ----------------------------------------------------------------------------- Dask cluster options
+# `termo openers` and `termo robustness` run their chunks here, on a Dask scheduler, or (openers)
+# on local Dask workers; the options and their checks are the same.
+
+MAX_WORKERS = 64  # --workers: local Dask worker processes
+
+SchedulerOption = Annotated[
+    Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); default: run here.")
+]
+ConnectTimeoutOption = Annotated[
+    float, typer.Option("--connect-timeout", envvar="TERMO_DASK_CONNECT_TIMEOUT", min=0.1, metavar="SECONDS",
+                        help=f"With --scheduler: seconds to reach the scheduler (at most {MAX_TIMEOUT:g}).")
+]
+
+
+def worker_timeout_option(no_worker: str):
+    """``--worker-timeout``: give up when no Dask worker is there (``no_worker`` says when) for that long."""
+    return Annotated[float, typer.Option(
+        "--worker-timeout", envvar="TERMO_DASK_WORKER_TIMEOUT", min=0, metavar="SECONDS",
+        help=f"With --scheduler: give up when no Dask worker is there{no_worker} for this long (at most {MAX_TIMEOUT:g}).")]
+
+
+def check_cluster(scheduler: Optional[str], worker_timeout: float, connect_timeout: float,
+                  workers: Optional[int] = None) -> None:
+    """The cluster options' bounds, and a scheduler address that can be used, before any work."""
+    from termo.core.errors import TermoError
+    from termo.robustness.distributed import check_address
+
+    check_seconds("worker-timeout", worker_timeout)
+    check_seconds("connect-timeout", connect_timeout, low=0.1)
+    if scheduler and workers is not None:
+        raise TermoError("give --scheduler or --workers, not both")
+    if workers is not None:
+        check_int("workers", workers, 1, MAX_WORKERS)
+    if scheduler:
+        check_address(scheduler)  # a bad address fails before any input is loaded
+
+
+def cluster_executor(scheduler: Optional[str], worker_timeout: float, connect_timeout: float,
+                     workers: Optional[int] = None, **options):
+    """Where the chunks run: ``workers`` local Dask worker processes, the Dask ``scheduler``, or
+    this process; the cluster's notices go to stderr."""
+    from termo.robustness.distributed import LocalClusterExecutor, make_executor
+
+    def notify(line: str) -> None:
+        typer.echo(line, err=True)
+
+    if workers is not None:
+        return LocalClusterExecutor(workers, worker_timeout=worker_timeout, connect_timeout=connect_timeout,
+                                    notify=notify, **options)
+    return make_executor(scheduler, worker_timeout=worker_timeout, connect_timeout=connect_timeout, notify=notify,
+                         **options)
