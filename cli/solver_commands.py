@@ -19,7 +19,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, BackendOption, GameOption, JsonOption, fail, load_game, print_json
+from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json
 from cli.options import OptionGroup, command_backend, with_options
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
 from termo.core.errors import TermoError
