@@ -42,6 +42,7 @@ def _build_app():
 
     import typer
 
+    from cli.options import RootOptions
     from termo import __version__
 
     app = typer.Typer(
@@ -59,6 +60,7 @@ def _build_app():
 
     @app.callback()
     def root(
+        ctx: typer.Context,
         version: Annotated[
             Optional[bool],
             typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
@@ -77,7 +79,7 @@ def _build_app():
             from backends.registry import check_name
 
             check_name(backend)  # a wrong name is one line and exit 2, even for a command without arrays
-            os.environ["TERMO_BACKEND"] = backend
+        ctx.obj = RootOptions(backend=backend or None)  # every command's context inherits it
         _register_warm_ups()
 
     for name in COMMAND_MODULES:
@@ -110,15 +112,20 @@ def __getattr__(name):
 
 def _parameter_table(func):
     """How the command line maps to ``func``'s keyword arguments, read from its typer
-    annotations: ``(options, argument, envvars)``, or None when typer is needed."""
+    annotations: ``(options, argument, envvars)``, or None when typer is needed. A
+    ``typer.Context`` parameter is left out (`context_arguments`)."""
     import typer.models as tm
 
-    hints = typing.get_type_hints(func, include_extras=True)
+    from cli.options import is_context
+
     options: dict = {}  # "--name" -> (parameter, None for a value, or the flag's value)
     argument = None
     envvars: dict = {}
-    for name, parameter in inspect.signature(func).parameters.items():
-        hint = hints.get(name)
+    # the signature typer reads (an option group's parameters in place, `cli.options.with_options`)
+    for name, parameter in inspect.signature(func, eval_str=True).parameters.items():
+        hint = parameter.annotation
+        if is_context(hint):
+            continue
         info = next((m for m in getattr(hint, "__metadata__", ()) if isinstance(m, tm.ParameterInfo)), None)
         if info is None or parameter.kind is not parameter.POSITIONAL_OR_KEYWORD:
             return None
@@ -152,6 +159,15 @@ def _parameter_table(func):
     return options, argument, envvars
 
 
+def context_arguments(func) -> dict:
+    """``func``'s ``typer.Context`` parameters, each None: a direct call has no root context
+    (the root options are in the keyword arguments already, `direct_call`)."""
+    from cli.options import is_context
+
+    parameters = inspect.signature(func, eval_str=True).parameters.values()
+    return {p.name: None for p in parameters if is_context(p.annotation)}
+
+
 def _needs_typer(info) -> bool:
     """An option typer must handle itself (callbacks, prompts, counts, parsers, hidden values)."""
     return bool(getattr(info, "callback", None) or getattr(info, "is_eager", False)
@@ -176,7 +192,9 @@ def _root_options(args):
 
 def direct_call(args):
     """``(function, kwargs, environment)`` when ``args`` is plainly a call of a direct command,
-    else None; ``environment`` holds what the root options set (``TERMO_BACKEND``)."""
+    else None; ``environment`` holds what the root options say, as the options' environment
+    variables (``TERMO_BACKEND``): a root ``--backend`` reaches the command's own ``--backend``
+    parameter (when not typed after the command), as on the typer path (`cli.options`)."""
     args = list(args)
     root = _root_options(args)
     if root is None or not args or args[0] not in DIRECT_COMMANDS:
@@ -252,9 +270,8 @@ def main(argv: typing.Optional[typing.List[str]] = None) -> int:
                 from backends.registry import check_name
 
                 check_name(environ["TERMO_BACKEND"])
-            os.environ.update(environ)  # what the root callback does for a root --backend
             _register_warm_ups()
-            result = func(**kwargs)
+            result = func(**context_arguments(func), **kwargs)
         else:
             result = get_app()(args=args, standalone_mode=False)
         code = int(result or 0) if isinstance(result, int) else 0

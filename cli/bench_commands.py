@@ -8,12 +8,15 @@ while it runs. The work is done by :mod:`termo.analysis`; these are thin wrapper
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Callable, Optional
 
 import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
+from cli.options import OptionGroup, command_backend, with_options
 from cli.limits import BEAM_HELP, DEPTH_HELP, MAX_SEED, check_answers, check_search
 from termo.core.errors import TermoError
 
@@ -30,6 +33,29 @@ BeamOption = Annotated[int, typer.Option("--beam", metavar="K", help=f"Level 3: 
 DepthOption = Annotated[int, typer.Option("--depth", metavar="P", help=f"Level 3: search depth before the greedy tail (P; 0 to {DEPTH_HELP}).",
                                           min=0)]
 DEFAULT_OUT = "results"  # under the cache dir (cli.common.default_out)
+
+
+@dataclass(frozen=True)
+class Study:
+    """The options every bench command ends with (`REPORT_OPTIONS`; `STUDY_OPTIONS` adds the
+    level-3 search's beam and depth), the backend resolved (`cli.options.command_backend`)."""
+
+    game_name: Optional[str]
+    out: Optional[Path]
+    backend: Optional[str]
+    json_out: bool
+    beam: int = 10
+    depth: int = 1
+
+
+def _study_options(ctx, backend: Optional[str] = None, **values) -> Study:
+    return Study(backend=command_backend(ctx, backend), **values)
+
+
+_REPORT = dict(game_name=(GameOption, None), out=(OutOption, None), backend=(BackendOption, None),
+               json_out=(JsonOption, False))
+REPORT_OPTIONS = OptionGroup.of(_study_options, **_REPORT)
+STUDY_OPTIONS = OptionGroup.of(_study_options, beam=(BeamOption, 10), depth=(DepthOption, 1), **_REPORT)
 
 
 def _termo_limits(beam: int, depth: int, n: int | None = None, n3: int | None = None, extended: bool = False) -> None:
@@ -104,7 +130,9 @@ def _finish(json_out: bool, data, markdown: str, paths) -> None:
 
 
 @user_errors
+@with_options("study", STUDY_OPTIONS)
 def battery_command(
+    ctx: typer.Context,
     set_name: Annotated[str, typer.Option("--set", metavar="NAME", help="Battery: realistic (1,500 commonest), full (6,046) or level3 (300).")] = "realistic",
     strategies: Annotated[
         Optional[str],
@@ -116,12 +144,7 @@ def battery_command(
     t: TOption = "1",
     extended: Annotated[bool, typer.Option("--extended", help="Probe with the 8,629 typeable words (answers + conjugations).")] = False,
     seed: SeedOption = 0,
-    beam: BeamOption = 10,
-    depth: DepthOption = 1,
-    game_name: GameOption = None,
-    out: OutOption = None,
-    backend: BackendOption = None,
-    json_out: JsonOption = False,
+    study: Study = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: greens stay in place and revealed letters are reused "
                                        "(the game's real rule); levels 1 and 2 only.")] = False,
 ) -> None:
@@ -135,30 +158,29 @@ def battery_command(
     default = "entropy,level3" if set_name == "level3" else "random,letters,likely,entropy"
     names = parse_strategies(strategies or default)
     temperature = _parse_t(t)
-    game = load_game(game_name, extended=extended)
-    check_search(game, beam, depth)
+    game = load_game(study.game_name, extended=extended)
+    check_search(game, study.beam, study.depth)
     check_answers(game, n)
-    out = out_folder(out, default=DEFAULT_OUT)
+    out = out_folder(study.out, default=DEFAULT_OUT)
     games = len(battery_secrets(game, set_name, n))
     with progress_bar(f"battery {set_name}", total=games * len(names), unit="games") as update:
         rows, markdown, paths = battery_experiment(
-            names, set_name, n=n, t=temperature, extended=extended, seed=seed, beam=beam, depth=depth,
-            backend=backend, out=out, progress=_Progress(update, games * len(names)), game=game, hard=hard)
-    _finish(json_out, rows, markdown, paths)
+            names, set_name, n=n, t=temperature, extended=extended, seed=seed, beam=study.beam, depth=study.depth,
+            backend=study.backend, out=out, progress=_Progress(update, games * len(names)), game=game, hard=hard)
+    _finish(study.json_out, rows, markdown, paths)
 
 
 @user_errors
+@with_options("study", REPORT_OPTIONS)
 def sweep_t_command(
+    ctx: typer.Context,
     temperatures: Annotated[str, typer.Option("--temperatures", metavar="LIST", help="Comma list of T values (inf = uniform).")] = "0.5,1,2,5,10,inf",
     set_name: Annotated[str, typer.Option("--set", metavar="NAME", help="Battery: realistic, full or level3.")] = "realistic",
     n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Battery size (see bench battery; at most 6,046).", min=1)] = None,
-    game_name: GameOption = None,
-    out: OutOption = None,
-    backend: BackendOption = None,
-    json_out: JsonOption = False,
+    study: Study = None,
 ) -> None:
     """The entropy strategy at several prior temperatures, same secrets, own optimal opener per T."""
-    _termo_study(game_name, "sweep-t")
+    _termo_study(study.game_name, "sweep-t")
     from termo.analysis.battery import battery_secrets
     from termo.analysis.experiments import sweep_t_experiment
     from termo.games import get_game
@@ -167,29 +189,26 @@ def sweep_t_command(
     if not temps:
         raise TermoError("--temperatures needs at least one value")
     check_answers(get_game("termo"), n)
-    out = out_folder(out, default=DEFAULT_OUT)
+    out = out_folder(study.out, default=DEFAULT_OUT)
     games = len(battery_secrets(get_game("termo"), set_name, n))
     with progress_bar("temperature sweep", total=games * len(temps), unit="games") as update:
-        rows, markdown, paths = sweep_t_experiment(temps, set_name, n=n, backend=backend, out=out,
+        rows, markdown, paths = sweep_t_experiment(temps, set_name, n=n, backend=study.backend, out=out,
                                                    progress=_Progress(update, games * len(temps)))
-    _finish(json_out, rows, markdown, paths)
+    _finish(study.json_out, rows, markdown, paths)
 
 
 @user_errors
+@with_options("study", STUDY_OPTIONS)
 def extended_command(
+    ctx: typer.Context,
     levels: Annotated[str, typer.Option("--levels", metavar="LIST", help="Comma list of levels to compare: 2 (realistic battery), 3 (300 secrets).")] = "2,3",
     n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Level-2 battery size (default 1,500; at most 6,046).", min=1)] = None,
     n3: Annotated[Optional[int], typer.Option("--n3", metavar="N", help="Level-3 battery size (default 300; at most 6,046).", min=1)] = None,
     t: TOption = "1",
-    beam: BeamOption = 10,
-    depth: DepthOption = 1,
-    game_name: GameOption = None,
-    out: OutOption = None,
-    backend: BackendOption = None,
-    json_out: JsonOption = False,
+    study: Study = None,
 ) -> None:
     """Answers-only (6,046) vs extended (8,629) probe space, same secrets, level 2 and level 3."""
-    _termo_study(game_name, "extended")
+    _termo_study(study.game_name, "extended")
     from termo.analysis.battery import battery_secrets
     from termo.analysis.experiments import extended_experiment
     from termo.games import get_game
@@ -200,84 +219,66 @@ def extended_command(
         raise TermoError(f"--levels takes 2 and/or 3, got {levels!r}") from None
     if not wanted or any(x not in (2, 3) for x in wanted):
         raise TermoError(f"--levels takes 2 and/or 3, got {levels!r}")
-    _termo_limits(beam, depth, n, n3)
-    out = out_folder(out, default=DEFAULT_OUT)
+    _termo_limits(study.beam, study.depth, n, n3)
+    out = out_folder(study.out, default=DEFAULT_OUT)
     game = get_game("termo")
     total = sum(2 * len(battery_secrets(game, "realistic" if lv == 2 else "level3", n if lv == 2 else n3)) for lv in wanted)
     with progress_bar("extended probe space", total=total, unit="games") as update:
-        rows, markdown, paths = extended_experiment(wanted, n2=n, n3=n3, t=_parse_t(t), beam=beam, depth=depth,
-                                                    backend=backend, out=out, progress=_Progress(update, total))
-    _finish(json_out, rows, markdown, paths)
+        rows, markdown, paths = extended_experiment(wanted, n2=n, n3=n3, t=_parse_t(t), beam=study.beam, depth=study.depth,
+                                                    backend=study.backend, out=out, progress=_Progress(update, total))
+    _finish(study.json_out, rows, markdown, paths)
 
 
-def _study(kind: str, estimate: int, run, json_out: bool) -> None:
-    """Run one opener study with a progress bar (``estimate`` steps), print markdown or JSON."""
+def _run_study(study: Study, kind: str, estimate: int, experiment: Callable, extended: bool = False) -> None:
+    """One Termo opener study: its bounds checked, then ``experiment`` run into ``--out`` with a
+    progress bar (``estimate`` steps), markdown or JSON printed."""
+    _termo_limits(study.beam, study.depth, extended=extended)
+    out = out_folder(study.out, default=DEFAULT_OUT)
     with progress_bar(kind, total=estimate) as update:
-        result, markdown, paths = run(lambda label, done, total: update(min(done, estimate), estimate))
-    _finish(json_out, result, markdown, paths)
+        result, markdown, paths = experiment(beam=study.beam, depth=study.depth, backend=study.backend, out=out,
+                                             progress=lambda label, done, total: update(min(done, estimate), estimate))
+    _finish(study.json_out, result, markdown, paths)
 
 
 @user_errors
+@with_options("study", STUDY_OPTIONS)
 def worlds_command(
+    ctx: typer.Context,
     t: TOption = "1",
     world_t: Annotated[str, typer.Option("--world-t", metavar="T", help="Temperature inside the closed/open worlds (default inf = uniform).")] = "inf",
     word: Annotated[str, typer.Option("--word", metavar="WORD", help="The opener under study.")] = "serão",
-    beam: BeamOption = 10,
-    depth: DepthOption = 1,
-    game_name: GameOption = None,
-    out: OutOption = None,
-    backend: BackendOption = None,
-    json_out: JsonOption = False,
+    study: Study = None,
 ) -> None:
     """Termo study: is SERÃO a good opener? Rankings, cuts, closed/open worlds, regret, (N, T) grid."""
-    _termo_study(game_name, "worlds")
+    _termo_study(study.game_name, "worlds")
     from termo.analysis.experiments import worlds_experiment
 
     temperature, inside = _parse_t(t), _parse_t(world_t)
-    _termo_limits(beam, depth)
-    out = out_folder(out, default=DEFAULT_OUT)
-    _study("worlds", 100, lambda progress: worlds_experiment(t=temperature, world_t=inside, word=word, beam=beam,
-                                                                depth=depth, backend=backend, out=out,
-                                                                progress=progress), json_out)
+    _run_study(study, "worlds", 100, functools.partial(worlds_experiment, t=temperature, world_t=inside, word=word))
 
 
 @user_errors
-def areio_command(
-    beam: BeamOption = 10,
-    depth: DepthOption = 1,
-    game_name: GameOption = None,
-    out: OutOption = None,
-    backend: BackendOption = None,
-    json_out: JsonOption = False,
-) -> None:
+@with_options("study", STUDY_OPTIONS)
+def areio_command(ctx: typer.Context, study: Study = None) -> None:
     """Termo study: the conjugated probe AREIO in the extended space: ranks, open grid, games, regret."""
-    _termo_study(game_name, "areio")
+    _termo_study(study.game_name, "areio")
     from termo.analysis.experiments import areio_experiment
 
-    _termo_limits(beam, depth, extended=True)
-    out = out_folder(out, default=DEFAULT_OUT)
-    _study("areio", 50, lambda progress: areio_experiment(beam=beam, depth=depth, backend=backend, out=out,
-                                                          progress=progress), json_out)
+    _run_study(study, "areio", 50, areio_experiment, extended=True)
 
 
 @user_errors
+@with_options("study", STUDY_OPTIONS)
 def catalog_command(
+    ctx: typer.Context,
     level3: Annotated[bool, typer.Option("--level3/--no-level3", help="Also search the level-3 opener of every world (slow).")] = True,
-    beam: BeamOption = 10,
-    depth: DepthOption = 1,
-    game_name: GameOption = None,
-    out: OutOption = None,
-    backend: BackendOption = None,
-    json_out: JsonOption = False,
+    study: Study = None,
 ) -> None:
     """Termo study: the best opener of every world (bits optimum and level-3 optimum with E)."""
-    _termo_study(game_name, "catalog")
+    _termo_study(study.game_name, "catalog")
     from termo.analysis.experiments import catalog_experiment
 
-    _termo_limits(beam, depth)
-    out = out_folder(out, default=DEFAULT_OUT)
-    _study("catalog", 17, lambda progress: catalog_experiment(level3=level3, beam=beam, depth=depth, backend=backend,
-                                                              out=out, progress=progress), json_out)
+    _run_study(study, "catalog", 17, functools.partial(catalog_experiment, level3=level3))
 
 
 def register(app: typer.Typer) -> None:

@@ -8,6 +8,7 @@ import typer
 
 from backends import available_backends, get_backend
 from cli.common import BackendOption, GameOption, JsonOption, load_game, print_json, user_errors
+from cli.options import command_backend
 
 ExtendedOption = Annotated[
     bool, typer.Option("--extended", help="Termo: use the 8,629 typeable words (answers + conjugations) as probes.")
@@ -112,6 +113,7 @@ def lexicon_command(game_name: GameOption = None, json_out: JsonOption = False) 
 
 @user_errors
 def matrix_command(
+    ctx: typer.Context,
     game_name: GameOption = None,
     extended: ExtendedOption = False,
     strict: StrictOption = False,
@@ -122,6 +124,7 @@ def matrix_command(
     """Build (or load from the cache) the pattern matrix; report shape, signature, time, cache path."""
     from termo.engine.matrix import build_info
 
+    backend = command_backend(ctx, backend)
     info = build_info(load_game(game_name, extended=extended, strict=strict), get_backend(backend), rebuild=rebuild)
     report = {k: info[k] for k in ("shape", "signature", "seconds", "cache", "source", "backend")}
     if json_out:

@@ -9,14 +9,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, default_out, print_json, progress_bar, user_errors
-from cli.limits import MAX_TIMEOUT, check_int, check_seconds
+from cli.common import BackendOption, GameOption, default_out, print_json, progress_bar, user_errors
+from cli.options import (MAX_WORKERS, ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
+                         command_backend, worker_timeout_option)
+from cli.limits import check_int
 from termo.core.errors import TermoError
 from termo.core.messages import counted
 
 DEFAULT_DIR = "openers"  # checkpoints under <cache dir>/openers/<game>/checkpoints
-MAX_WORKERS = 64
 TOP_SHOWN = 20
+WorkerTimeoutOption = worker_timeout_option("")
 
 
 @user_errors
@@ -42,9 +44,7 @@ def openers_command(
         typer.Option("--checkpoint-dir", metavar="DIR", show_default=False,
                      help="Folder of the checkpointed chunks (default: <cache dir>/openers/<game>/checkpoints)."),
     ] = None,
-    scheduler: Annotated[
-        Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); default: run here.")
-    ] = None,
+    scheduler: SchedulerOption = None,
     workers: Annotated[
         Optional[int],
         typer.Option("--workers", metavar="N", show_default=False,
@@ -56,37 +56,48 @@ def openers_command(
                      help="Only the first N answers (in the game's answer order) as openers: a partial table."),
     ] = None,
     chunk: Annotated[int, typer.Option("--chunk", metavar="N", help="Openers per checkpointed chunk.")] = 32,
-    worker_timeout: Annotated[
-        float,
-        typer.Option("--worker-timeout", envvar="TERMO_DASK_WORKER_TIMEOUT", min=0, metavar="SECONDS",
-                     help=f"With --scheduler: give up when no Dask worker is there for this long (at most {MAX_TIMEOUT:g})."),
-    ] = 60.0,
-    connect_timeout: Annotated[
-        float,
-        typer.Option("--connect-timeout", envvar="TERMO_DASK_CONNECT_TIMEOUT", min=0.1, metavar="SECONDS",
-                     help=f"With --scheduler: seconds to reach the scheduler (at most {MAX_TIMEOUT:g})."),
-    ] = 5.0,
+    worker_timeout: WorkerTimeoutOption = 60.0,
+    connect_timeout: ConnectTimeoutOption = 5.0,
     backend: BackendOption = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the table as JSON on stdout: a list of "
                                            "{word, expected, rank}, by rank then word.")] = False,
 ) -> None:
     """Every answer as the opener, a greedy follow-up against every answer: the full-game
     expected guesses, to 4 decimals, ties sharing a rank."""
-    from backends import get_backend
-    from termo.games import resolve_name
-    from termo.core.prior import parse_temperature
     from termo.robustness.checkpoint import CheckpointStore
-    from termo.robustness.distributed import ClusterStopped, LocalClusterExecutor, check_address, make_executor
-    from termo.robustness.opener_table import TableConfig, run_table, summary
 
-    check_seconds("worker-timeout", worker_timeout)
-    check_seconds("connect-timeout", connect_timeout, low=0.1)
-    if scheduler and workers is not None:
-        raise TermoError("give --scheduler or --workers, not both")
-    if workers is not None:
-        check_int("workers", workers, 1, MAX_WORKERS)
-    if scheduler:
-        check_address(scheduler)
+    backend = command_backend(ctx, backend)
+    check_cluster(scheduler, worker_timeout, connect_timeout, workers)
+    config = _table_config(game_name, t, chunk, limit, backend)
+    folder = checkpoint_dir if checkpoint_dir is not None else default_out(DEFAULT_DIR) / config.game / "checkpoints"
+    _writable_folder(folder, "--checkpoint-dir")
+    if out is not None:
+        _writable_file(out)
+    store = CheckpointStore(folder, reuse=resume)
+    executor = cluster_executor(scheduler, worker_timeout, connect_timeout, workers)
+    info: dict = {}
+    table = _run_table(config, store, executor, info, folder, out)
+    typer.echo(
+        f"openers: {table['n_openers']:,} openers, {counted(info.get('chunks_computed', 0), 'chunk')} computed, "
+        f"{info.get('chunks_resumed', 0)} resumed, {info.get('seconds', 0.0):.1f} s"
+        + (f"; wrote {out}" if out is not None else ""),
+        err=True,
+    )
+    if json_out:
+        print_json(table["openers"])
+        return
+    from termo.robustness.opener_table import summary
+
+    _print_table(table, summary(table, TOP_SHOWN))
+
+
+def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit: Optional[int], backend):
+    """The table's `termo.robustness.opener_table.TableConfig`, its options checked."""
+    from backends import get_backend
+    from termo.core.prior import parse_temperature
+    from termo.games import resolve_name
+    from termo.robustness.opener_table import TableConfig
+
     name = resolve_name(game_name)
     temperature = 1.0 if t is None else parse_temperature(t)
     if temperature <= 0:
@@ -94,22 +105,16 @@ def openers_command(
     check_int("chunk", chunk, 1, 100_000)
     if limit is not None:
         check_int("limit", limit, 1)
-    backend_name = get_backend(backend).name
-    config = TableConfig(game=name, t=temperature, limit=limit, chunk_size=chunk, backend=backend_name)
-    folder = checkpoint_dir if checkpoint_dir is not None else default_out(DEFAULT_DIR) / name / "checkpoints"
-    _writable_folder(folder, "--checkpoint-dir")
-    if out is not None:
-        _writable_file(out)
-    store = CheckpointStore(folder, reuse=resume)
-    if workers is not None:
-        executor = LocalClusterExecutor(workers, worker_timeout=worker_timeout, connect_timeout=connect_timeout,
-                                        notify=lambda line: typer.echo(line, err=True))
-    else:
-        executor = make_executor(scheduler, worker_timeout=worker_timeout, connect_timeout=connect_timeout,
-                                 notify=lambda line: typer.echo(line, err=True))
-    info: dict = {}
+    return TableConfig(game=name, t=temperature, limit=limit, chunk_size=chunk, backend=get_backend(backend).name)
+
+
+def _run_table(config, store, executor, info: dict, folder: Path, out: Optional[Path]) -> dict:
+    """Compute the table (progress on stderr), write it to ``out`` if given; the executor is closed."""
+    from termo.robustness.distributed import ClusterStopped
+    from termo.robustness.opener_table import run_table
+
     try:
-        with progress_bar(f"openers ({name})", unit="openers") as update:
+        with progress_bar(f"openers ({config.game})", unit="openers") as update:
             table = run_table(config, store=store, executor=executor, progress=_fresh_work(update), info=info)
             update.phase("writing the table…")
             if out is not None:
@@ -121,16 +126,7 @@ def openers_command(
         raise TermoError(f"{err.reason}; the finished chunks are checkpointed in {folder}; rerun with --resume") from None
     finally:
         executor.close()
-    typer.echo(
-        f"openers: {table['n_openers']:,} openers, {counted(info.get('chunks_computed', 0), 'chunk')} computed, "
-        f"{info.get('chunks_resumed', 0)} resumed, {info.get('seconds', 0.0):.1f} s"
-        + (f"; wrote {out}" if out is not None else ""),
-        err=True,
-    )
-    if json_out:
-        print_json(table["openers"])
-        return
-    _print_table(table, summary(table, TOP_SHOWN))
+    return table
 
 
 def _fresh_work(update):

@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, load_game, one_line, print_json, progress_interval, user_errors
+from cli.options import command_backend
 from cli.limits import parse_int, parse_seconds
 
 MAX_NODES = 10**12
@@ -45,6 +46,7 @@ def _parse_time(text: Optional[str]) -> Optional[float]:
 
 @user_errors
 def optimal_command(
+    ctx: typer.Context,
     game: GameOption = None,
     opener: Annotated[Optional[str], typer.Option("--opener", metavar="WORD",
                                                   help="Fix the first guess (default: search every first guess).",
@@ -64,6 +66,7 @@ def optimal_command(
     from termo.exact import beam_value, solve
     from termo.core.prior import parse_temperature
 
+    backend = command_backend(ctx, backend)
     g = load_game(game)
     temperature = parse_temperature(t)
     seconds = _parse_time(time_limit)

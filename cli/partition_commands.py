@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
+from cli.options import command_backend
 from cli.limits import MAX_PATTERNS, check_top, parse_int
 from termo.core.feedback import colours_help
 
@@ -73,6 +74,7 @@ def partition_command(
 
 @user_errors
 def rank_command(
+    ctx: typer.Context,
     history: HistoryArg = None,
     by: Annotated[str, typer.Option("--by", metavar="entropy|minimax|remaining",
                                     help="Order: highest bits, smallest largest group, or lowest expected remaining.")] = "entropy",
@@ -86,6 +88,7 @@ def rank_command(
     from termo.engine.partition import check_criterion, make_state, rank_probes
     from termo.core.prior import parse_temperature
 
+    backend = command_backend(ctx, backend)
     check_criterion(by)
     k = parse_int("top", top, 1)
     g = load_game(game)
@@ -105,6 +108,7 @@ def rank_command(
 
 @user_errors
 def second_guess_command(
+    ctx: typer.Context,
     game: GameOption = None,
     opener: Annotated[Optional[str], typer.Option("--opener", metavar="WORD",
                                                   help="First guess (default: the game's default opener).",
@@ -123,6 +127,7 @@ def second_guess_command(
     from termo.analysis.second_guess import second_guess_markdown, second_guess_study, write_second_guess
     from termo.core.prior import parse_temperature
 
+    backend = command_backend(ctx, backend)
     k = parse_int("patterns", patterns, 1, MAX_PATTERNS, "one panel of the plot each")
     n = parse_int("top", top, 1)
     temperature = parse_temperature(t)

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, out_folder, print_json, progress_bar, user_errors
-from cli.limits import MAX_COLUMNS, MAX_TIMEOUT, check_int, check_seconds
+from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor, command_backend,
+                         worker_timeout_option)
+from cli.limits import MAX_COLUMNS, check_int
 from termo.core.errors import TermoError
 from termo.core.messages import counted
 
 DEFAULT_OUT = "robustness"  # under the cache dir (cli.common.default_out)
+WorkerTimeoutOption = worker_timeout_option(" (at the start, or after every worker was lost)")
 
 
 def _parse_columns(text: str | None, data):
@@ -92,20 +96,9 @@ def robustness_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Reuse the finished chunks checkpointed in DIR (same inputs only).")
     ] = False,
-    scheduler: Annotated[
-        Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); default: run here.")
-    ] = None,
-    worker_timeout: Annotated[
-        float,
-        typer.Option("--worker-timeout", envvar="TERMO_DASK_WORKER_TIMEOUT", min=0, metavar="SECONDS",
-                     help="With --scheduler: give up when no Dask worker is there (at the start, or after every "
-                     f"worker was lost) for this long (at most {MAX_TIMEOUT:g})."),
-    ] = 60.0,
-    connect_timeout: Annotated[
-        float,
-        typer.Option("--connect-timeout", envvar="TERMO_DASK_CONNECT_TIMEOUT", min=0.1, metavar="SECONDS",
-                     help=f"With --scheduler: seconds to reach the scheduler (at most {MAX_TIMEOUT:g})."),
-    ] = 5.0,
+    scheduler: SchedulerOption = None,
+    worker_timeout: WorkerTimeoutOption = 60.0,
+    connect_timeout: ConnectTimeoutOption = 5.0,
     verbose: Annotated[
         bool, typer.Option("--verbose", help="Show the Dask cluster's own log messages on stderr (also TERMO_DEBUG=1).")
     ] = False,
@@ -125,62 +118,30 @@ def robustness_command(
 ) -> None:
     """Expected guesses of openers under seven priors, regrets and the robust opener (rules §8)."""
     from backends import get_backend
-    from termo.robustness.checkpoint import CheckpointStore
-    from termo.robustness.distributed import ClusterStopped, check_address, make_executor
-    from termo.robustness.report import document, write_all
-    from termo.robustness.scale import empirical_floor
-    from termo.robustness.sweep import SweepConfig, run_sweep
     from termo.games import resolve_name
+    from termo.robustness.checkpoint import CheckpointStore
+    from termo.robustness.sweep import SweepConfig
     from termo.robustness.world import World, load_world
 
+    backend = command_backend(ctx, backend)
     if openers not in ("beam", "all"):
         raise TermoError(f"--openers must be beam or all, got {openers!r}")
-    check_seconds("worker-timeout", worker_timeout)
-    check_seconds("connect-timeout", connect_timeout, low=0.1)
-    if scheduler:
-        check_address(scheduler)  # a bad address fails before the world is loaded
+    check_cluster(scheduler, worker_timeout, connect_timeout)
     backend_name = get_backend(backend).name
     world = World(extended=extended, size=world_size, game=resolve_name(game_name))
     data = load_world(world)
     check_int("chunk", chunk, 1, len(data.probes), f"the world has {len(data.probes):,} probes")
     cols = _parse_columns(columns, data)
-    past_words = None
-    if past is not None:
-        try:
-            past_words = past.read_bytes().decode("utf-8").splitlines()
-        except OSError as err:
-            raise TermoError(f"cannot read {past}: {err.strerror or err}") from None
-        except UnicodeDecodeError as err:
-            raise TermoError(f"cannot read {past}: not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset "
-                             f"{err.start}); give a text file of past secrets, one a line") from None
+    past_words = None if past is None else _past_secrets(past)
     out = out_folder(out, default=DEFAULT_OUT)  # created (or refused) before the sweep starts
     # chunks are keyed by a hash of their inputs, so reusing one is always sound; without --resume
     # the run still starts from scratch (and overwrites), it never deletes anything
     store = _CountingStore(CheckpointStore(out / "checkpoints", reuse=resume))
-    executor = make_executor(scheduler, worker_timeout=worker_timeout, connect_timeout=connect_timeout,
-                             verbose=verbose, notify=lambda line: typer.echo(line, err=True))
+    executor = cluster_executor(scheduler, worker_timeout, connect_timeout, verbose=verbose)
     info: dict = {}
-    try:
-        with progress_bar(f"robustness ({openers})", unit="openers") as update:
-            result = run_sweep(
-                SweepConfig(world=world, columns=cols, mode=openers, chunk_size=chunk, backend=backend_name),
-                store=store,
-                executor=executor,
-                progress=lambda done, total, note="": update(done, total),
-                info=info,
-            )
-            update.phase("writing the report…")  # the bar covers the report and heatmap too
-            doc = document(result, _scale_section(data, world, backend_name))
-            if past_words is not None:
-                doc["empirical_floor"] = empirical_floor(data.answers, data.icf, past_words)
-            paths = write_all(out, doc)
-    except ClusterStopped as err:  # every chunk that finished is checkpointed already
-        if not store.finished:
-            raise TermoError(err.reason) from None
-        raise TermoError(f"{err.reason}; {counted(store.finished, 'chunk')} finished and checkpointed in {out / 'checkpoints'}; "
-                         f"resume with: {_resume_command(ctx)}") from None
-    finally:
-        executor.close()
+    sweep = _Sweep(SweepConfig(world=world, columns=cols, mode=openers, chunk_size=chunk, backend=backend_name),
+                   data, past_words, out)
+    doc, paths = sweep.run(store, executor, info, resume_command=lambda: _resume_command(ctx))
     typer.echo(
         f"robustness: {counted(info.get('chunks_computed', 0), 'chunk')} computed, {info.get('chunks_resumed', 0)} resumed, "
         f"{info.get('seconds', 0.0):.1f} s; wrote {paths['json']}",
@@ -190,6 +151,58 @@ def robustness_command(
         print_json(doc)
         return
     _print_summary(doc)
+
+
+def _past_secrets(past: Path) -> list[str]:
+    """``--past FILE``: the past secrets, one a line (TermoError when it cannot be read as text)."""
+    try:
+        return past.read_bytes().decode("utf-8").splitlines()
+    except OSError as err:
+        raise TermoError(f"cannot read {past}: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise TermoError(f"cannot read {past}: not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset "
+                         f"{err.start}); give a text file of past secrets, one a line") from None
+
+
+@dataclass(frozen=True)
+class _Sweep:
+    """One robustness sweep and its report: the configuration, the world's data, the past
+    secrets (or None) and the output folder."""
+
+    config: "SweepConfig"  # termo.robustness.sweep
+    data: "WorldData"  # termo.robustness.world
+    past_words: Optional[list[str]]
+    out: Path
+
+    def run(self, store, executor, info: dict, resume_command) -> tuple[dict, dict]:
+        """``(document, paths written)``, progress on stderr; the executor is closed. A cluster
+        that stops is one TermoError, saying how to resume (``resume_command()``) when chunks finished."""
+        from termo.robustness.distributed import ClusterStopped
+        from termo.robustness.sweep import run_sweep
+
+        try:
+            with progress_bar(f"robustness ({self.config.mode})", unit="openers") as update:
+                result = run_sweep(self.config, store=store, executor=executor,
+                                   progress=lambda done, total, note="": update(done, total), info=info)
+                update.phase("writing the report…")  # the bar covers the report and heatmap too
+                return self.report(result)
+        except ClusterStopped as err:  # every chunk that finished is checkpointed already
+            if not store.finished:
+                raise TermoError(err.reason) from None
+            raise TermoError(f"{err.reason}; {counted(store.finished, 'chunk')} finished and checkpointed in "
+                             f"{self.out / 'checkpoints'}; resume with: {resume_command()}") from None
+        finally:
+            executor.close()
+
+    def report(self, result) -> tuple[dict, dict]:
+        """The sweep's document (with the scale section and the empirical floor) and its files."""
+        from termo.robustness.report import document, write_all
+        from termo.robustness.scale import empirical_floor
+
+        doc = document(result, _scale_section(self.data, self.config.world, self.config.backend))
+        if self.past_words is not None:
+            doc["empirical_floor"] = empirical_floor(self.data.answers, self.data.icf, self.past_words)
+        return doc, write_all(self.out, doc)
 
 
 class _CountingStore:
@@ -230,9 +243,13 @@ def _resume_command(ctx) -> str:
         if getattr(param, "param_type_name", None) != "option" or param.name == "resume":
             continue
         source = ctx.get_parameter_source(param.name)
-        if source is None or source.name == "DEFAULT":
-            continue
+        given = source is not None and source.name != "DEFAULT"
         value = ctx.params.get(param.name)
+        if param.name == "backend":  # a root --backend is this command's backend
+            value = command_backend(ctx, value)
+            given = given or value is not None
+        if not given:
+            continue
         if getattr(param, "is_flag", False):
             flag = param.opts[0] if value else (param.secondary_opts or [None])[0]
             if flag:

@@ -1,10 +1,11 @@
-"""`termo serve`: the web board and the JSON API (`web.app`), served by uvicorn.
+"""`termo serve`: the web board and the JSON API, served by the web front end's own program.
 
-Loopback (127.0.0.1) by default: the board is a personal tool. Any other address is served too,
-with a warning line on stderr first (the API has no accounts; anyone who can reach the port can
-use the machine's CPU). Only the names the server is bound to are answered (`web.app.AllowedHosts`).
-The connections' timeouts and bound are `web.connections`'. SIGTERM stops the server as Ctrl-C
-does (the worker processes with it), and the workers end by themselves if the server is killed.
+The command checks its options and binds the listening socket here (so that every refusal is
+the CLI's one line and exit code 2), then becomes ``python -m web`` (`web.__main__`) with
+``os.execv``: the same process (PID, streams, signals, exit status), the socket handed over by
+its descriptor. Loopback (127.0.0.1) by default: the board is a personal tool. Any other
+address is served too, with a warning line on stderr first (the API has no accounts; anyone
+who can reach the port can use the machine's CPU).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import typer
 
 from cli.common import fail, one_line
 from cli.limits import parse_int
+from cli.options import root_backend
+
 
 def is_loopback(address: str) -> bool:
     """Whether ``address`` is this machine only: ``localhost``, 127.0.0.0/8 or ::1."""
@@ -29,31 +32,8 @@ def is_loopback(address: str) -> bool:
         return False
 
 
-def allowed_hosts(address: str):
-    """The ``Host`` names the server answers to when bound to ``address``: the loopback names
-    and ``address`` itself; None (every name) when bound to every interface (0.0.0.0, ::),
-    whose names are not known here."""
-    import ipaddress
-
-    from web.app import LOOPBACK_HOSTS
-
-    bare = address.strip("[]")
-    try:
-        ip = ipaddress.ip_address(bare)
-    except ValueError:
-        return [*LOOPBACK_HOSTS, address.lower()]
-    if ip.is_unspecified:
-        return None
-    return [*LOOPBACK_HOSTS, f"[{ip}]" if ip.version == 6 else str(ip)]
-
-
-def _terminated(signum, frame) -> None:
-    """SIGTERM after uvicorn's graceful stop (it raises the signal again), or before it started:
-    a normal exit, so the worker pools are shut down as on Ctrl-C."""
-    raise SystemExit(128 + signum)
-
-
 def serve_command(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option("--host", metavar="ADDRESS",
                                       help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every "
                                            "interface, with a warning).")] = "127.0.0.1",
@@ -76,7 +56,7 @@ def serve_command(
     if today_source is not None:
         if not today_source.strip():
             fail("--today-source must be a URL or a file")
-        os.environ["TERMO_TODAY_SOURCE"] = today_source.strip()  # read by web.nerdle_routes per request
+        today_source = today_source.strip()
     address = host.strip()
     if not address:
         fail("--host must be an address, e.g. 127.0.0.1")
@@ -84,15 +64,39 @@ def serve_command(
         typer.echo(one_line(f"warning: listening on {address}, not on loopback: anyone who can reach port "
                             f"{port_number} of this machine can use the board and the API (no accounts, "
                             f"no TLS)"), err=True)
-    import signal
+    sock = _bind(address, port_number)
+    _become_web_program(sock, address, threads, warm_games, today_source, root_backend(ctx))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` to the root app."""
+    app.command("serve")(serve_command)
+
+
+def _warm_games(text: str) -> tuple[str, ...]:
+    """``--warm``: the games to prepare at start, in the board's order (all, none, or a list)."""
+    from termo.games import GAME_NAMES
+
+    games = tuple(GAME_NAMES)  # the games the board serves, in its order (`web.warmup.GAMES`)
+    value = text.strip().lower()
+    if value == "all":
+        return games
+    if value == "none":
+        return ()
+    names = [part.strip() for part in value.split(",") if part.strip()]
+    unknown = [name for name in names if name not in games]
+    if not names or unknown:
+        fail(f"--warm must be all, none or games among {', '.join(games)}, not {text!r}")
+    return tuple(name for name in games if name in names)
+
+
+def _bind(address: str, port_number: int):
+    """The socket bound to ``address``:``port_number`` (here, so that a taken port is one line
+    and exit code 2)."""
     import socket
 
-    from web.app import create_app
-    from web.connections import Server, config
-    from web.jobs import Jobs
-
     shown = f"[{address}]" if ":" in address else address
-    try:  # bound here, so that a taken port is one line and exit code 2
+    try:
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
         infos = socket.getaddrinfo(address, port_number, family, socket.SOCK_STREAM)
         sock = socket.socket(infos[0][0], socket.SOCK_STREAM)
@@ -103,39 +107,25 @@ def serve_command(
 
         reason = os_error_message(err) if not isinstance(err, socket.gaierror) else "unknown address"
         fail(f"cannot listen on {shown}:{port_number}: {reason}")
-    port_number = sock.getsockname()[1]  # the free port the system chose for --port 0
-    jobs = Jobs(workers=threads)
-    if jobs.workers < threads:
-        typer.echo("warning: numba has no thread-safe threading layer here (tbb or omp): searches run "
-                   "one at a time (--workers 1)", err=True)
-    app = create_app(jobs, warm=warm_games, allowed_hosts=allowed_hosts(address))
-    typer.echo(f"termo: serving the board on http://{shown}:{port_number}/ (API: /api, docs: /docs); "
-               f"Ctrl-C stops", err=True)
-    server = Server(config(app, log_level="warning", access_log=False))
-    previous = signal.signal(signal.SIGTERM, _terminated)
-    try:
-        with sock:
-            server.run(sockets=[sock])
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    return sock
 
 
-def register(app: typer.Typer) -> None:
-    """Add `serve` to the root app."""
-    app.command("serve")(serve_command)
+def _become_web_program(sock, address: str, workers: int, warm: tuple[str, ...], today_source, backend) -> None:
+    """Replace this process with the web front end (`web.__main__`), ``sock`` inherited; the
+    root ``--backend`` becomes the server's ``$TERMO_BACKEND`` (the library's default backend).
 
+    The program runs as ``python -m web`` would, on this process's import path (as
+    multiprocessing's spawned children do), so that it is this installation's ``web`` package,
+    not a ``web`` folder of the current directory."""
+    import sys
 
-def _warm_games(text: str) -> tuple[str, ...]:
-    """``--warm``: the games to prepare at start, in the board's order (all, none, or a list)."""
-    from web.warmup import GAMES
-
-    value = text.strip().lower()
-    if value == "all":
-        return GAMES
-    if value == "none":
-        return ()
-    names = [part.strip() for part in value.split(",") if part.strip()]
-    unknown = [name for name in names if name not in GAMES]
-    if not names or unknown:
-        fail(f"--warm must be all, none or games among {', '.join(GAMES)}, not {text!r}")
-    return tuple(name for name in GAMES if name in names)
+    os.set_inheritable(sock.fileno(), True)
+    options = [f"--host={address}", f"--workers={workers}", f"--warm={','.join(warm) or 'none'}",
+               f"--fd={sock.fileno()}"]
+    if today_source is not None:
+        options.append(f"--today-source={today_source}")
+    program = f"import runpy, sys; sys.path[:] = {sys.path!r}; runpy.run_module('web', run_name='__main__', alter_sys=True)"
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    environment = {**os.environ, "TERMO_BACKEND": backend} if backend else dict(os.environ)
+    os.execve(sys.executable, [sys.executable, "-c", program, *options], environment)

@@ -14,11 +14,13 @@ import os
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, BackendOption, GameOption, JsonOption, fail, load_game, print_json
+from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json
+from cli.options import OptionGroup, command_backend, with_options
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
 from termo.core.errors import TermoError
 from termo.core.feedback import colours_help
@@ -68,6 +70,34 @@ def tree_spec(tree: Optional[str], no_tree: bool):
 HardOpt = Annotated[
     bool, typer.Option("--hard", metavar="", help="Hard mode: greens stay in place and revealed letters are reused (the game's real rule).")
 ]
+
+
+@dataclass(frozen=True)
+class Search:
+    """The search options of `suggest`, `opener` and `play` (`SEARCH_OPTIONS`, `OPTIMUM_OPTIONS`)."""
+
+    level: str
+    t: str
+    beam: str
+    depth: str
+    extended: bool
+    strict: bool
+    opener: str = "default"
+    hard: bool = False
+
+    def prepare(self, game_name: Optional[str], backend: Optional[str]):
+        """``(game, config)``: the game told (``--game``, its word lists) and the checked configuration."""
+        game = load_game(game_name, extended=self.extended, strict=self.strict)
+        return game, parse_config(self.level, self.t, self.beam, self.depth, self.opener, backend, hard=self.hard,
+                                  game=game)
+
+
+_SEARCH = dict(level=(LevelOpt, "3"), t=(TOpt, "1.0"), beam=(BeamOpt, "10"), depth=(DepthOpt, "1"),
+               extended=(ExtendedOpt, False), strict=(StrictOpt, False))
+SEARCH_OPTIONS = OptionGroup.of(lambda ctx, **values: Search(**values), **_SEARCH, opener=(OpenerOpt, "default"),
+                                hard=(HardOpt, False))
+OPTIMUM_OPTIONS = OptionGroup.of(lambda ctx, **values: Search(opener="optimal", **values), **_SEARCH,
+                                 hard=(HardOpt, False))  # `termo opener`: the configuration's optimum
 
 
 def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "default", backend=None,
@@ -174,20 +204,15 @@ def progress_display(label: str, delay: float = 0.8):
 # ----------------------------------------------------------------------------- commands
 
 
+@with_options("search", SEARCH_OPTIONS)
 def suggest_command(
+    ctx: typer.Context,
     history: Annotated[
         Optional[list[str]],
         typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBPBBGB). " + colours_help(),
                        show_default=False),
     ] = None,
-    level: LevelOpt = "3",
-    t: TOpt = "1.0",
-    beam: BeamOpt = "10",
-    depth: DepthOpt = "1",
-    extended: ExtendedOpt = False,
-    strict: StrictOpt = False,
-    opener: OpenerOpt = "default",
-    hard: HardOpt = False,
+    search: Search = None,
     list_n: Annotated[
         Optional[str],
         typer.Option("--list", metavar="N", show_default=False,
@@ -204,9 +229,9 @@ def suggest_command(
     'expected' counts the guesses still to play, this one included (level 3)."""
     from termo.interface.suggest import Advisor, format_decision, suggest
 
+    backend = command_backend(ctx, backend)
     try:
-        game = load_game(game_name, extended=extended, strict=strict)
-        config = parse_config(level, t, beam, depth, opener, backend, hard=hard, game=game)
+        game, config = search.prepare(game_name, backend)
         remaining = None if list_n is None else parse_int("list", list_n, 1)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))
         if tree is not None:
@@ -229,14 +254,10 @@ def suggest_command(
             typer.echo(line)
 
 
+@with_options("search", OPTIMUM_OPTIONS)
 def opener_command(
-    level: LevelOpt = "3",
-    t: TOpt = "1.0",
-    beam: BeamOpt = "10",
-    depth: DepthOpt = "1",
-    extended: ExtendedOpt = False,
-    strict: StrictOpt = False,
-    hard: HardOpt = False,
+    ctx: typer.Context,
+    search: Search = None,
     game_name: GameOption = None,
     json_out: JsonOpt = False,
     backend: BackendOption = None,
@@ -248,9 +269,9 @@ def opener_command(
     counts the guesses to solve the game, this one included (level 3)."""
     from termo.interface.suggest import Advisor, format_decision, opener_report
 
+    backend = command_backend(ctx, backend)
     try:
-        game = load_game(game_name, extended=extended, strict=strict)
-        config = parse_config(level, t, beam, depth, "optimal", backend, hard=hard, game=game)
+        game, config = search.prepare(game_name, backend)
         with progress_display("searching the opener") as progress:
             data = opener_report(game, advisor=Advisor(game, config), progress=progress)
     except USER_ERRORS as err:
@@ -273,15 +294,10 @@ def _use_color() -> bool:
     return sys.stdout.isatty() and sys.stdin.isatty()
 
 
+@with_options("search", SEARCH_OPTIONS)
 def play_command(
-    level: LevelOpt = "3",
-    t: TOpt = "1.0",
-    beam: BeamOpt = "10",
-    depth: DepthOpt = "1",
-    extended: ExtendedOpt = False,
-    strict: StrictOpt = False,
-    opener: OpenerOpt = "default",
-    hard: HardOpt = False,
+    ctx: typer.Context,
+    search: Search = None,
     game_name: GameOption = None,
     color: Annotated[
         Optional[bool], typer.Option("--color/--no-color", help="Coloured tiles (default: when stdout is a terminal).")
@@ -293,9 +309,9 @@ def play_command(
     from termo.interface.play import Play, decoded_lines, terminal_reader
     from termo.interface.suggest import Advisor
 
+    backend = command_backend(ctx, backend)
     try:
-        game = load_game(game_name, extended=extended, strict=strict)
-        config = parse_config(level, t, beam, depth, opener, backend, hard=hard, game=game)
+        game, config = search.prepare(game_name, backend)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))
         if tree is not None:
             advisor.tree  # a bad --tree file: one line now, before the game starts

@@ -13,6 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json, progress_bar
+from cli.options import command_backend
 from cli.limits import parse_int, parse_seconds
 from termo.core.errors import TermoError
 
@@ -21,6 +22,7 @@ FileArg = Annotated[str, typer.Argument(metavar="FILE", help="A tree file writte
 
 
 def build_command(
+    ctx: typer.Context,
     method: Annotated[str, typer.Option("--method", metavar="exact|level3|practical",
                                         help="exact: the exact solver's strategy; level3: today's level-3 policy "
                                              "played out; practical: the practical builder of docs/trees.md (candidates + sampled probes, "
@@ -49,6 +51,7 @@ def build_command(
     from termo.trees.fileformat import write_tree
     from termo.trees.store import cache_path
 
+    backend = command_backend(ctx, backend)
     try:
         check_method(method)
         game = load_game(game_name, extended=extended, strict=strict)

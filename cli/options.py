@@ -1,0 +1,151 @@
+"""What several commands share: the root options carried in typer's context, and option groups.
+
+The root ``--backend`` (``termo --backend NAME COMMAND``) travels in the root context's ``obj``
+(`RootOptions`; typer hands it to every subcommand's context), and each command passes the
+backend it resolves (`command_backend`) to the library explicitly.
+
+An option group (`OptionGroup`, `with_options`) is a run of typer parameters that several
+commands declare alike: written once, it takes the place of one parameter of each command (the
+same options, in the same place of its help), and the command gets their values as one object.
+
+The Dask cluster options of `termo openers` and `termo robustness` (`SchedulerOption`, ...,
+`check_cluster`, `cluster_executor`) are declared and checked here once.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass
+from typing import Annotated, Any, Callable, Optional
+
+import typer
+
+from cli.limits import MAX_TIMEOUT, check_int, check_seconds
+
+
+@dataclass(frozen=True)
+class RootOptions:
+    """The root options of one ``termo`` run (``ctx.obj``)."""
+
+    backend: Optional[str] = None
+
+
+def root_backend(ctx) -> Optional[str]:
+    """The root ``--backend`` of the run ``ctx`` belongs to (None: not given, or no context)."""
+    obj = getattr(ctx, "obj", None)
+    return obj.backend if isinstance(obj, RootOptions) else None
+
+
+def command_backend(ctx, backend: Optional[str]) -> Optional[str]:
+    """The backend a command runs on: its own ``--backend`` typed on its command line, else the
+    root ``--backend``, else its option's value from ``$TERMO_BACKEND`` (None: NumPy).
+
+    ``ctx`` is None on the direct path (`cli.app.direct_call`), which has chosen ``backend`` in
+    the same order already."""
+    if ctx is None:
+        return backend
+    source = ctx.get_parameter_source("backend")
+    if source is not None and source.name == "COMMANDLINE":
+        return backend
+    return root_backend(ctx) or backend
+
+
+@dataclass(frozen=True)
+class OptionGroup:
+    """Typer parameters declared once for several commands (`with_options`): ``parameters``
+    in their help order; ``make(ctx, **values)`` is what a command gets for them (``ctx``: the
+    command's typer context, None on the direct path)."""
+
+    parameters: tuple[inspect.Parameter, ...]
+    make: Callable[..., Any]
+
+    @classmethod
+    def of(cls, make: Callable[..., Any], **declared: tuple[Any, Any]) -> "OptionGroup":
+        """``declared``: parameter name -> ``(annotation, default)`` (an ``Annotated`` typer option)."""
+        return cls(tuple(inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default,
+                                           annotation=annotation)
+                         for name, (annotation, default) in declared.items()), make)
+
+
+def with_options(name: str, group: OptionGroup):
+    """A command whose parameter ``name`` stands for the parameters of ``group``, in its place:
+    typer (and `cli.app.direct_call`) sees those, the command gets ``group.make(ctx, **values)``
+    (a value not passed, as on the direct path: its default)."""
+
+    def decorate(func):
+        signature = inspect.signature(func, eval_str=True)
+        contexts = [p.name for p in signature.parameters.values() if is_context(p.annotation)]
+        parameters = []
+        for parameter in signature.parameters.values():
+            parameters.extend(group.parameters if parameter.name == name else (parameter,))
+
+        @functools.wraps(func)
+        def command(*args, **kwargs):
+            values = {p.name: kwargs.pop(p.name, p.default) for p in group.parameters}
+            ctx = kwargs.get(contexts[0]) if contexts else None
+            return func(*args, **kwargs, **{name: group.make(ctx, **values)})
+
+        command.__signature__ = signature.replace(parameters=parameters)
+        return command
+
+    return decorate
+
+
+def is_context(annotation) -> bool:
+    """Whether a parameter's annotation is typer's context (filled by typer, not an option)."""
+    return isinstance(annotation, type) and issubclass(annotation, typer.Context)
+
+
+# ----------------------------------------------------------------------------- Dask cluster options
+# `termo openers` and `termo robustness` run their chunks here, on a Dask scheduler, or (openers)
+# on local Dask workers; the options and their checks are the same.
+
+MAX_WORKERS = 64  # --workers: local Dask worker processes
+
+SchedulerOption = Annotated[
+    Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); default: run here.")
+]
+ConnectTimeoutOption = Annotated[
+    float, typer.Option("--connect-timeout", envvar="TERMO_DASK_CONNECT_TIMEOUT", min=0.1, metavar="SECONDS",
+                        help=f"With --scheduler: seconds to reach the scheduler (at most {MAX_TIMEOUT:g}).")
+]
+
+
+def worker_timeout_option(no_worker: str):
+    """``--worker-timeout``: give up when no Dask worker is there (``no_worker`` says when) for that long."""
+    return Annotated[float, typer.Option(
+        "--worker-timeout", envvar="TERMO_DASK_WORKER_TIMEOUT", min=0, metavar="SECONDS",
+        help=f"With --scheduler: give up when no Dask worker is there{no_worker} for this long (at most {MAX_TIMEOUT:g}).")]
+
+
+def check_cluster(scheduler: Optional[str], worker_timeout: float, connect_timeout: float,
+                  workers: Optional[int] = None) -> None:
+    """The cluster options' bounds, and a scheduler address that can be used, before any work."""
+    from termo.core.errors import TermoError
+    from termo.robustness.distributed import check_address
+
+    check_seconds("worker-timeout", worker_timeout)
+    check_seconds("connect-timeout", connect_timeout, low=0.1)
+    if scheduler and workers is not None:
+        raise TermoError("give --scheduler or --workers, not both")
+    if workers is not None:
+        check_int("workers", workers, 1, MAX_WORKERS)
+    if scheduler:
+        check_address(scheduler)  # a bad address fails before any input is loaded
+
+
+def cluster_executor(scheduler: Optional[str], worker_timeout: float, connect_timeout: float,
+                     workers: Optional[int] = None, **options):
+    """Where the chunks run: ``workers`` local Dask worker processes, the Dask ``scheduler``, or
+    this process; the cluster's notices go to stderr."""
+    from termo.robustness.distributed import LocalClusterExecutor, make_executor
+
+    def notify(line: str) -> None:
+        typer.echo(line, err=True)
+
+    if workers is not None:
+        return LocalClusterExecutor(workers, worker_timeout=worker_timeout, connect_timeout=connect_timeout,
+                                    notify=notify, **options)
+    return make_executor(scheduler, worker_timeout=worker_timeout, connect_timeout=connect_timeout, notify=notify,
+                         **options)
