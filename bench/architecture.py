@@ -1,4 +1,4 @@
-"""The shape of the code, measured from its imports and definitions (issue 18's before/after).
+"""The shape of the code, measured from its imports and definitions (a before/after of a refactor).
 
     python bench/architecture.py [--repo DIR] [--json OUT]
 

@@ -10,59 +10,22 @@ probes, ``--depth`` at most its tries minus one) belong to the library's
 
 from __future__ import annotations
 
-import math
-
 from termo.core.errors import TermoError
+from termo.interface.requests import (  # noqa: F401 - the CLI's names of the one request module
+    MAX_TIMEOUT,
+    check_int,
+    check_seconds,
+    parse_int,
+    parse_seconds,
+)
 
 # static bounds (the ones that do not depend on the game)
 MAX_PATTERNS = 50  # bench second-guess: one plot panel per pattern
 MAX_SEED = 2**64 - 1  # a 64-bit seed (numpy's default_rng takes non-negative integers)
-MAX_TIMEOUT = 86_400.0  # seconds (a day): waiting for a Dask cluster is never unbounded
 MAX_COLUMNS = 64  # robustness: each column is a whole sweep
 
 BEAM_HELP = "100, or the game's probe count if smaller: the search's memory grows with the beam"
 DEPTH_HELP = "the game's tries minus 1, 5 in a 6-try game: the search cannot look past the last try"
-
-
-def parse_int(name: str, text: str, low: int, high: int | None = None, why: str = "") -> int:
-    """An integer option given as text (``--name``), within ``[low, high]``."""
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        raise TermoError(f"--{name} takes an integer, not {text!r}", "option.integer",
-                         {"name": name, "value": str(text)}) from None
-    return check_int(name, value, low, high, why)
-
-
-def check_int(name: str, value: int, low: int, high: int | None = None, why: str = "") -> int:
-    """``value`` of ``--name`` within ``[low, high]`` (``why``: the reason of the upper bound)."""
-    if value < low:
-        raise TermoError(f"--{name} must be at least {low}, not {value}", "option.at_least",
-                         {"name": name, "low": low, "value": value})
-    if high is not None and value > high:
-        reason = f" ({why})" if why else ""
-        raise TermoError(f"--{name} must be at most {high:,}{reason}, not {value:,}", "option.at_most",
-                         {"name": name, "high": high, "value": value})
-    return value
-
-
-def check_seconds(name: str, value: float, low: float = 0.0, high: float = MAX_TIMEOUT) -> float:
-    """A finite number of seconds for ``--name`` within ``[low, high]``."""
-    if not math.isfinite(value) or value < low or value > high:
-        raise TermoError(f"--{name} takes a number of seconds from {low:g} to {high:g}, not {value!r}")
-    return value
-
-
-def parse_seconds(name: str, text, low: float = 0.001, high: float = MAX_TIMEOUT):
-    """``--name SECONDS`` as text: None stays None, else a finite number within ``[low, high]``
-    (one bound for every command's time budget: `optimal --time`, `tree build --time`)."""
-    if text is None:
-        return None
-    try:
-        value = float(str(text).strip())
-    except ValueError:
-        raise TermoError(f"--{name} takes a number of seconds, not {text!r}") from None
-    return check_seconds(name, value, low, high)
 
 
 def _title(game) -> str:

@@ -22,6 +22,7 @@ import typer
 from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json
 from cli.options import OptionGroup, command_backend, with_options
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
+from termo.interface.requests import parse_config  # noqa: F401 - also the CLI's name for it
 from termo.core.errors import TermoError
 from termo.core.feedback import colours_help
 
@@ -98,37 +99,6 @@ SEARCH_OPTIONS = OptionGroup.of(lambda ctx, **values: Search(**values), **_SEARC
                                 hard=(HardOpt, False))
 OPTIMUM_OPTIONS = OptionGroup.of(lambda ctx, **values: Search(opener="optimal", **values), **_SEARCH,
                                  hard=(HardOpt, False))  # `termo opener`: the configuration's optimum
-
-
-def parse_config(level: str, t: str, beam: str, depth: str, opener: str = "default", backend=None,
-                 hard: bool = False, game=None):
-    """Check the options and build a `termo.interface.suggest.Config` (TermoError on a bad value); with
-    ``game``, also the bounds the game sets (`Config.check_game`: ``--beam`` at most its probes,
-    ``--depth`` at most its tries minus one), before any work starts."""
-    from termo.core.prior import parse_temperature
-    from termo.interface.suggest import Config
-
-    lvl = parse_int("level", level, 1)
-    if lvl not in (1, 2, 3):
-        raise TermoError(f"--level must be 1, 2 or 3, not {lvl}", "option.level", {"value": lvl})
-    if opener not in ("default", "optimal"):
-        raise TermoError(f"--opener must be 'default' or 'optimal', not {opener!r}", "option.opener", {"value": opener})
-    temperature = parse_temperature(t)
-    config = Config(
-        level=lvl,
-        t=temperature,
-        beam=parse_int("beam", beam, 1),
-        depth=parse_int("depth", depth, 0),
-        opener=opener,
-        backend=backend,
-        hard=bool(hard),
-    )
-    if game is not None:
-        try:
-            config.check_game(game)
-        except TermoError as err:
-            raise err.reworded(f"--{err}") from None
-    return config
 
 
 @contextlib.contextmanager
