@@ -371,3 +371,12 @@ def test_shared_implementation_on_numpy_arrays_equals_the_kernels(world):
     want = numpy_backend.best_probes(plan, members, offsets, world["prior"], WIN, N_BINS)
     assert got[0].tolist() == want[0].tolist()
     np.testing.assert_allclose(got[1], want[1], rtol=0, atol=1e-12)
+
+
+def test_only_numpy_sweeps_a_big_lone_set_apart(backend):
+    """The one NumPy fast-path choice the domain asks about: a lone set of more than 256
+    candidates is swept on its own on NumPy; every other backend batches every set."""
+    numpy_like = backend.name == "numpy"
+    assert backend.sweeps_one_set_apart(256) is False
+    assert backend.sweeps_one_set_apart(257) is numpy_like
+    assert backend.sweeps_one_set_apart(10**6) is numpy_like
