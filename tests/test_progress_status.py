@@ -28,7 +28,7 @@ def test_battery_progress_reaches_the_end_only_when_the_last_strategy_ends(monke
     from termo.analysis import battery
 
     game = type("G", (), {"n_probes": 4})()
-    monkeypatch.setattr(battery, "full_world", lambda **kw: type("W", (), {"game": game})())
+    monkeypatch.setattr(battery, "full_world", lambda **kw: type("W", (), {"game": game, "load_game": lambda self: game})())
     monkeypatch.setattr(battery, "battery_secrets", lambda game, name, n: list(range(4)))
     monkeypatch.setattr(battery, "build_policy", lambda name, world, **kw: name)
     monkeypatch.setattr(battery, "get_backend", lambda b: type("B", (), {"name": "numpy"})())

@@ -5,6 +5,7 @@ answered, and `termo serve`'s options.
 
 from __future__ import annotations
 
+import os
 import json
 import re
 
@@ -16,10 +17,24 @@ from web_helpers import TestClient, _no_game_env, cli, cli_error, client, create
 
 # ----------------------------------------------------------------------------- termo serve
 
+def serve_in_this_process(monkeypatch) -> None:
+    """`termo serve` ends by replacing its process with the web program (``os.execve``); here the
+    program runs in this process instead, so that a test can stand in for uvicorn's loop."""
+    import cli.serve_commands
+    import web.__main__
+
+    def run_web_program(executable, argv, environment):
+        monkeypatch.setattr(os, "environ", dict(environment))
+        web.__main__.main(argv[3:])  # [python, -c, program, *options]
+
+    monkeypatch.setattr(cli.serve_commands.os, "execve", run_web_program)
+
+
 def test_serve_warns_off_loopback_and_checks_the_port(monkeypatch, capsys):
     import uvicorn
 
     ran = []
+    serve_in_this_process(monkeypatch)
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.append(sockets))
     code, _, err = cli(capsys, ["serve", "--host", "0.0.0.0", "--port", "0"])
     assert code == 0 and len(ran) == 1
@@ -200,6 +215,7 @@ def test_only_the_bound_host_names_are_served():
 def test_serve_calls_all_of_127_loopback(monkeypatch, capsys):
     import uvicorn
 
+    serve_in_this_process(monkeypatch)
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
     for host in ("127.0.0.2", "127.1.2.3", "localhost"):
         code, _, err = cli(capsys, ["serve", "--host", host, "--port", "0"])
