@@ -1,0 +1,254 @@
+"""Decisions for several boards at once (a `termo.games.mode.Mode` in progress).
+
+The model (docs/modes.md): every unsolved board hides one answer, drawn from its candidates with
+the game's prior renormalised over them, and the boards are drawn *independently*. The real games
+draw distinct answers; independence is the approximation, and it matters only when boards share
+candidates (a guess's chance of solving two boards at once is counted though it cannot happen).
+The state itself (`termo.engine.boards.BoardsState`) applies the one joint rule a turn can check:
+one guess solves one board at most.
+
+Objectives (``objective=``), each a cost to minimise per game:
+
+* ``finish`` (default): the turn on which the last board is solved; a lost game counts the limit + 1;
+* ``score``: the share card's score, the sum of every board's solve turn; a failed board counts
+  the limit + 1;
+* ``win``: the probability of losing (so the probability of solving every board is maximised).
+
+All three are the same recursion with a cost per turn and a cost at the loss (`Objective`):
+finish pays 1 per turn played and 1 more at a loss; score pays the number of boards unsolved at
+the start of each turn and that number again at a loss; win pays 0 per turn and 1 at a loss.
+
+Levels:
+
+* **2**, the largest joint entropy: the sum over unsolved boards of each board's entropy (bits)
+  of the guess's colours (the joint entropy of independent boards). Forced moves first: a board
+  with one candidate left is solved now (the first such board in board order). Ties of the
+  rounded sum go to the guess most likely to solve a board, then to the lower probe index.
+* **3** and the exact solver are in `termo.engine.joint_search`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from backends.constants import ROUND_STEP
+from termo.core.errors import TermoError
+
+OBJECTIVES = ("finish", "score", "win")
+DEFAULT_OBJECTIVE = "finish"
+LEVELS = (2, 3)
+
+
+def _host():
+    from backends import host
+
+    return host()
+
+
+@dataclass(frozen=True)
+class Objective:
+    """Cost per turn and at a loss, as functions of the number of boards still unsolved."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if self.name not in OBJECTIVES:
+            raise TermoError(f"unknown objective {self.name!r}; choose one of: {', '.join(OBJECTIVES)}",
+                             "objective.unknown", {"name": str(self.name)[:40], "choices": list(OBJECTIVES)})
+
+    def turn_cost(self, unsolved: int) -> float:
+        """What playing one more turn costs with ``unsolved`` boards unsolved at its start."""
+        if self.name == "finish":
+            return 1.0
+        if self.name == "score":
+            return float(unsolved)
+        return 0.0
+
+    def loss_cost(self, unsolved: int) -> float:
+        """What running out of turns costs with ``unsolved`` boards unsolved."""
+        if self.name == "score":
+            return float(unsolved)
+        return 1.0
+
+    def base(self, turns_played: int, solved_on) -> float:
+        """The cost already paid after ``turns_played`` turns with boards solved on ``solved_on``
+        (None for unsolved): ``expected`` values add the remaining cost to it."""
+        if self.name == "finish":
+            return float(turns_played)
+        if self.name == "score":
+            return float(sum(t if t is not None else turns_played for t in solved_on))
+        return 0.0
+
+    @property
+    def maximise_label(self) -> str:
+        return {"finish": "expected finishing turn", "score": "expected score",
+                "win": "probability of losing"}[self.name]
+
+
+def check_objective(name) -> Objective:
+    return Objective(str(name if name is not None else DEFAULT_OBJECTIVE).strip().lower())
+
+
+@dataclass(frozen=True)
+class JointChoice:
+    """One guess for every board: its probe, joint entropy, chance to solve a board, value."""
+
+    index: int
+    word: str
+    bits: float
+    p_solve: float  # the probability that it solves one of the unsolved boards (independent boards)
+    expected: float | None = None  # level 3: the expected objective after playing it (see Objective.base)
+
+    def as_dict(self) -> dict:
+        return {"word": self.word, "bits": self.bits + 0.0, "p_solve": self.p_solve, "expected": self.expected}
+
+
+@dataclass(frozen=True)
+class JointDecision:
+    """The suggestion for a mode in progress (see `as_dict` for the JSON contract)."""
+
+    choice: JointChoice
+    reason: str
+    level: int
+    objective: str
+    alternatives: tuple[JointChoice, ...] = field(default_factory=tuple)
+
+    @property
+    def index(self) -> int:
+        return self.choice.index
+
+    @property
+    def word(self) -> str:
+        return self.choice.word
+
+    def as_dict(self) -> dict:
+        out = {"level": self.level, "objective": self.objective}
+        out.update(self.choice.as_dict())
+        out["reason"] = self.reason
+        out["alternatives"] = [alt.as_dict() for alt in self.alternatives]
+        return out
+
+
+class JointSolver:
+    """Level-2 decisions for one mode on one backend (``level=3`` builds the search's solver, see
+    `joint_solver`). ``prior`` overrides the game's default prior (float64 over answers)."""
+
+    level = 2
+
+    def __init__(self, mode, objective=DEFAULT_OBJECTIVE, backend=None, t: float = 1.0, prior=None,
+                 alternatives: int = 5):
+        from termo.engine.solver import Solver
+
+        self.mode = mode
+        self.game = mode.game
+        self.objective = check_objective(objective)
+        self.alternatives = int(alternatives)
+        self.board_solver = Solver(mode.game, level=2, t=t, backend=backend, prior=prior)
+        self.sweeper = self.board_solver.sweeper
+        self.backend = self.board_solver.backend
+        xp = _host().xp
+        self.prior = xp.asarray(self.board_solver.prior, dtype=xp.float64)
+
+    # ---------------------------------------------------------------- per board
+    def weights(self, cands):
+        """The prior over ``cands`` renormalised (uniform when its mass is 0), host float64."""
+        xp = _host().xp
+        w = xp.take(self.prior, xp.asarray(cands, dtype=xp.int64))
+        total = float(xp.sum(w))
+        if not total > 0.0:
+            return xp.full(w.shape, 1.0 / max(int(w.shape[0]), 1), dtype=xp.float64)
+        return w / total
+
+    def solve_chances(self, boards):
+        """Per probe, the probability that it solves one of ``boards`` (lists of candidate arrays)
+        with the boards independent: ``1 − Π_b (1 − P_b(probe is the answer))``."""
+        xp = _host().xp
+        miss = xp.ones(self.game.n_probes, dtype=xp.float64)
+        for cands in boards:
+            p = xp.zeros(self.game.n_probes, dtype=xp.float64)
+            idx = xp.asarray(cands, dtype=xp.int64)
+            p[idx] = self.weights(idx)
+            miss = miss * (1.0 - p)
+        return 1.0 - miss
+
+    def joint_bits(self, boards):
+        """Per probe, the sum of the boards' entropies (bits), host float64."""
+        xp = _host().xp
+        total = xp.zeros(self.game.n_probes, dtype=xp.float64)
+        for cands in boards:
+            if int(len(cands)) > 1:
+                total = total + self.sweeper.entropies(cands)
+        return total
+
+    # ---------------------------------------------------------------- decisions
+    def unsolved_sets(self, state) -> list:
+        return [state.candidates[b] for b in state.unsolved]
+
+    def forced(self, boards) -> int | None:
+        """The answer of the first board with one candidate left, else None."""
+        for cands in boards:
+            if int(len(cands)) == 1:
+                return int(cands[0])
+        return None
+
+    def ranked(self, boards, k: int):
+        """The ``k`` best probes by (rounded joint bits desc, solve chance desc, index asc):
+        (indices, bits, chances) as host arrays."""
+        xp = _host().xp
+        bits = self.joint_bits(boards)
+        chance = self.solve_chances(boards)
+        key = xp.round(bits / ROUND_STEP)
+        order = xp.lexsort((xp.arange(bits.shape[0]), -chance, -key)) if hasattr(xp, "lexsort") else None
+        if order is None:  # pragma: no cover - the host backend is NumPy
+            raise TermoError("the host backend has no lexsort")
+        top = order[: max(int(k), 1)]
+        return top, bits[top], chance[top]
+
+    def choose(self, boards, turn: int = 0) -> int:
+        """The probe level 2 plays on ``boards`` (candidate arrays of the unsolved boards)."""
+        forced = self.forced(boards)
+        if forced is not None:
+            return forced
+        top, _, _ = self.ranked(boards, 1)
+        return int(top[0])
+
+    def choose_many(self, states, turns) -> list[int]:
+        """One probe per state (a list of candidate arrays of its unsolved boards), for batteries."""
+        return [self.choose(boards, turn) for boards, turn in zip(states, turns)]
+
+    def _choice(self, index: int, bits: float, chance: float, expected=None) -> JointChoice:
+        return JointChoice(int(index), self.game.probes[int(index)], float(bits), float(chance), expected)
+
+    def decide(self, state) -> JointDecision:
+        """The suggestion for ``state`` (a `BoardsState` not over)."""
+        if state.over:
+            raise TermoError("the game is over: nothing to suggest", "boards.over_suggest")
+        boards = self.unsolved_sets(state)
+        top, bits, chance = self.ranked(boards, self.alternatives + 1)
+        choices = [self._choice(i, b, c) for i, b, c in zip(top.tolist(), bits.tolist(), chance.tolist())]
+        forced = self.forced(boards)
+        if forced is not None:
+            board = next(b for b in state.unsolved if int(len(state.candidates[b])) == 1)
+            xp = _host().xp
+            fb = float(self.joint_bits(boards)[forced])
+            fc = float(self.solve_chances(boards)[forced])
+            pick = self._choice(forced, fb, fc)
+            reason = f"board {board + 1} has one candidate left: solve it"
+            rest = tuple(c for c in choices if c.index != forced)[: self.alternatives]
+            del xp
+            return JointDecision(pick, reason, self.level, self.objective.name, rest)
+        reason = (f"the largest joint entropy over {len(boards)} unsolved board"
+                  f"{'s' if len(boards) != 1 else ''}: {choices[0].bits:.3f} bits")
+        return JointDecision(choices[0], reason, self.level, self.objective.name, tuple(choices[1:]))
+
+
+def joint_solver(mode, level: int = 2, objective=DEFAULT_OBJECTIVE, backend=None, **options):
+    """The solver for ``mode`` at ``level`` (2 or 3) under ``objective``."""
+    if isinstance(level, bool) or level not in LEVELS:
+        raise TermoError(f"a mode is solved at level 2 or 3, not {level!r}", "level.mode",
+                         {"level": str(level)[:20]})
+    if level == 2:
+        return JointSolver(mode, objective=objective, backend=backend, **options)
+    from termo.engine.joint_search import JointSearch
+
+    return JointSearch(mode, objective=objective, backend=backend, **options)
