@@ -24,7 +24,8 @@ Levels:
   of the guess's colours (the joint entropy of independent boards). Forced moves first: a board
   with one candidate left is solved now (the first such board in board order). Ties of the
   rounded sum go to the guess most likely to solve a board, then to the lower probe index.
-* **3** and the exact solver are in `termo.engine.joint_search`.
+* **3** and the exact solver are in `termo.engine.joint_search`; `termo.engine.joint_factory.joint_solver`
+  builds either.
 """
 
 from __future__ import annotations
@@ -241,14 +242,3 @@ class JointSolver:
                   f"{'s' if len(boards) != 1 else ''}: {choices[0].bits:.3f} bits")
         return JointDecision(choices[0], reason, self.level, self.objective.name, tuple(choices[1:]))
 
-
-def joint_solver(mode, level: int = 2, objective=DEFAULT_OBJECTIVE, backend=None, **options):
-    """The solver for ``mode`` at ``level`` (2 or 3) under ``objective``."""
-    if isinstance(level, bool) or level not in LEVELS:
-        raise TermoError(f"a mode is solved at level 2 or 3, not {level!r}", "level.mode",
-                         {"level": str(level)[:20]})
-    if level == 2:
-        return JointSolver(mode, objective=objective, backend=backend, **options)
-    from termo.engine.joint_search import JointSearch
-
-    return JointSearch(mode, objective=objective, backend=backend, **options)

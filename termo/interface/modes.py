@@ -60,7 +60,7 @@ def suggest_mode(mode, history: Sequence[str] = (), level: int = 3, objective: s
     """The suggestion for ``mode`` after ``history``: the decision's `JointDecision.as_dict` plus
     ``mode``, ``turn`` (the turn to play), ``turns`` (the limit) and ``boards`` (`boards_view`).
     A won game gives ``solved: True`` and no word."""
-    from termo.engine.joint import joint_solver
+    from termo.engine.joint_factory import joint_solver
 
     state = replay(mode, history)
     data = {"mode": mode.label, "turn": state.turns + 1, "turns": mode.max_turns}
