@@ -35,16 +35,23 @@ def backends_command(json_out: JsonOption = False) -> None:
 
 @user_errors
 def games_command(json_out: JsonOption = False) -> None:
-    """List the games: name, answers, probes (after normalisation), tiles, tries, prior, win rule."""
-    from termo.games import GAME_NAMES, get_game
+    """List the games (name, answers, probes after normalisation, tiles, tries, prior, win rule),
+    then the modes of several boards (boards, shared tries, base game; docs/modes.md)."""
+    from termo.games import GAME_NAMES, MODE_NAMES, get_game, get_mode
+    from termo.games.registry import describe_mode
 
     rows = [get_game(name).summary() for name in GAME_NAMES]
+    modes = [{**get_mode(name).summary(), "description": describe_mode(name)} for name in MODE_NAMES]
     if json_out:
-        print_json(rows)
+        print_json(rows + modes)  # the games first, as before; a mode's row has "boards"
         return
     for row in rows:
         typer.echo(f"{row['name']:<12} {row['answers']:>6,} answers {row['probes']:>6,} probes  "
                    f"{row['length']} tiles, {row['turns']} tries, {row['prior']} prior, {row['win_rule']} wins")
+    typer.echo("modes (several boards, one guess for all; --game in suggest and play):")
+    for row in modes:
+        typer.echo(f"{row['name']:<12} {row['boards']:>2} boards of {row['game']:<7} {row['turns']:>2} tries, "
+                   f"{row['answers']:>6,} answers {row['probes']:>6,} probes")
 
 
 def _game_word(game, text: str, label: str) -> str:

@@ -67,11 +67,18 @@ class Mode:
         return self.boards == 1
 
     def summary(self) -> dict:
-        """Plain data for a listing: the mode's name and title, its game, boards and turns."""
+        """Plain data for a listing (``termo games --json``): the mode's name and title, its base
+        game, boards and shared turn limit, then the base game's sizes as the boards play them."""
+        game = self.game
         return {
             "name": self.label,
             "title": self.title or self.label,
-            "game": self.game.label,
+            "game": game.label,
             "boards": self.boards,
             "turns": self.max_turns,
+            "answers": game.n_answers,
+            "probes": game.n_probes,
+            "length": game.word_length,
+            "language": game.language,
+            "colours": game.colour_hint,
         }

@@ -25,14 +25,35 @@ ENV_VAR = "TERMO_GAME"
 
 
 def resolve_name(name: str | None = None) -> str:
-    """The registry name for ``name`` (None: ``$TERMO_GAME``, else termo); TermoError if unknown."""
-    raw = name if name is not None else os.environ.get(ENV_VAR) or DEFAULT_GAME
-    key = str(raw).strip().lower().replace("_", "-")
+    """The registry name for ``name`` (None: ``$TERMO_GAME``, else termo); TermoError if unknown,
+    or if it names a mode of several boards (`get_mode` builds those)."""
+    raw = _raw(name)
+    key = _key(raw)
+    if key in _MODES:
+        base, boards, turns, title, _ = _MODES[key]
+        raise TermoError(f"{key!r} is a mode of {boards} {_base_title(base)} boards "
+                         f"({turns} tries); this command plays one board: modes are played by `termo suggest` "
+                         f"and `termo play` (docs/modes.md)")
     if key not in _SPECS:
         shown = str(raw)[:40]
-        raise TermoError(f"unknown game {shown!r}; choose one of: {', '.join(GAME_NAMES)}", "game.unknown",
+        raise TermoError(f"unknown game {shown!r}; choose one of: {', '.join(GAME_NAMES)} "
+                         f"(modes: {', '.join(MODE_NAMES)})", "game.unknown",
                          {"name": shown, "choices": list(GAME_NAMES)})
     return key
+
+
+def _raw(name: str | None) -> str:
+    return name if name is not None else os.environ.get(ENV_VAR) or DEFAULT_GAME
+
+
+def _key(raw) -> str:
+    return str(raw).strip().lower().replace("_", "-")
+
+
+def mode_name(name: str | None = None) -> str | None:
+    """The mode ``name`` names (None: ``$TERMO_GAME``), or None when it names no mode."""
+    key = _key(_raw(name))
+    return key if key in _MODES else None
 
 
 def get_game(name: str | None = None, extended: bool = False, strict: bool = False, **options):
@@ -49,35 +70,49 @@ def describe(name: str) -> str:
 
 
 # --------------------------------------------------------------------------- modes
-# name -> (base game, boards, shared turn limit, title): several boards of one game at once
-# (`termo.games.mode.Mode`). They are not games of ``--game`` yet: GAME_NAMES lists none of them.
+# name -> (base game, boards, shared turn limit, title, options of the base game): several boards
+# of one game at once (`termo.games.mode.Mode`, docs/modes.md). ``--game`` takes them in the
+# commands that play modes (suggest, play); `GAME_NAMES` lists none of them. A new mode is one
+# line here, e.g. ``"sedecordle": ("wordle", 16, 21, "Sedecordle", ())``.
 _MODES = {
-    "dueto": ("termo", 2, 7, "Dueto"),
-    "quarteto": ("termo", 4, 9, "Quarteto"),
-    "dordle": ("wordle", 2, 7, "Dordle"),
-    "quordle": ("wordle", 4, 9, "Quordle"),
-    "octordle": ("wordle", 8, 13, "Octordle"),
-    "binerdle": ("nerdle", 2, 7, "Binerdle"),
-    "quad-nerdle": ("nerdle", 4, 10, "Quad Nerdle"),
+    "dueto": ("termo", 2, 7, "Dueto", ()),
+    "quarteto": ("termo", 4, 9, "Quarteto", ()),
+    "dordle": ("wordle", 2, 7, "Dordle", ()),
+    "quordle": ("wordle", 4, 9, "Quordle", (("answer_list", "quordle"),)),
+    "octordle": ("wordle", 8, 13, "Octordle", ()),
+    "binerdle": ("nerdle", 2, 7, "Binerdle", ()),
+    "quad-nerdle": ("nerdle", 4, 10, "Quad Nerdle", ()),
 }
 MODE_NAMES = tuple(_MODES)
 
 
+def _base_title(base: str) -> str:
+    return {"termo": "Termo", "wordle": "English Wordle", "nerdle": "Nerdle Classic"}.get(base, base)
+
+
+def describe_mode(name: str) -> str:
+    """One line about a mode: its boards, tries and base game."""
+    base, boards, turns, title, options = _MODES[_key(name)]
+    lists = " (Quordle's 2,305 answers)" if dict(options).get("answer_list") == "quordle" else ""
+    return f"{title}: {boards} boards of {_base_title(base)}{lists}, {turns} tries"
+
+
 def get_mode(name: str | None = None, **options):
-    """The mode called ``name``: one of `MODE_NAMES`, or a game's name (its one-board mode, see
-    `termo.games.mode.Mode.single`); ``options`` go to `get_game` for the base game."""
+    """The mode called ``name`` (None: ``$TERMO_GAME``, else termo): one of `MODE_NAMES`, or a
+    game's name (its one-board mode, see `termo.games.mode.Mode.single`); ``options`` go to
+    `get_game` for the base game."""
     from termo.games.mode import Mode
 
-    key = str(name).strip().lower().replace("_", "-") if name is not None else None
-    if key not in _MODES:
+    key = mode_name(name)
+    if key is None:
         try:
             return Mode.single(get_game(name, **options))
         except TermoError as err:
             if err.code != "game.unknown":
                 raise
-            shown = str(name)[:40]
+            shown = str(_raw(name))[:40]
             choices = list(GAME_NAMES + MODE_NAMES)
             raise TermoError(f"unknown game or mode {shown!r}; choose one of: {', '.join(choices)}",
                              "game.unknown", {"name": shown, "choices": choices}) from None
-    base, boards, turns, title = _MODES[key]
-    return Mode(get_game(base, **options), boards, turns, key=key, title=title)
+    base, boards, turns, title, fixed = _MODES[key]
+    return Mode(get_game(base, **{**options, **dict(fixed)}), boards, turns, key=key, title=title)
