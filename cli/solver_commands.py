@@ -22,6 +22,7 @@ import typer
 from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json
 from cli.options import OptionGroup, command_backend, with_options
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
+from cli.mode_commands import HISTORY_HELP, ObjectiveOpt
 from termo.interface.requests import parse_config  # noqa: F401 - also the CLI's name for it
 from termo.core.errors import TermoError
 from termo.core.feedback import colours_help
@@ -174,13 +175,21 @@ def progress_display(label: str, delay: float = 0.8):
 # ----------------------------------------------------------------------------- commands
 
 
+def _mode_key(game_name: Optional[str]) -> Optional[str]:
+    """The mode ``--game`` (or ``$TERMO_GAME``) names, or None for a one-board game."""
+    from termo.games.registry import mode_name
+
+    return mode_name(game_name)
+
+
+
 @with_options("search", SEARCH_OPTIONS)
 def suggest_command(
     ctx: typer.Context,
     history: Annotated[
         Optional[list[str]],
-        typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBPBBGB). " + colours_help(),
-                       show_default=False),
+        typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBPBBGB). "
+                       + colours_help() + " Modes: " + HISTORY_HELP, show_default=False),
     ] = None,
     search: Search = None,
     list_n: Annotated[
@@ -193,13 +202,22 @@ def suggest_command(
     backend: BackendOption = None,
     tree: TreeOpt = None,
     no_tree: NoTreeOpt = False,
+    objective: ObjectiveOpt = "finish",
 ) -> None:
     """Suggest the next guess after the rounds played so far (none: the opener).
 
-    'expected' counts the guesses still to play, this one included (level 3)."""
+    'expected' counts the guesses still to play, this one included (level 3). A mode of several
+    boards (--game dueto|quarteto|dordle|quordle|octordle|binerdle|quad-nerdle, docs/modes.md)
+    takes one pattern per board: tarso:BBBBB/BYBBB, '-' for a board already solved."""
     from termo.interface.suggest import Advisor, format_decision, suggest
 
     backend = command_backend(ctx, backend)
+    mode_key = _mode_key(game_name)
+    if mode_key is not None:
+        from cli.mode_commands import suggest_mode_command
+
+        return suggest_mode_command(mode_key, history, search, objective, json_out, backend, tree=tree,
+                                    no_tree=no_tree, list_n=list_n)
     try:
         game, config = search.prepare(game_name, backend)
         remaining = None if list_n is None else parse_int("list", list_n, 1)
@@ -275,11 +293,17 @@ def play_command(
     backend: BackendOption = None,
     tree: TreeOpt = None,
     no_tree: NoTreeOpt = False,
+    objective: ObjectiveOpt = "finish",
 ) -> None:
     from termo.interface.play import Play, decoded_lines, terminal_reader
     from termo.interface.suggest import Advisor
 
     backend = command_backend(ctx, backend)
+    mode_key = _mode_key(game_name)
+    if mode_key is not None:
+        from cli.mode_commands import play_mode_command
+
+        return play_mode_command(mode_key, search, objective, color, backend, tree=tree, no_tree=no_tree)
     try:
         game, config = search.prepare(game_name, backend)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))
@@ -327,7 +351,9 @@ def _play_help() -> str:
     from termo.interface.play import EXIT_STATUS
 
     return ("Solve a game interactively: type each guess and its colours, get the next suggestion.\n\n"
-            + colours_help() + "\n\n" + EXIT_STATUS)
+            + colours_help() + "\n\nA mode of several boards (--game dueto, quarteto, dordle, quordle, octordle, "
+            "binerdle, quad-nerdle; docs/modes.md): type the guess and one pattern per board, "
+            "tarso BBBBB/BYBBB, or the guess and then each board's colours.\n\n" + EXIT_STATUS)
 
 
 play_command.__doc__ = _play_help()

@@ -27,14 +27,18 @@ def parse_turn(item: str, boards: int) -> tuple[str, list]:
     return guess, [None if s == SOLVED_SLOT else s for s in slots]
 
 
-def replay(mode, history: Sequence[str], matrix=None):
-    """The `BoardsState` after the history items (each checked, see `BoardsState.apply`)."""
+def replay(mode, history: Sequence[str], matrix=None, on_warning=None):
+    """The `BoardsState` after the history items (each checked, see `BoardsState.apply`);
+    ``on_warning(text)`` hears about a guess outside the word list (its colours still filter)."""
     from termo.engine.boards import BoardsState
 
     state = BoardsState.start(mode, matrix=matrix)
     for number, item in enumerate(history, start=1):
         guess, patterns = parse_turn(item, mode.boards)
         try:
+            if on_warning is not None and not state.over:
+                for warning in state.session.check_guess(guess).warnings:
+                    on_warning(str(warning))
             state = state.apply(guess, patterns)
         except TermoError as err:
             raise TermoError(f"turn {number} ({item}): {err}", err.code, err.params) from None
@@ -56,13 +60,15 @@ def boards_view(state, sample: int = 10) -> list[dict]:
 
 
 def suggest_mode(mode, history: Sequence[str] = (), level: int = 3, objective: str = "finish", *,
-                 backend: str | None = None, solver=None) -> dict:
+                 backend: str | None = None, solver=None, progress=None, t: float | None = None,
+                 on_warning=None) -> dict:
     """The suggestion for ``mode`` after ``history``: the decision's `JointDecision.as_dict` plus
     ``mode``, ``turn`` (the turn to play), ``turns`` (the limit) and ``boards`` (`boards_view`).
-    A won game gives ``solved: True`` and no word."""
+    A won game gives ``solved: True`` and no word. ``progress(done, total)`` is passed to a
+    solver whose ``decide`` takes one (a long level-3 search); ``t`` is the prior temperature."""
     from termo.engine.joint_factory import joint_solver
 
-    state = replay(mode, history)
+    state = replay(mode, history, on_warning=on_warning)
     data = {"mode": mode.label, "turn": state.turns + 1, "turns": mode.max_turns}
     if state.won:
         data.update({"solved": True, "word": None, "expected": None, "reason": f"all {mode.boards} boards solved "
@@ -71,7 +77,70 @@ def suggest_mode(mode, history: Sequence[str] = (), level: int = 3, objective: s
         raise TermoError(f"the game is over: all {mode.max_turns} tries were played", "game.over",
                          {"tries": mode.max_turns, "next": state.turns + 1})
     else:
-        solver = solver or joint_solver(mode, level=level, objective=objective, backend=backend)
-        data.update(solver.decide(state).as_dict())
+        options = {} if t is None else {"t": t}
+        solver = solver or joint_solver(mode, level=level, objective=objective, backend=backend, **options)
+        data.update(decide(solver, state, progress))
     data["boards"] = boards_view(state)
     return data
+
+
+def decide(solver, state, progress=None) -> dict:
+    """``solver.decide(state)`` as a dict, given ``progress`` when its ``decide`` takes one."""
+    import inspect
+
+    try:
+        takes = "progress" in inspect.signature(solver.decide).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin or a C callable
+        takes = False
+    decision = solver.decide(state, progress=progress) if takes and progress is not None else solver.decide(state)
+    return decision.as_dict()
+
+
+OBJECTIVE_TEXT = {"finish": "expected guesses to finish", "score": "expected share-card score",
+                  "win": "chance to solve every board"}
+
+
+def format_board_line(board: dict, sample: int = 8) -> str:
+    """One line about a board of `boards_view`: solved on which turn, or its candidates."""
+    if board["solved"]:
+        return f"board {board['board']}: solved on turn {board['solved_on']} ({board['sample'][0] if board['sample'] else '?'})"
+    n = board["candidates"]
+    shown = board["sample"][:sample]
+    more = " ..." if n > len(shown) else ""
+    return f"board {board['board']}: {n} candidate{'s' if n != 1 else ''}: {' '.join(shown)}{more}"
+
+
+def format_mode_decision(data: dict, max_alternatives: int = 5, title: str = "") -> list[str]:
+    """Plain-text lines for `suggest_mode`'s dict: the turn, each board, the suggestion, the
+    reason and the alternatives."""
+    head = f"{title or data['mode']}, turn {data['turn']}/{data['turns']}"
+    if data.get("level") is not None:
+        objective = data.get("objective", "finish")
+        head += f" (level {data['level']}, objective {objective}: {OBJECTIVE_TEXT.get(objective, objective)})"
+    lines = [head] + ["  " + format_board_line(b) for b in data.get("boards", [])]
+    if data.get("solved"):
+        return lines + [data.get("reason", "solved")]
+    lines.append(f"suggestion:      {data['word']}")
+    lines.append(f"bits:            {_number(data.get('bits'), 4)} (sum over the unsolved boards)")
+    lines.append(f"solves a board:  {_percent(data.get('p_solve'))}")
+    if data.get("expected") is not None:
+        lines.append(f"expected:        {_number(data['expected'], 3)} ({OBJECTIVE_TEXT.get(data.get('objective'), '')})")
+    lines.append(f"reason:          {data.get('reason', '')}")
+    alternatives = (data.get("alternatives") or [])[:max_alternatives]
+    if alternatives:
+        lines.append("alternatives:")
+        width = max(len(a["word"]) for a in alternatives) + 1
+        for alt in alternatives:
+            text = f"  {alt['word']:<{width}} {_number(alt.get('bits'), 4)} bits, solves a board {_percent(alt.get('p_solve'))}"
+            if alt.get("expected") is not None:
+                text += f", E {_number(alt['expected'], 3)}"
+            lines.append(text)
+    return lines
+
+
+def _number(value, digits: int) -> str:
+    return "-" if value is None else f"{float(value):.{digits}f}"
+
+
+def _percent(value) -> str:
+    return "-" if value is None else f"{100.0 * float(value):.2f}%"

@@ -1,0 +1,104 @@
+"""`termo suggest` and `termo play` for modes of several boards (``--game dueto``, docs/modes.md).
+
+`cli.solver_commands` hands a command over here when ``--game`` (or ``$TERMO_GAME``) names a
+mode (`termo.games.registry.mode_name`). The options that make sense for one board only are
+refused with one line (exit 2); the rest are checked as for one board.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from cli.common import USER_ERRORS, fail, print_json
+from termo.core.errors import TermoError
+
+HISTORY_HELP = ("Turns played, one guess for every board with one colour pattern per board in board order, "
+                "'-' for a board already solved: tarso:BBBBB/BYBBB, then bicho:-/GGBYB (docs/modes.md).")
+ObjectiveOpt = Annotated[
+    str, typer.Option("--objective", metavar="finish|score|win",
+                      help="Modes of several boards (--game dueto, ...): what the solver optimises: finish "
+                           "(expected guesses to finish, default), score (the share card's sum of solve turns) or "
+                           "win (the chance to solve every board).")
+]
+
+
+def mode_options(search, game_key: str, backend: Optional[str], *, tree=None, no_tree=False, list_n=None):
+    """``(mode, level, t)`` for a mode: the search options checked, the one-board ones refused."""
+    from termo.games import get_mode
+    from termo.interface.requests import parse_config
+
+    refused = [name for name, given in (("--hard", search.hard), ("--tree", tree is not None),
+                                        ("--no-tree", no_tree), ("--list", list_n is not None),
+                                        ("--opener optimal", search.opener != "default"),
+                                        ("--beam", search.beam != "10"), ("--depth", search.depth != "1"))
+               if given]
+    if refused:
+        raise TermoError(f"{refused[0]} is for one board; {game_key} has several (see docs/modes.md)")
+    mode = get_mode(game_key, extended=search.extended, strict=search.strict)
+    config = parse_config(search.level, search.t, search.beam, search.depth, search.opener, backend, game=mode.game)
+    if config.level not in (2, 3):
+        raise TermoError(f"--level for a mode of several boards is 2 or 3, not {config.level}", "level.mode",
+                         {"level": str(config.level)})
+    return mode, config.level, config.t
+
+
+def suggest_mode_command(game_key: str, history, search, objective: str, json_out: bool, backend,
+                         **one_board) -> None:
+    """`termo suggest --game MODE HISTORY...`: the next guess for every board at once."""
+    from cli.solver_commands import progress_display
+    from termo.interface.modes import format_mode_decision, suggest_mode
+
+    try:
+        mode, level, t = mode_options(search, game_key, backend, **one_board)
+        with progress_display("searching") as progress:
+            data = suggest_mode(mode, history or [], level=level, objective=objective, backend=backend,
+                                progress=progress, t=t,
+                                on_warning=lambda w: typer.echo(f"warning: {w}", err=True))
+    except USER_ERRORS as err:
+        fail(str(err))
+    if json_out:
+        print_json(data)
+        return
+    for line in format_mode_decision(data, title=mode.title):
+        typer.echo(line)
+
+
+def play_mode_command(game_key: str, search, objective: str, color: Optional[bool], backend, **one_board) -> None:
+    """`termo play --game MODE`: the boards side by side, the suggestion after each turn."""
+    from cli.solver_commands import _use_color, progress_display
+    from termo.engine.joint_factory import joint_solver
+    from termo.interface.mode_play import ModePlay
+    from termo.interface.play import decoded_lines, terminal_reader
+
+    try:
+        mode, level, t = mode_options(search, game_key, backend, **one_board)
+        solver = joint_solver(mode, level=level, objective=objective, backend=backend, t=t)
+    except USER_ERRORS as err:
+        fail(str(err))
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    reader = terminal_reader(sys.stdin) if interactive else decoded_lines(sys.stdin)
+
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    def error(text: str) -> None:
+        sys.stdout.flush()
+        from cli.common import one_line
+
+        sys.stderr.write("".join(one_line(line) + "\n" for line in text.splitlines()))
+        sys.stderr.flush()
+
+    play = ModePlay(mode, solver, reader, write, color=_use_color() if color is None else color,
+                    busy=progress_display if interactive else None, error=error, piped=not interactive)
+    try:
+        code = play.run()
+    except KeyboardInterrupt:
+        write("\n")
+        code = 130
+    except USER_ERRORS as err:
+        fail(str(err))
+    raise typer.Exit(code)
