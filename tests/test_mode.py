@@ -75,11 +75,43 @@ def test_the_registry_modes_have_the_published_boards_and_turns():
     for name in ("dueto", "quarteto", "quordle"):  # building the Nerdle game costs more: the table says it
         mode = get_mode(name)
         assert (mode.game.label, mode.boards, mode.max_turns) == expected[name]
-        assert mode.summary() == {"name": name, "title": mode.title, "game": expected[name][0],
-                                  "boards": expected[name][1], "turns": expected[name][2]}
+        summary = mode.summary()
+        assert {k: summary[k] for k in ("name", "title", "game", "boards", "turns")} == {
+            "name": name, "title": mode.title, "game": expected[name][0], "boards": expected[name][1],
+            "turns": expected[name][2]}
+        assert (summary["answers"], summary["probes"], summary["length"]) == (
+            mode.game.n_answers, mode.game.n_probes, mode.game.word_length)
     from termo.games.registry import _MODES
 
     assert {name: row[:3] for name, row in _MODES.items()} == expected
+
+
+def test_quordle_plays_wordle_less_the_ten_blacklisted_answers():
+    from termo.engine.matrix import cache_paths, matrix_signature
+    from termo.games.wordle_en import QUORDLE_BLACKLIST
+
+    wordle, quordle = get_game("wordle"), get_mode("quordle").game
+    assert (quordle.n_answers, quordle.n_probes) == (2305, 12972) and quordle.label == "wordle"
+    assert set(wordle.answers) - set(quordle.answers) == set(QUORDLE_BLACKLIST) == {
+        "gypsy", "gipsy", "mammy", "agora", "slave", "hussy", "junta", "junto", "welch", "moron"}
+    assert set(quordle.probes) == set(wordle.probes) and quordle.probes[:2305] == quordle.answers
+    assert all(quordle.index_of(w) >= 2305 for w in QUORDLE_BLACKLIST)  # still typeable guesses
+    assert get_mode("quordle").game is quordle  # built once, like the other games
+    assert matrix_signature(quordle) != matrix_signature(wordle)  # its own matrix in the cache
+    assert cache_paths(quordle) != cache_paths(wordle)
+    for name in ("dordle", "octordle"):
+        assert get_mode(name).game is wordle
+
+
+def test_a_mode_name_in_a_one_board_command_says_so(monkeypatch):
+    from termo.games.registry import mode_name
+
+    for name in MODE_NAMES:
+        with pytest.raises(TermoError, match=f"'{name}' is a mode of .* boards .*termo suggest"):
+            get_game(name)
+    assert mode_name("Quad_Nerdle") == "quad-nerdle" and mode_name("termo") is None
+    monkeypatch.setenv("TERMO_GAME", "quarteto")
+    assert mode_name() == "quarteto" and get_mode().boards == 4
 
 
 def test_a_single_board_mode_is_the_game_itself(termo):
