@@ -45,10 +45,10 @@ def mode_options(search, game_key: str, backend: Optional[str], *, tree=None, no
     return mode, config.level, config.t
 
 
-def suggest_mode_command(game_key: str, history, search, objective: str, json_out: bool, backend,
+def suggest_mode_command(game_key: str, history, search, objective: str, json_out: bool, backend, progress_display,
                          **one_board) -> None:
-    """`termo suggest --game MODE HISTORY...`: the next guess for every board at once."""
-    from cli.solver_commands import progress_display
+    """`termo suggest --game MODE HISTORY...`: the next guess for every board at once
+    (``progress_display(label)``: the progress shown while the solver works)."""
     from termo.interface.modes import format_mode_decision, suggest_mode
 
     try:
@@ -66,9 +66,10 @@ def suggest_mode_command(game_key: str, history, search, objective: str, json_ou
         typer.echo(line)
 
 
-def play_mode_command(game_key: str, search, objective: str, color: Optional[bool], backend, **one_board) -> None:
-    """`termo play --game MODE`: the boards side by side, the suggestion after each turn."""
-    from cli.solver_commands import _use_color, progress_display
+def play_mode_command(game_key: str, search, objective: str, color: bool, backend, progress_display,
+                      **one_board) -> None:
+    """`termo play --game MODE`: the boards side by side, the suggestion after each turn
+    (``color``: coloured tiles; ``progress_display(label)``: progress on a terminal)."""
     from termo.engine.joint_factory import joint_solver
     from termo.interface.mode_play import ModePlay
     from termo.interface.play import decoded_lines, terminal_reader
@@ -92,7 +93,7 @@ def play_mode_command(game_key: str, search, objective: str, color: Optional[boo
         sys.stderr.write("".join(one_line(line) + "\n" for line in text.splitlines()))
         sys.stderr.flush()
 
-    play = ModePlay(mode, solver, reader, write, color=_use_color() if color is None else color,
+    play = ModePlay(mode, solver, reader, write, color=color,
                     busy=progress_display if interactive else None, error=error, piped=not interactive)
     try:
         code = play.run()

@@ -216,8 +216,8 @@ def suggest_command(
     if mode_key is not None:
         from cli.mode_commands import suggest_mode_command
 
-        return suggest_mode_command(mode_key, history, search, objective, json_out, backend, tree=tree,
-                                    no_tree=no_tree, list_n=list_n)
+        return suggest_mode_command(mode_key, history, search, objective, json_out, backend, progress_display,
+                                    tree=tree, no_tree=no_tree, list_n=list_n)
     try:
         game, config = search.prepare(game_name, backend)
         remaining = None if list_n is None else parse_int("list", list_n, 1)
@@ -303,7 +303,8 @@ def play_command(
     if mode_key is not None:
         from cli.mode_commands import play_mode_command
 
-        return play_mode_command(mode_key, search, objective, color, backend, tree=tree, no_tree=no_tree)
+        return play_mode_command(mode_key, search, objective, _use_color() if color is None else color, backend,
+                                 progress_display, tree=tree, no_tree=no_tree)
     try:
         game, config = search.prepare(game_name, backend)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))

@@ -162,3 +162,26 @@ def test_termo_play_refuses_a_one_board_option_for_a_mode(capsys):
     assert main(["play", "--game", "quarteto", "--hard"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "--hard is for one board" in err
+
+
+def test_the_progress_callback_reaches_a_solver_that_takes_one():
+    from termo.interface.modes import decide
+
+    heard = []
+
+    class ByCall(FakeSolver):
+        def decide(self, state, progress=None):
+            progress(1, 2)
+            return FakeDecision("tarso")
+
+    class ByAttribute(FakeSolver):
+        progress = None
+
+        def decide(self, state):
+            self.progress(2, 2)
+            return FakeDecision("tarso")
+
+    attribute = ByAttribute()
+    for solver in (ByCall(), attribute, FakeSolver()):
+        assert decide(solver, None, lambda done, total: heard.append((done, total)))["word"] == "tarso"
+    assert heard == [(1, 2), (2, 2)] and attribute.progress is None

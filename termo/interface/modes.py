@@ -85,15 +85,24 @@ def suggest_mode(mode, history: Sequence[str] = (), level: int = 3, objective: s
 
 
 def decide(solver, state, progress=None) -> dict:
-    """``solver.decide(state)`` as a dict, given ``progress`` when its ``decide`` takes one."""
+    """``solver.decide(state)`` as a dict; ``progress(done, total)`` reaches a solver whose
+    ``decide`` takes one, or one that keeps it as its ``progress`` attribute (set for this call)."""
     import inspect
 
     try:
         takes = "progress" in inspect.signature(solver.decide).parameters
     except (TypeError, ValueError):  # pragma: no cover - a builtin or a C callable
         takes = False
-    decision = solver.decide(state, progress=progress) if takes and progress is not None else solver.decide(state)
-    return decision.as_dict()
+    if progress is None or (not takes and not hasattr(solver, "progress")):
+        return solver.decide(state).as_dict()
+    if takes:
+        return solver.decide(state, progress=progress).as_dict()
+    before = solver.progress
+    solver.progress = progress
+    try:
+        return solver.decide(state).as_dict()
+    finally:
+        solver.progress = before
 
 
 OBJECTIVE_TEXT = {"finish": "expected guesses to finish", "score": "expected share-card score",
