@@ -234,7 +234,9 @@ class ModePlay:
             self.error(f"warning: {warning}", rejected=False)
         if colours is None:
             return self.ask_boards(guess.word)
-        slots = self.slots(colours) or colours.replace("/", " ").split()
+        slots = self.slots(colours)
+        if slots is None:  # one board left: its colours may hold spaces (B B Y B B); else each slot's error
+            slots = [colours] if len(self.state.unsolved) == 1 and "/" not in colours else colours.replace("/", " ").split()
         try:
             self.play(guess.word, self.per_board(slots))
         except TermoError as err:
