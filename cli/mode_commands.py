@@ -16,7 +16,7 @@ from cli.common import USER_ERRORS, fail, print_json
 from termo.core.errors import TermoError
 
 HISTORY_HELP = ("Turns played, one guess for every board with one colour pattern per board in board order, "
-                "'-' for a board already solved: tarso:BBBBB/BYBBB, then bicho:-/GGBYB (docs/modes.md).")
+                "'-' for a board already solved: tarso:BBBBB/BYBBB; once board 1 is solved, bicho:-/GGBYB (docs/modes.md).")
 ObjectiveOpt = Annotated[
     str, typer.Option("--objective", metavar="finish|score|win",
                       help="Modes of several boards (--game dueto, ...): what the solver optimises: finish "

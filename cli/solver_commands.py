@@ -30,7 +30,7 @@ from termo.core.feedback import colours_help
 # ----------------------------------------------------------------------------- helpers
 
 LevelOpt = Annotated[
-    str, typer.Option("--level", "-l", metavar="1|2|3", help="1 letter frequency, 2 entropy, 3 expected guesses.")
+    str, typer.Option("--level", "-l", metavar="1|2|3", help="1 letter frequency, 2 entropy, 3 expected guesses (a mode of several boards: 2 or 3).")
 ]
 TOpt = Annotated[
     str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform.")
