@@ -132,6 +132,7 @@ def _play(config) -> str:
  data-length="{config['length']}" data-tries="{config['tries']}">
 <section id="play">
   <p class="subtitle">{_e(text['subtitle'])}</p>
+  <p id="compact" aria-hidden="true"></p>
   <div id="boards" tabindex="0" data-boards="{config['boards']}" aria-describedby="keyboard-help"
    style="--cols:{config['columns']};--len:{config['length']};--boards:{config['boards']}">{boards}</div>
   <p id="message" role="alert" aria-live="assertive"></p>

@@ -294,6 +294,9 @@
     $("#suggestion-expected").textContent = word && typeof data.expected === "number"
       ? "· " + T.expected + ": " + num(data.expected, 3) : "";
     $("#reason").textContent = localised(data.reason_messages, data.reason || "");
+    // the phone's one line above the boards: the word and each board's candidates (✓ solved)
+    const counts = (data.boards || []).map((b) => (b.solved ? "✓" : String(b.candidates)));
+    $("#compact").textContent = state.over ? "" : [word.toUpperCase()].concat(counts).filter(Boolean).join(" · ");
     const outcomeEl = $("#outcome");
     outcomeEl.hidden = !state.over;
     outcomeEl.textContent = state.over ? $("#message").textContent : "";
