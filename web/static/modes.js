@@ -179,7 +179,9 @@
     if (state.typed.length >= L) return;
     state.typed.push(ch);
     guardColours();
-    state.cursor.col = Math.min(state.typed.length, L - 1);
+    // the word typed: the colouring starts on the first tile of the first unsolved board
+    state.cursor = state.typed.length === L ? { board: open()[0], col: 0 }
+      : { board: state.cursor.board, col: state.typed.length };
     say("", "");
     render();
   }
