@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from browser_board import *  # noqa: F403 (the fixtures and the page helpers)
-from browser_board import _unavailable  # noqa: F401 - the fixtures' skip
 
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
@@ -133,7 +132,7 @@ def play(page, name: str, by_keys: bool) -> int:
         if turn == 0:  # type a guess of our own over the ghost (physical keys, or the screen's)
             guess = "forte"
             for ch in guess:
-                page.keyboard.press(ch) if page.kind == "desktop" else press(page, f"#keyboard .key[data-key='{ch}']")
+                page.keyboard.press(ch) if page.kind != "phone" else press(page, f"#keyboard .key[data-key='{ch}']")
         else:
             guess = suggestion(page)
         assert guess
@@ -196,21 +195,30 @@ def test_dueto_refused_round_is_said_in_portuguese(tab):
     assert row_colours(tab, 0, 0) == ["correct"] * 5
 
 
-@pytest.mark.parametrize("by_keys", [pytest.param(True, id="keys"), pytest.param(False, id="taps")])
-def test_quarteto_whole_game(tab, by_keys):
-    if by_keys and tab.kind == "phone":
-        pytest.skip("a phone has no physical keys")
-    open_mode(tab, "quarteto")
-    assert suggestion(tab) == "tarso"
-    boxes = tab.eval_on_selector_all(".mboard", "bs => bs.map(b => { const r = b.getBoundingClientRect(); "
-                                                "return [Math.round(r.left), Math.round(r.top), Math.round(r.right)]; })")
-    # a 2×2 grid: boards 1 and 2 side by side, 3 and 4 below them
+def check_grid(page) -> None:
+    """A 2×2 grid: boards 1 and 2 side by side, 3 and 4 below them, within the screen's width."""
+    boxes = page.eval_on_selector_all(".mboard", "bs => bs.map(b => { const r = b.getBoundingClientRect(); "
+                                                 "return [Math.round(r.left), Math.round(r.top), Math.round(r.right)]; })")
     assert boxes[0][1] == boxes[1][1] and boxes[2][1] == boxes[3][1] and boxes[2][1] > boxes[0][1]
     assert boxes[0][0] == boxes[2][0] and boxes[1][0] > boxes[0][0]
-    width = tab.evaluate("document.documentElement.clientWidth")
-    assert max(b[2] for b in boxes) <= width  # it fits the screen (a phone too)
+    assert max(b[2] for b in boxes) <= page.evaluate("document.documentElement.clientWidth")
+
+
+def test_quarteto_whole_game_by_clicks_or_taps(tab):
+    open_mode(tab, "quarteto")
+    assert suggestion(tab) == "tarso"
+    check_grid(tab)
     shot(tab, "quarteto-0")
-    won = play(tab, "quarteto", by_keys=by_keys)
+    won = play(tab, "quarteto", by_keys=False)
     assert won <= 9
     assert tab.inner_text("#message") == f"Todos os tabuleiros resolvidos em {won}/9!"
     shot(tab, "quarteto-won")
+
+
+def test_quarteto_whole_game_by_keys(page):
+    """The physical keys only (a desktop): type, 1/2/3 across the boards, Enter."""
+    page.kind = "keys"
+    open_mode(page, "quarteto")
+    page.focus("#boards")
+    won = play(page, "quarteto", by_keys=True)
+    assert won <= 9 and page.get_attribute("#message", "data-kind") == "win"

@@ -16,7 +16,7 @@ import json
 import re
 
 from web.i18n import COLOURS, HIGH_CONTRAST, KEYBOARDS
-from web.mode_text import strings
+from web.mode_text import mode_titles, strings
 from web.pages import LOCALES, PAGE_GAMES
 
 OBJECTIVES = ("finish", "score", "win")
@@ -57,13 +57,12 @@ def mode_config(mode) -> dict:
 
 
 def _switcher(current: str) -> str:
-    from termo.games import get_game, get_mode
-    from termo.games.registry import MODE_NAMES
+    from termo.games import get_game
 
     games = "".join(f'<option value="{_e(g)}">{_e(get_game(g).title or g)}</option>' for g in PAGE_GAMES)
-    modes = "".join(f'<option value="{_e(m)}"{" selected" if m == current else ""}>{_e(get_mode(m).title)}</option>'
-                    for m in MODE_NAMES)
-    return f'<optgroup label="1">{games}</optgroup><optgroup label="2+">{modes}</optgroup>'
+    modes = "".join(f'<option value="{_e(m)}"{" selected" if m == current else ""}>{_e(title)}</option>'
+                    for m, title in mode_titles().items())
+    return games + modes
 
 
 def _board(config, b: int) -> str:

@@ -93,6 +93,14 @@ _TEMPLATES = {
 _BOARDS = {"en": ("board", "boards"), "pt": ("tabuleiro", "tabuleiros"), "ru": ("доска", "доски")}
 
 
+def mode_titles() -> dict[str, str]:
+    """Each mode's name and title, without building its game (the registry's table: the single
+    boards' switcher lists the modes without loading their word lists)."""
+    from termo.games.registry import _MODES
+
+    return {name: spec[3] for name, spec in _MODES.items()}
+
+
 def strings(language: str) -> dict:
     """The mode page's text in ``language`` (English for a language without a table)."""
     return {**board_strings(language), **MODE_STRINGS.get(language, MODE_STRINGS["en"])}

@@ -333,6 +333,7 @@
   function renderAlternatives(data) {
     const body = $("#alternatives tbody");
     body.textContent = "";
+    $("#alternatives-section").dataset.empty = state.over || !(data.alternatives || []).length ? "true" : "false";
     if (state.over) return;
     for (const alt of data.alternatives || []) {
       const tr = document.createElement("tr");
