@@ -175,7 +175,8 @@ def _panel(config) -> str:
   <section id="options">
     <h2>{_e(text['options'])}</h2>
     <label>{_e(text['level'])} <select id="opt-level">{levels}</select></label>
-    <label>{_e(text['objective'])} <select id="opt-objective">{goals}</select></label>
+    <label title="{_e(text['objective_help'])}">{_e(text['objective'])} <select id="opt-objective">{goals}</select></label>
+    <p class="note">{_e(text['objective_help'])}</p>
     <label><input type="checkbox" id="opt-contrast"> {_e(text['high_contrast'])}</label>
   </section>
 </aside>
