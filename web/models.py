@@ -85,6 +85,29 @@ class CandidatesBody(_Body):
     list: Optional[Integer] = None
 
 
+ModeName = Annotated[StrictStr, Field(description="dueto, quarteto, dordle, quordle, octordle, binerdle, quad-nerdle")]
+ModeHistory = Annotated[List[StrictStr], Field(
+    description="rounds played, guess:p1/p2/.../pB, one colour pattern per board, '-' for a board already "
+                "solved (e.g. tarso:BBBBB/BYBBB)")]
+
+
+class ModeSuggestBody(_Body):
+    """``termo suggest --game MODE HISTORY... --json`` for a mode of several boards."""
+
+    mode: ModeName = "dueto"
+    history: ModeHistory = Field(default_factory=list)
+    level: Annotated[Integer, Field(description="2 joint entropy, 3 the best expected objective")] = 2
+    objective: Annotated[StrictStr, Field(description="finish (expected guesses), score (sum of the boards' "
+                                                      "turns) or win (probability of solving every board)")] = "finish"
+
+
+class ModeBoardsBody(_Body):
+    """The boards a mode's history leaves, without a suggestion (the last try, a game over)."""
+
+    mode: ModeName = "dueto"
+    history: ModeHistory = Field(default_factory=list)
+
+
 class ErrorBody(BaseModel):
     """Every error answer (422, 413, 503, ...): ``detail`` always; the others where they apply."""
 

@@ -92,7 +92,7 @@ def _head(config, text, titles: dict[str, str], links) -> str:
     high_contrast = "".join(f"--{key}:{value};" for key, value in HIGH_CONTRAST.items())
     switcher = "".join(
         f'<option value="{_e(g)}"{" selected" if g == name else ""}>{_e(titles.get(g, g))}</option>'
-        for g in PAGE_GAMES)
+        for g in PAGE_GAMES) + _mode_options()
     return f"""<!doctype html>
 <html lang="{_e(config['language'])}">
 <head>
@@ -112,6 +112,13 @@ def _head(config, text, titles: dict[str, str], links) -> str:
   <a href="/docs" id="api-docs">{_e(text['api_docs'])}</a></nav>
 </header>
 """
+
+
+def _mode_options() -> str:
+    """The modes of several boards in the game switcher (their pages: `web.mode_routes`)."""
+    from web.mode_text import mode_titles
+
+    return "".join(f'<option value="{_e(name)}">{_e(title)}</option>' for name, title in mode_titles().items())
 
 
 def _play(config, text) -> str:
@@ -205,7 +212,10 @@ def render_board(game, titles: dict[str, str], links=()) -> str:
 
 def render_not_found(name: str, titles: dict[str, str]) -> str:
     """The page for a path that is no board: what was asked, and a link to every board."""
+    from web.mode_text import mode_titles
+
     links = "".join(f'<li><a href="/{_e(g)}">{_e(titles.get(g, g))}</a></li>' for g in PAGE_GAMES)
+    links += "".join(f'<li><a href="/{_e(m)}">{_e(title)}</a></li>' for m, title in mode_titles().items())
     return f"""<!doctype html>
 <html lang="en">
 <head>
