@@ -62,7 +62,9 @@ class ExactJoint:
         cols = np.flatnonzero(useful)
         if cols.shape[0] == 0:
             return []
-        _, first = np.unique(codes[:, cols].T, axis=0, return_index=True)
+        rows = np.ascontiguousarray(codes[:, cols].T)
+        keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+        _, first = np.unique(keys, return_index=True)
         chosen = cols[np.sort(first)]
         return sorted(int(i) for i in (chosen if pool is None else pool[chosen]))
 
