@@ -4,21 +4,27 @@ Options are read as text and checked here or by the library: a bad value is one 
 and exit code 2. Progress goes to stderr (a plain line every few seconds at most); the result to
 stdout, as text or, with ``--json``, as the plain data of ``ExactResult.as_dict`` plus ``beam``
 (level 3's E for the same opener) when an opener is fixed.
+
+A mode of several boards (``--game quarteto``, history items ``guess:p1/.../pB``) is solved by
+the exact expectimax over product states (`termo.engine.joint_exact`, docs/modes-solver.md) under
+``--objective``; a state whose joint product of candidates is too large is one line and exit 2.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import Annotated, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, load_game, one_line, print_json, progress_interval, user_errors
+from cli.common import BackendOption, GameOption, JsonOption, fail, load_game, one_line, print_json, progress_interval, user_errors
 from cli.options import command_backend
 from cli.limits import parse_int, parse_seconds
 
 MAX_NODES = 10**12
+MODE_STATES = 20_000  # states the mode's exact search may solve before it gives up (exit 2)
+MODE_PRODUCT = 64  # joint answer tuples (Π |S_b|) that `termo optimal` solves for a mode
 
 
 def _stderr_progress():
@@ -61,12 +67,25 @@ def optimal_command(
                                                  show_default=False)] = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
+    history: Annotated[Optional[List[str]], typer.Argument(
+        metavar="[HISTORY]...", help="A mode's turns so far: guess:p1/p2/... (one pattern per board, '-' for a "
+                                     "solved board).", show_default=False)] = None,
+    objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME",
+                                                     help="A mode's objective: finish (default), score or win.",
+                                                     show_default=False)] = None,
 ) -> None:
-    """The minimum expected number of guesses, proved by branch and bound (or the bounds reached)."""
+    """The minimum expected number of guesses, proved by branch and bound (or the bounds reached);
+    for a mode (--game quarteto), the proved best expected objective of a small product state."""
     from termo.exact import beam_value, solve
     from termo.core.prior import parse_temperature
 
     backend = command_backend(ctx, backend)
+    mode = _mode_named(game)
+    if mode is not None:
+        _optimal_mode(mode, history or [], objective, backend, json_out)
+        return
+    if history:
+        fail("a history is for a mode of several boards (--game dueto, quarteto, dordle, ...)")
     g = load_game(game)
     temperature = parse_temperature(t)
     seconds = _parse_time(time_limit)
@@ -82,6 +101,51 @@ def optimal_command(
         print_json(data)
         return
     _print_text(g, data)
+
+
+def _mode_named(name):
+    """The registry mode ``name`` names (several boards), else None (a single game)."""
+    from termo.games.registry import MODE_NAMES, get_mode
+
+    key = str(name).strip().lower().replace("_", "-") if name else ""
+    return get_mode(key) if key in MODE_NAMES else None
+
+
+def _optimal_mode(mode, history, objective, backend, json_out: bool) -> None:
+    """The exact value of a mode's state after ``history`` (one line and exit 2 when too large)."""
+    from termo.engine.joint import check_objective
+    from termo.engine.joint_exact import ExactJoint, joint_product
+    from termo.engine.joint_factory import joint_solver
+    from termo.interface.modes import replay
+
+    goal = check_objective(objective)
+    state = replay(mode, history)
+    if state.over:
+        fail("the game is over: nothing to solve")
+    boards = [state.candidates[b] for b in state.unsolved]
+    product = joint_product(boards)
+    if product > MODE_PRODUCT:
+        fail(f"{mode.label}: the state has {product:,} joint answer tuples (sizes "
+             f"{'x'.join(str(len(c)) for c in boards)}); the exact solver takes at most {MODE_PRODUCT:,}: "
+             f"play on, or ask `termo suggest` for level 3")
+    solver = joint_solver(mode, level=2, objective=goal.name, backend=backend)
+    started = time.monotonic()
+    exact = ExactJoint(solver.stats, goal, node_limit=MODE_STATES)
+    value, best, ranked = exact.solve(boards, mode.max_turns - state.turns)
+    base = goal.base(state.turns, state.solved_on)
+    data = {"mode": mode.label, "objective": goal.name, "turn": state.turns + 1, "proved": True,
+            "word": mode.game.probes[int(best)], "expected": base + value,
+            "alternatives": [{"word": mode.game.probes[int(p)], "expected": base + c} for p, c in ranked[1:6]],
+            "boards": [len(c) for c in boards], "states": exact.nodes,
+            "seconds": round(time.monotonic() - started, 3)}
+    if json_out:
+        print_json(data)
+        return
+    typer.echo(f"{mode.title or mode.label}, turn {data['turn']}, {goal.maximise_label}: play {data['word']} "
+               f"(expected {data['expected']:.10f}, proved over every guess for independent boards)")
+    for alt in data["alternatives"]:
+        typer.echo(f"  {alt['word']}: {alt['expected']:.10f}")
+    typer.echo(f"  {data['states']:,} states solved in {data['seconds']:.1f} s")
 
 
 def _backend_name(backend) -> str:

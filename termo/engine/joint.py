@@ -149,6 +149,9 @@ class JointSolver:
         self.backend = self.board_solver.backend
         xp = _host().xp
         self.prior = xp.asarray(self.board_solver.prior, dtype=xp.float64)
+        from termo.engine.joint_boards import BoardStats
+
+        self.stats = BoardStats(self.game, self.prior, self.sweeper)  # per-board answers, memoised
 
     # ---------------------------------------------------------------- per board
     def weights(self, cands):
@@ -178,7 +181,7 @@ class JointSolver:
         total = xp.zeros(self.game.n_probes, dtype=xp.float64)
         for cands in boards:
             if int(len(cands)) > 1:
-                total = total + self.sweeper.entropies(cands)
+                total = total + self.stats.entropies(_host().to_numpy(cands))
         return total
 
     # ---------------------------------------------------------------- decisions
