@@ -95,3 +95,20 @@ def test_the_backends_choose_alike(mode, other_backend):
         assert base2.choose(arrays, 2) == other2.choose(arrays, 2)
         assert base3.choose(arrays, 2) == other3.choose(arrays, 2)
         np.testing.assert_allclose(base2.joint_bits(arrays), other2.joint_bits(arrays), rtol=0, atol=1e-12)
+
+
+def test_late_turns_rank_only_the_boards_candidates(mode):
+    """With no turn to spare (turns left ≤ unsolved boards + LATE_SLACK) level 2 plays the best
+    joint entropy among the unsolved boards' candidates; earlier every probe competes."""
+    import termo.engine.joint as joint
+
+    solver = JointSolver(mode)
+    boards = [np.array([0, 3, 5, 8, 13, 21], dtype=np.int64), np.array([1, 2, 4, 9, 17], dtype=np.int64)]
+    late_turn = mode.max_turns - (len(boards) + joint.LATE_SLACK) + 1
+    pool = sorted(set(boards[0].tolist()) | set(boards[1].tolist()))
+    bits = {g: joint_entropy_oracle(mode.game, [b.tolist() for b in boards], g) for g in pool}
+    chance = solver.solve_chances(boards)
+    best = min(pool, key=lambda g: (-round(bits[g] / 1e-9), -chance[g], g))
+    assert solver.choose(boards, late_turn) == best
+    assert solver.late_pool(boards, late_turn - 1) is None
+    assert solver.choose(boards, late_turn - 1) == solver.choose(boards, 0)

@@ -38,6 +38,7 @@ from termo.core.errors import TermoError
 OBJECTIVES = ("finish", "score", "win")
 DEFAULT_OBJECTIVE = "finish"
 LEVELS = (2, 3)
+LATE_SLACK = 1  # late_pool: candidates only once the turns left are at most the unsolved boards + this
 
 
 def _host():
@@ -195,16 +196,24 @@ class JointSolver:
                 return int(cands[0])
         return None
 
-    def ranked(self, boards, k: int):
-        """The ``k`` best probes by (rounded joint bits desc, solve chance desc, index asc):
-        (indices, bits, chances) as host arrays."""
+    def late_pool(self, boards, turn: int):
+        """The guesses worth playing late: when the turns left (this one included) are at most the
+        unsolved boards plus `LATE_SLACK`, a guess that can solve no board wastes a turn the game
+        cannot spare, so only the unsolved boards' candidates are ranked. None: every probe."""
+        if not turn or self.mode.max_turns - int(turn) + 1 > len(boards) + LATE_SLACK:
+            return None
+        xp = _host().xp
+        return xp.unique_values(xp.concat([xp.asarray(c, dtype=xp.int64) for c in boards]))
+
+    def ranked(self, boards, k: int, pool=None):
+        """The ``k`` best probes (of ``pool``, default every probe) by (rounded joint bits desc,
+        solve chance desc, index asc): (indices, bits, chances) as host arrays."""
         xp = _host().xp
         bits = self.joint_bits(boards)
         chance = self.solve_chances(boards)
-        key = xp.round(bits / ROUND_STEP)
-        order = xp.lexsort((xp.arange(bits.shape[0]), -chance, -key)) if hasattr(xp, "lexsort") else None
-        if order is None:  # pragma: no cover - the host backend is NumPy
-            raise TermoError("the host backend has no lexsort")
+        ids = xp.arange(bits.shape[0]) if pool is None else xp.asarray(pool, dtype=xp.int64)
+        key = xp.round(xp.take(bits, ids) / ROUND_STEP)
+        order = xp.take(ids, xp.lexsort((ids, -xp.take(chance, ids), -key)))
         top = order[: max(int(k), 1)]
         return top, bits[top], chance[top]
 
@@ -213,7 +222,7 @@ class JointSolver:
         forced = self.forced(boards)
         if forced is not None:
             return forced
-        top, _, _ = self.ranked(boards, 1)
+        top, _, _ = self.ranked(boards, 1, self.late_pool(boards, turn))
         return int(top[0])
 
     def choose_many(self, states, turns) -> list[int]:
@@ -228,7 +237,8 @@ class JointSolver:
         if state.over:
             raise TermoError("the game is over: nothing to suggest", "boards.over_suggest")
         boards = self.unsolved_sets(state)
-        top, bits, chance = self.ranked(boards, self.alternatives + 1)
+        pool = self.late_pool(boards, state.turns + 1)
+        top, bits, chance = self.ranked(boards, self.alternatives + 1, pool)
         choices = [self._choice(i, b, c) for i, b, c in zip(top.tolist(), bits.tolist(), chance.tolist())]
         forced = self.forced(boards)
         if forced is not None:
@@ -241,7 +251,8 @@ class JointSolver:
             rest = tuple(c for c in choices if c.index != forced)[: self.alternatives]
             del xp
             return JointDecision(pick, reason, self.level, self.objective.name, rest)
+        late = "" if pool is None else " among the boards' candidates (no turn to spare)"
         reason = (f"the largest joint entropy over {len(boards)} unsolved board"
-                  f"{'s' if len(boards) != 1 else ''}: {choices[0].bits:.3f} bits")
+                  f"{'s' if len(boards) != 1 else ''}{late}: {choices[0].bits:.3f} bits")
         return JointDecision(choices[0], reason, self.level, self.objective.name, tuple(choices[1:]))
 
