@@ -274,13 +274,16 @@ def time_suggest(level: int, repeats: int) -> dict:
 def speed(args) -> int:
     load_before = _load()
     results = {"suggest": [time_suggest(level, args.repeats) for level in (2, 3)]}
-    if args.battery_n:
-        spec = {"mode": "octordle", "n": args.battery_n, "seed": args.seed}
-        spec["digest"] = tuples_spec("octordle", args.battery_n, args.seed)["digest"]
-        data, process = run_termo(spec, "level2", "finish")
+    if args.battery_n or args.battery_from:
+        if args.battery_from:  # a `compare` run's termo battery (its JSON with "process")
+            data = json.loads(Path(args.battery_from).read_text(encoding="utf-8"))
+            process = {**data.pop("process"), "from": args.battery_from}
+        else:
+            spec = tuples_spec("octordle", args.battery_n, args.seed)
+            data, process = run_termo(spec, "level2", "finish")
         row = data["strategies"]["level2"]
-        scaled = process["wall_s"] * 1000 / args.battery_n
-        results["octordle_battery"] = {**process, "n": args.battery_n, "seed": args.seed,
+        scaled = process["wall_s"] * 1000 / data["n"]
+        results["octordle_battery"] = {**process, "n": data["n"], "seed": data["seed"],
                                        "battery_seconds": row["seconds"], "wall_s_per_1000": round(scaled, 1),
                                        "target_s_per_1000": BATTERY_TARGET_S, "meets_target": scaled <= BATTERY_TARGET_S,
                                        "win_rate": row["win_rate"], "mean_finish": row["mean_finish"]}
@@ -313,6 +316,7 @@ def main(argv=None) -> int:
     spd = sub.add_parser("speed", help="whole-process suggestion times and an Octordle battery")
     spd.add_argument("--repeats", type=int, default=5)
     spd.add_argument("--battery-n", type=int, default=0)
+    spd.add_argument("--battery-from", help="the JSON of an Octordle level-2 battery already run (with its process times)")
     spd.add_argument("--seed", type=int, default=0)
     spd.add_argument("--out")
     args = parser.parse_args(argv)
