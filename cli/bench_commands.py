@@ -137,18 +137,33 @@ def battery_command(
     strategies: Annotated[
         Optional[str],
         typer.Option("--strategies", metavar="LIST", help="Comma list of random, letters, likely, entropy, level3 "
-                     "(default: the first four; entropy,level3 for --set level3).", show_default=False),
+                     "(default: the first four; entropy,level3 for --set level3); for a mode: level2, level3 "
+                     "(default both).", show_default=False),
     ] = None,
     n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Battery size: the n commonest (realistic/level3) or n evenly spaced (full); "
-                                             "at most the game's answers.", min=1)] = None,
+                                             "at most the game's answers; for a mode: N seeded answer tuples (default 100).", min=1)] = None,
     t: TOption = "1",
     extended: Annotated[bool, typer.Option("--extended", help="Probe with the 8,629 typeable words (answers + conjugations).")] = False,
     seed: SeedOption = 0,
     study: Study = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: greens stay in place and revealed letters are reused "
                                        "(the game's real rule); levels 1 and 2 only.")] = False,
+    objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME", help="A mode's objective: finish "
+                                                     "(default), score or win (docs/modes-batteries.md).",
+                                                     show_default=False)] = None,
 ) -> None:
-    """Play every strategy against a battery of secrets; report mean, penalised mean, wins, histogram."""
+    """Play every strategy against a battery of secrets; report mean, penalised mean, wins, histogram.
+
+    For a mode of several boards (--game quordle ...): N seeded answer tuples, strategies level2
+    and level3; win rate, mean finish, mean score, histogram (docs/modes-batteries.md)."""
+    mode = _mode_named(study.game_name)
+    if mode is not None:
+        if set_name != "realistic" or extended or hard:
+            raise TermoError("a mode's battery is N seeded answer tuples: --set, --extended and --hard do not apply")
+        _mode_battery(study, mode, strategies, n, seed, _parse_t(t), objective)
+        return
+    if objective is not None:
+        raise TermoError("--objective applies to a mode of several boards (--game dueto, quordle, ...)")
     from termo.analysis.battery import BATTERIES, battery_secrets
     from termo.analysis.experiments import battery_experiment
     from termo.analysis.strategies import parse_strategies
@@ -168,6 +183,44 @@ def battery_command(
             names, set_name, n=n, t=temperature, extended=extended, seed=seed, beam=study.beam, depth=study.depth,
             backend=study.backend, out=out, progress=_Progress(update, games * len(names)), game=game, hard=hard)
     _finish(study.json_out, rows, markdown, paths)
+
+
+MODE_BATTERY_GAMES = 100  # the default --n of a mode's battery
+MODE_BATTERY_MAX = 1_000_000
+
+
+def _mode_named(name: Optional[str]):
+    """The mode ``--game`` names (None for a single-board game)."""
+    import os
+
+    from termo.games import MODE_NAMES, get_mode
+
+    raw = name if name is not None else os.environ.get("TERMO_GAME")
+    key = str(raw).strip().lower().replace("_", "-") if raw else None
+    return get_mode(key) if key in MODE_NAMES else None
+
+
+def _mode_battery(study: Study, mode, strategies: Optional[str], n: Optional[int], seed: int, t: float,
+                  objective: Optional[str]) -> None:
+    """`termo bench battery --game MODE`: level 2 and 3 on the same seeded tuples (termo.analysis.mode_battery)."""
+    from termo.analysis.mode_battery import mode_markdown, parse_mode_strategies, run_mode_battery
+    from termo.analysis.report import write_report
+    from termo.engine.joint import check_objective
+
+    names = parse_mode_strategies(strategies)
+    goal = check_objective(objective).name
+    n = MODE_BATTERY_GAMES if n is None else n
+    if n > MODE_BATTERY_MAX:
+        raise TermoError(f"--n is at most {MODE_BATTERY_MAX:,} for a mode's battery, got {n}")
+    out = out_folder(study.out, default=DEFAULT_OUT)
+    total = n * mode.boards * len(names)
+    with progress_bar(f"battery {mode.label}", total=total, unit="boards") as update:
+        result = run_mode_battery(mode, names, n=n, seed=seed, objective=goal, t=t, backend=study.backend,
+                                  progress=_Progress(update, total))
+    markdown = mode_markdown(result)
+    name = f"{mode.label}-battery-n{n}-s{seed}" + ("" if goal == "finish" else f"-{goal}")
+    paths = write_report(out, name, result, markdown, [])
+    _finish(study.json_out, result, markdown, paths)
 
 
 @user_errors
