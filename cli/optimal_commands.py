@@ -68,7 +68,7 @@ def optimal_command(
     backend: BackendOption = None,
     json_out: JsonOption = False,
     history: Annotated[Optional[List[str]], typer.Argument(
-        metavar="[HISTORY]...", help="A mode's turns so far: guess:p1/p2/... (one pattern per board, '-' for a "
+        metavar="HISTORY", help="A mode's turns so far: guess:p1/p2/... (one pattern per board, '-' for a "
                                      "solved board).", show_default=False)] = None,
     objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME",
                                                      help="A mode's objective: finish (default), score or win.",
