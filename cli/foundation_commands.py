@@ -37,14 +37,14 @@ def backends_command(json_out: JsonOption = False) -> None:
 def games_command(json_out: JsonOption = False) -> None:
     """List the games (name, answers, probes after normalisation, tiles, tries, prior, win rule),
     then the modes of several boards (boards, shared tries, base game; docs/modes.md)."""
-    from termo.games import GAME_NAMES, MODE_NAMES, get_game, get_mode
-    from termo.games.registry import describe_mode
+    from termo.games.registry import listing
 
-    rows = [get_game(name).summary() for name in GAME_NAMES]
-    modes = [{**get_mode(name).summary(), "description": describe_mode(name)} for name in MODE_NAMES]
+    everything = listing()  # the games first, as before; a mode's row has "boards"
     if json_out:
-        print_json(rows + modes)  # the games first, as before; a mode's row has "boards"
+        print_json(everything)
         return
+    rows = [row for row in everything if "boards" not in row]
+    modes = [row for row in everything if "boards" in row]
     for row in rows:
         typer.echo(f"{row['name']:<12} {row['answers']:>6,} answers {row['probes']:>6,} probes  "
                    f"{row['length']} tiles, {row['turns']} tries, {row['prior']} prior, {row['win_rule']} wins")

@@ -100,9 +100,9 @@ _BOARDS = {"en": ("board", "boards"), "pt": ("tabuleiro", "tabuleiros"), "ru": (
 def mode_titles() -> dict[str, str]:
     """Each mode's name and title, without building its game (the registry's table: the single
     boards' switcher lists the modes without loading their word lists)."""
-    from termo.games.registry import _MODES
+    from termo.games.registry import mode_titles as titles
 
-    return {name: spec[3] for name, spec in _MODES.items()}
+    return titles()
 
 
 def strings(language: str) -> dict:

@@ -101,10 +101,10 @@ ADVISORS = AdvisorCache()
 
 
 def games() -> list[dict]:
-    """``termo games --json``."""
-    from termo.games import GAME_NAMES, get_game
+    """``termo games --json``: the games, then the modes of several boards."""
+    from termo.games.registry import listing
 
-    return [get_game(name).summary() for name in GAME_NAMES]
+    return listing()
 
 
 def games_data() -> tuple[list[dict], list[str]]:

@@ -116,3 +116,15 @@ def get_mode(name: str | None = None, **options):
                              "game.unknown", {"name": shown, "choices": choices}) from None
     base, boards, turns, title, fixed = _MODES[key]
     return Mode(get_game(base, **{**options, **dict(fixed)}), boards, turns, key=key, title=title)
+
+
+def listing() -> list[dict]:
+    """``termo games --json`` and ``GET /api/games``: every game's `Game.summary`, then every
+    mode's `Mode.summary` with its description (a mode's row is the one with ``boards``)."""
+    rows = [get_game(name).summary() for name in GAME_NAMES]
+    return rows + [{**get_mode(name).summary(), "description": describe_mode(name)} for name in MODE_NAMES]
+
+
+def mode_titles() -> dict[str, str]:
+    """Each mode's name and title, read from the table without building its game."""
+    return {name: spec[3] for name, spec in _MODES.items()}
