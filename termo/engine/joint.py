@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from backends.constants import ROUND_STEP
 from termo.core.decision import JointChoice, JointDecision
 from termo.core.errors import TermoError
@@ -129,7 +131,7 @@ class JointSolver:
         """Per probe, the probability that it solves one of ``boards`` (lists of candidate arrays)
         with the boards independent: ``1 − Π_b (1 − P_b(probe is the answer))``."""
         xp = _host().xp
-        miss = xp.ones(self.game.n_probes, dtype=xp.float64)
+        miss = xp.full(self.game.n_probes, 1.0, dtype=xp.float64)
         for cands in boards:
             p = xp.zeros(self.game.n_probes, dtype=xp.float64)
             idx = xp.asarray(cands, dtype=xp.int64)
@@ -163,8 +165,7 @@ class JointSolver:
         cannot spare, so only the unsolved boards' candidates are ranked. None: every probe."""
         if not turn or self.mode.max_turns - int(turn) + 1 > len(boards) + LATE_SLACK:
             return None
-        xp = _host().xp
-        return xp.unique_values(xp.concat([xp.asarray(c, dtype=xp.int64) for c in boards]))
+        return np.unique(np.concatenate([np.asarray(c, dtype=np.int64) for c in boards]))
 
     def ranked(self, boards, k: int, pool=None):
         """The ``k`` best probes (of ``pool``, default every probe) by (rounded joint bits desc,
