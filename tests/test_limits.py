@@ -317,12 +317,12 @@ def test_past_naming_a_binary_file(tmp_path, capsys):
 def test_oserror_anywhere_is_one_line(monkeypatch, capsys):
     """An OSError the command did not expect (here: the games table) is one line, not an
     internal error; a full disk is named as such."""
-    import termo.games
+    import termo.games.registry
 
     def broken(name):
         raise OSError(errno.ENOSPC, "No space left on device", "/some/cache/file")
 
-    monkeypatch.setattr(termo.games, "get_game", broken)
+    monkeypatch.setattr(termo.games.registry, "get_game", broken)  # what the one listing calls
     code, out, err = run_cli(["games"], capsys)
     assert code == 2
     assert one_error_line(err) == "termo: error: /some/cache/file: no space left on device (the disk is full)"
