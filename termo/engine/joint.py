@@ -84,11 +84,6 @@ class Objective:
             return float(sum(t if t is not None else turns_played for t in solved_on))
         return 0.0
 
-    @property
-    def maximise_label(self) -> str:
-        return {"finish": "expected finishing turn", "score": "expected score",
-                "win": "probability of losing"}[self.name]
-
 
 def check_objective(name) -> Objective:
     return Objective(str(name if name is not None else DEFAULT_OBJECTIVE).strip().lower())
@@ -118,15 +113,6 @@ class JointSolver:
         self.stats = BoardStats(self.game, self.prior, self.sweeper)  # per-board answers, memoised
 
     # ---------------------------------------------------------------- per board
-    def weights(self, cands):
-        """The prior over ``cands`` renormalised (uniform when its mass is 0), host float64."""
-        xp = _host().xp
-        w = xp.take(self.prior, xp.asarray(cands, dtype=xp.int64))
-        total = float(xp.sum(w))
-        if not total > 0.0:
-            return xp.full(w.shape, 1.0 / max(int(w.shape[0]), 1), dtype=xp.float64)
-        return w / total
-
     def solve_chances(self, boards):
         """Per probe, the probability that it solves one of ``boards`` (lists of candidate arrays)
         with the boards independent: ``1 − Π_b (1 − P_b(probe is the answer))``."""
@@ -135,7 +121,7 @@ class JointSolver:
         for cands in boards:
             p = xp.zeros(self.game.n_probes, dtype=xp.float64)
             idx = xp.asarray(cands, dtype=xp.int64)
-            p[idx] = self.weights(idx)
+            p[idx] = self.stats.weights(idx)  # the prior renormalised over the board
             miss = miss * (1.0 - p)
         return 1.0 - miss
 
@@ -167,12 +153,16 @@ class JointSolver:
             return None
         return np.unique(np.concatenate([np.asarray(c, dtype=np.int64) for c in boards]))
 
-    def ranked(self, boards, k: int, pool=None):
+    def scores(self, boards):
+        """(joint bits, solve chance) of every probe over ``boards``, host float64."""
+        return self.joint_bits(boards), self.solve_chances(boards)
+
+    def ranked(self, boards, k: int, pool=None, scores=None):
         """The ``k`` best probes (of ``pool``, default every probe) by (rounded joint bits desc,
-        solve chance desc, index asc): (indices, bits, chances) as host arrays."""
+        solve chance desc, index asc): (indices, bits, chances) as host arrays. ``scores`` is
+        `scores(boards)` when the caller has it already."""
         xp = _host().xp
-        bits = self.joint_bits(boards)
-        chance = self.solve_chances(boards)
+        bits, chance = scores if scores is not None else self.scores(boards)
         ids = xp.arange(bits.shape[0]) if pool is None else xp.asarray(pool, dtype=xp.int64)
         key = xp.round(xp.take(bits, ids) / ROUND_STEP)
         order = xp.take(ids, xp.lexsort((ids, -xp.take(chance, ids), -key)))
@@ -200,18 +190,15 @@ class JointSolver:
             raise TermoError("the game is over: nothing to suggest", "boards.over_suggest")
         boards = self.unsolved_sets(state)
         pool = self.late_pool(boards, state.turns + 1)
-        top, bits, chance = self.ranked(boards, self.alternatives + 1, pool)
+        scores = self.scores(boards)
+        top, bits, chance = self.ranked(boards, self.alternatives + 1, pool, scores)
         choices = [self._choice(i, b, c) for i, b, c in zip(top.tolist(), bits.tolist(), chance.tolist())]
         forced = self.forced(boards)
         if forced is not None:
             board = next(b for b in state.unsolved if int(len(state.candidates[b])) == 1)
-            xp = _host().xp
-            fb = float(self.joint_bits(boards)[forced])
-            fc = float(self.solve_chances(boards)[forced])
-            pick = self._choice(forced, fb, fc)
+            pick = self._choice(forced, scores[0][forced], scores[1][forced])
             reason = f"board {board + 1} has one candidate left: solve it"
             rest = tuple(c for c in choices if c.index != forced)[: self.alternatives]
-            del xp
             return JointDecision(pick, reason, self.level, self.objective.name, rest)
         late = "" if pool is None else " among the boards' candidates (no turn to spare)"
         reason = (f"the largest joint entropy over {len(boards)} unsolved board"

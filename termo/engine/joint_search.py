@@ -146,8 +146,7 @@ class JointSearch(JointSolver):
         boards = [np.asarray(_host().to_numpy(c), dtype=np.int64) for c in self.unsolved_sets(state)]
         base = self.objective.base(state.turns, state.solved_on)
         r = self.rounds(state.turns + 1)
-        bits = self.joint_bits(boards)
-        chance = self.solve_chances(boards)
+        bits, chance = self.scores(boards)
         if self.is_exact(boards):
             value, best, costs = self.exact.solve(boards, r)
             picks = [(g, base + c) for g, c in costs[: self.alternatives + 1]]
