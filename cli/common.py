@@ -351,3 +351,39 @@ def _plain_progress(description: str, total: int | None, interval: float, unit: 
     finally:
         stop.set()
         thread.join(timeout=1.0)
+
+
+def play_streams():
+    """The streams of an interactive game, for `termo play` on one board or several:
+    ``(interactive, reader, write, error)``. On a terminal the reader edits lines; piped, bytes
+    that are not valid text become U+FFFD (such a word is rejected like any other), one line at a
+    time, so the rounds before a bad line are played and the game goes on. ``error`` writes
+    rejected lines and warnings to stderr after stdout so far, echoed input escaped (no raw
+    terminal codes)."""
+    from termo.interface.play import decoded_lines, terminal_reader
+
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    reader = terminal_reader(sys.stdin) if interactive else decoded_lines(sys.stdin)
+
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    def error(text: str) -> None:
+        sys.stdout.flush()
+        sys.stderr.write("".join(one_line(line) + "\n" for line in text.splitlines()))
+        sys.stderr.flush()
+
+    return interactive, reader, write, error
+
+
+def run_game(play, write) -> None:
+    """Run an interactive game to its end and exit with its status (130 on Ctrl-C)."""
+    try:
+        code = play.run()
+    except KeyboardInterrupt:
+        write("\n")
+        code = 130
+    except USER_ERRORS as err:
+        fail(str(err))
+    raise typer.Exit(code)

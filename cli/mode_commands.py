@@ -7,12 +7,11 @@ refused with one line (exit 2); the rest are checked as for one board.
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, fail, print_json
+from cli.common import USER_ERRORS, fail, play_streams, print_json, run_game
 from termo.core.errors import TermoError
 
 HISTORY_HELP = ("Turns played, one guess for every board with one colour pattern per board in board order, "
@@ -72,34 +71,13 @@ def play_mode_command(game_key: str, search, objective: str, color: bool, backen
     (``color``: coloured tiles; ``progress_display(label)``: progress on a terminal)."""
     from termo.engine.joint_factory import joint_solver
     from termo.interface.mode_play import ModePlay
-    from termo.interface.play import decoded_lines, terminal_reader
 
     try:
         mode, level, t = mode_options(search, game_key, backend, **one_board)
         solver = joint_solver(mode, level=level, objective=objective, backend=backend, t=t)
     except USER_ERRORS as err:
         fail(str(err))
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    reader = terminal_reader(sys.stdin) if interactive else decoded_lines(sys.stdin)
-
-    def write(text: str) -> None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-
-    def error(text: str) -> None:
-        sys.stdout.flush()
-        from cli.common import one_line
-
-        sys.stderr.write("".join(one_line(line) + "\n" for line in text.splitlines()))
-        sys.stderr.flush()
-
+    interactive, reader, write, error = play_streams()
     play = ModePlay(mode, solver, reader, write, color=color,
                     busy=progress_display if interactive else None, error=error, piped=not interactive)
-    try:
-        code = play.run()
-    except KeyboardInterrupt:
-        write("\n")
-        code = 130
-    except USER_ERRORS as err:
-        fail(str(err))
-    raise typer.Exit(code)
+    run_game(play, write)

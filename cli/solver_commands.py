@@ -19,7 +19,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json
+from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, play_streams, print_json, run_game
 from cli.options import OptionGroup, command_backend, with_options
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
 from cli.mode_commands import HISTORY_HELP, ObjectiveOpt
@@ -295,7 +295,7 @@ def play_command(
     no_tree: NoTreeOpt = False,
     objective: ObjectiveOpt = "finish",
 ) -> None:
-    from termo.interface.play import Play, decoded_lines, terminal_reader
+    from termo.interface.play import Play
     from termo.interface.suggest import Advisor
 
     backend = command_backend(ctx, backend)
@@ -312,22 +312,7 @@ def play_command(
             advisor.tree  # a bad --tree file: one line now, before the game starts
     except USER_ERRORS as err:
         fail(str(err))
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    # bytes that are not valid text become U+FFFD (and such a word is rejected like any other),
-    # one line at a time: the rounds before a bad line are played, the game goes on
-    reader = terminal_reader(sys.stdin) if interactive else decoded_lines(sys.stdin)
-
-    def write(text: str) -> None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-
-    def error(text: str) -> None:  # rejected lines and warnings: stderr, after stdout so far
-        sys.stdout.flush()
-        from cli.common import one_line  # echoed input escaped: no raw terminal codes
-
-        sys.stderr.write("".join(one_line(line) + "\n" for line in text.splitlines()))
-        sys.stderr.flush()
-
+    interactive, reader, write, error = play_streams()
     play = Play(
         game,
         advisor,
@@ -338,14 +323,7 @@ def play_command(
         error=error,
         piped=not interactive,  # echoes the prompts; the exit status is the same either way
     )
-    try:
-        code = play.run()
-    except KeyboardInterrupt:
-        write("\n")
-        code = 130
-    except USER_ERRORS as err:
-        fail(str(err))
-    raise typer.Exit(code)
+    run_game(play, write)
 
 
 def _play_help() -> str:
