@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 
 from termo.core.errors import TermoError
 from termo.interface.modes import SOLVED_SLOT, boards_view, decide, format_board_line
-from termo.interface.play import COMMANDS, EXIT_STATUS, lines_reader, render_row  # noqa: F401 - EXIT_STATUS re-exported
+from termo.interface.play import COMMANDS, EXIT_STATUS, command_loop, lines_reader, render_row  # noqa: F401 - EXIT_STATUS re-exported
 
 HELP = """\
 Type the word you played, then the colours of every board still unsolved, in board order:
@@ -312,23 +312,8 @@ class ModePlay:
                  f"{self.mode.max_turns} tries; level {self.solver.level}, objective {self.solver.objective.name}); "
                  f"type help for help")
         self.show_suggestion()
-        try:
-            while True:
-                line = self.read("> " if self.state.over else f"guess {self.state.turns + 1}> ")
-                if line is None:
-                    break
-                line = line.strip()
-                if not line:
-                    continue
-                name = self.command(line)
-                if name == "quit":
-                    break
-                if name is None:
-                    self.read_turn(line)
-        except EOFError:
-            pass
-        except KeyboardInterrupt:
-            self.write("\n")
+        if not command_loop(self, lambda: "> " if self.state.over else f"guess {self.state.turns + 1}> ",
+                            self.read_turn):
             return 130
         self.say("bye")
         return 2 if self.rejected else 0

@@ -387,24 +387,34 @@ class Play:
         impossible colours, ...: scripts notice), 130 on Ctrl-C (EXIT_STATUS)."""
         self.say(f"termo play ({self.advisor.config.describe(self.game)}); type help for help")
         self.show_suggestion()
-        try:
-            while True:
-                prompt = "> " if self.session.over else f"guess {self.session.turn}> "
-                line = self.read(prompt)
-                if line is None:
-                    break
-                line = line.strip()
-                if not line:
-                    continue
-                name = self.command(line)
-                if name == "quit":
-                    break
-                if name is None:
-                    self.read_round(line)
-        except EOFError:
-            pass
-        except KeyboardInterrupt:
-            self.write("\n")  # leave the shell prompt on a line of its own
+        if not command_loop(self, lambda: "> " if self.session.over else f"guess {self.session.turn}> ",
+                            self.read_round):
             return 130
         self.say("bye")
         return 2 if self.rejected else 0
+
+
+def command_loop(play, prompt: Callable[[], str], take: Callable[[str], None]) -> bool:
+    """Read ``play``'s lines until quit or the end of input: blank lines skipped, commands run by
+    ``play.command``, any other line handed to ``take``. False on Ctrl-C (after a new line, so
+    the shell prompt is on a line of its own), else True. The loop of `Play` and of several
+    boards' `termo.interface.mode_play.ModePlay`."""
+    try:
+        while True:
+            line = play.read(prompt())
+            if line is None:
+                break
+            line = line.strip()
+            if not line:
+                continue
+            name = play.command(line)
+            if name == "quit":
+                break
+            if name is None:
+                take(line)
+    except EOFError:
+        pass
+    except KeyboardInterrupt:
+        play.write("\n")
+        return False
+    return True
