@@ -15,9 +15,9 @@ import html
 import json
 import re
 
-from web.i18n import COLOURS, HIGH_CONTRAST, KEYBOARDS
+from web.i18n import KEYBOARDS
 from web.mode_text import mode_titles, strings
-from web.pages import LOCALES, PAGE_GAMES
+from web.pages import LOCALES, PAGE_GAMES, page_head
 
 OBJECTIVES = ("finish", "score", "win")
 
@@ -95,30 +95,8 @@ def _keys(config) -> str:
 
 
 def _head(config) -> str:
-    text = config["text"]
-    colours = {**COLOURS.get(config["game"], COLOURS["wordle"])}
-    style = "".join(f"--{key}:{value};" for key, value in colours.items())
-    high_contrast = "".join(f"--{key}:{value};" for key, value in HIGH_CONTRAST.items())
-    title = text["title"].format(game=config["title"])
-    return f"""<!doctype html>
-<html lang="{_e(config['language'])}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(title)}</title>
-<link rel="stylesheet" href="/static/board.css">
-<link rel="stylesheet" href="/static/modes.css">
-<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-<style>body[data-contrast="high"] > *{{{high_contrast}}}</style>
-</head>
-<body class="game-{_e(config['game'])} modes-page" style="{_e(style)}">
-<header>
-  <h1>{_e(title)}</h1>
-  <nav><label for="game-switcher">{_e(text['switch_game'])}</label>
-  <select id="game-switcher">{_switcher(config['mode'])}</select>
-  <a href="/docs" id="api-docs">{_e(text['api_docs'])}</a></nav>
-</header>
-"""
+    return page_head(config, config["text"], _switcher(config["mode"]), stylesheets=("board.css", "modes.css"),
+                     body_class="modes-page")
 
 
 def _play(config) -> str:

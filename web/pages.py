@@ -85,31 +85,42 @@ def _keys(config, text) -> str:
 
 def _head(config, text, titles: dict[str, str], links) -> str:
     """From the doctype to the header: the title, the game's colours, the game switcher, the links."""
-    colours = COLOURS.get(config["game"], COLOURS["wordle"])
     name = config["game"]
-    title = text["title"].format(game=config["title"])
-    style = "".join(f"--{key}:{value};" for key, value in colours.items())
-    high_contrast = "".join(f"--{key}:{value};" for key, value in HIGH_CONTRAST.items())
     switcher = "".join(
         f'<option value="{_e(g)}"{" selected" if g == name else ""}>{_e(titles.get(g, g))}</option>'
         for g in PAGE_GAMES) + _mode_options()
+    links_html = "".join(f'<a href="{_e(path)}">{_e(label)}</a>' for path, label in links)
+    return page_head(config, text, switcher, links_html)
+
+
+def page_head(config, text, switcher: str, links_html: str | None = None, stylesheets=("board.css",),
+              body_class: str = "") -> str:
+    """The head of a board page, one board or several (`web.mode_pages`): the doctype, the title,
+    the stylesheets, the colours of ``config["game"]`` (and the high-contrast palette), and the
+    header with the game switcher (``switcher``: its options), the links (a line of their own
+    when given) and the API docs."""
+    colours = COLOURS.get(config["game"], COLOURS["wordle"])
+    title = text["title"].format(game=config["title"])
+    style = "".join(f"--{key}:{value};" for key, value in colours.items())
+    high_contrast = "".join(f"--{key}:{value};" for key, value in HIGH_CONTRAST.items())
+    sheets = "".join(f'<link rel="stylesheet" href="/static/{_e(sheet)}">\n' for sheet in stylesheets)
+    classes = f"game-{_e(config['game'])}" + (f" {_e(body_class)}" if body_class else "")
+    links_line = "" if links_html is None else f"  {links_html}\n"
     return f"""<!doctype html>
 <html lang="{_e(config['language'])}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{_e(title)}</title>
-<link rel="stylesheet" href="/static/board.css">
-<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+{sheets}<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <style>body[data-contrast="high"] > *{{{high_contrast}}}</style>
 </head>
-<body class="game-{_e(name)}" style="{_e(style)}">
+<body class="{classes}" style="{_e(style)}">
 <header>
   <h1>{_e(title)}</h1>
   <nav><label for="game-switcher">{_e(text['switch_game'])}</label>
   <select id="game-switcher">{switcher}</select>
-  {"".join(f'<a href="{_e(path)}">{_e(label)}</a>' for path, label in links)}
-  <a href="/docs" id="api-docs">{_e(text['api_docs'])}</a></nav>
+{links_line}  <a href="/docs" id="api-docs">{_e(text['api_docs'])}</a></nav>
 </header>
 """
 
