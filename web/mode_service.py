@@ -28,10 +28,10 @@ def load_mode(name):
     """The mode a request names (a registry mode: dueto, quarteto, ...; one board is the game's
     own board, `web.service`)."""
     from termo.games import get_mode
-    from termo.games.registry import MODE_NAMES
+    from termo.games.registry import MODE_NAMES, mode_name
 
-    key = check_text("mode", name or "dueto").strip().lower().replace("_", "-")
-    if key not in MODE_NAMES:
+    key = mode_name(check_text("mode", name or "dueto"))
+    if key is None:
         shown = str(name)[:40]
         raise TermoError(f"unknown mode {shown!r}; choose one of: {', '.join(MODE_NAMES)}", "game.unknown",
                          {"name": shown, "choices": list(MODE_NAMES)})
@@ -126,10 +126,10 @@ def suggest(mode: str = "dueto", history=(), level=2, objective: str = "finish")
     state = replay(m, items)  # the history's own errors first, before a solver is built
     solver, lock = (None, None) if state.over else SOLVERS.get(m, lv, goal)
     if lock is None:
-        data = suggest_mode(m, items, level=lv, objective=goal)
+        data = suggest_mode(m, items, level=lv, objective=goal, state=state)
     else:
         with lock:
-            data = suggest_mode(m, items, level=lv, objective=goal, solver=solver)
+            data = suggest_mode(m, items, level=lv, objective=goal, solver=solver, state=state)
     return _with_messages(data, m), []
 
 

@@ -61,14 +61,16 @@ def boards_view(state, sample: int = 10) -> list[dict]:
 
 def suggest_mode(mode, history: Sequence[str] = (), level: int = 3, objective: str = "finish", *,
                  backend: str | None = None, solver=None, progress=None, t: float | None = None,
-                 on_warning=None) -> dict:
+                 on_warning=None, state=None) -> dict:
     """The suggestion for ``mode`` after ``history``: the decision's `JointDecision.as_dict` plus
     ``mode``, ``turn`` (the turn to play), ``turns`` (the limit) and ``boards`` (`boards_view`).
     A won game gives ``solved: True`` and no word. ``progress(done, total)`` is passed to a
-    solver whose ``decide`` takes one (a long level-3 search); ``t`` is the prior temperature."""
+    solver whose ``decide`` takes one (a long level-3 search); ``t`` is the prior temperature;
+    ``state`` is `replay(mode, history)` when the caller has it already (not replayed again)."""
     from termo.engine.joint_factory import joint_solver
 
-    state = replay(mode, history, on_warning=on_warning)
+    if state is None:
+        state = replay(mode, history, on_warning=on_warning)
     data = {"mode": mode.label, "turn": state.turns + 1, "turns": mode.max_turns}
     if state.won:
         data.update({"solved": True, "word": None, "expected": None, "reason": f"all {mode.boards} boards solved "
