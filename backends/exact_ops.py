@@ -70,6 +70,7 @@ class ExactEngine:
         self.lv_start = np.zeros((R, n_answers + 2), dtype=np.int64)
         self.lv_vals = np.zeros((R, n_answers + 1), dtype=np.float64)
         self.lv_allowed = np.zeros((R, n_probes), dtype=np.int64)
+        self.lv_need = np.zeros((R, n_answers + 1), dtype=np.int64)
         self.all_probes = np.arange(n_probes, dtype=np.int64)
 
     # --- statistics -----------------------------------------------------------------------
@@ -120,7 +121,7 @@ class ExactEngine:
                             self.cnt, self.wsum, self.cmx, self.seen,
                             self.lv_lbs, self.lv_sq, self.lv_valid, self.lv_order, self.lv_members,
                             self.lv_codes, self.lv_start, self.lv_vals, self.lv_allowed,
-                            S, int(rounds), work, int(allowed.shape[0]), self.allowed_hash(allowed),
+                            self.lv_need, S, int(rounds), work, int(allowed.shape[0]), self.allowed_hash(allowed),
                             float(limit))
         return float(v), bool(ex), int(g)
 

@@ -115,10 +115,76 @@ def set_weight(w, cm, S, n):
 
 
 @njit(cache=True)
+def memo_bound(mk1, mk2, mlb, mub, S, n, salt):
+    """``(bound, exact)`` the memo holds for state ``S[:n]`` under ``salt`` (rounds and allowed
+    set), ``(-inf, False)`` when it holds nothing."""
+    k1, k2 = set_hash(S, n, salt)
+    slot = memo_find(mk1, mk2, k1, k2)
+    if slot < 0:
+        return -np.inf, False
+    return mlb[slot], mlb[slot] == mub[slot]
+
+
+@njit(cache=True)
+def group_bounds(M, w, cm, exact_rule, check_memo, loss, win, rc, salt, mk1, mk2, mlb, mub,
+                 cnt, wsum, cmx, seen, members, codes, start, nb, vals, need, acc, cutoff):
+    """The cheap stage of a guess: every non-winning group's value or bound without a pass over
+    the probe space (closed forms, the memo, the candidates alone), from ``acc`` (the guess's
+    one-pass bound) raised as each group's bound rises; it stops once ``acc`` reaches
+    ``cutoff``. ``vals[i]`` holds group i's value or bound; ``need[:k]`` the groups still to be
+    searched, smallest first. Returns ``(acc, k)``."""
+    k = 0
+    for i in range(nb):
+        if codes[i] == win:
+            vals[i] = 0.0
+            continue
+        lo = start[i]
+        mm = start[i + 1] - lo
+        ws = 0.0
+        cmax = 0.0
+        for j in range(lo, lo + mm):
+            ws += w[members[j]]
+            if cm[members[j]] > cmax:
+                cmax = cm[members[j]]
+        blb = child_bound(mm, ws, cmax, rc, loss)
+        vals[i] = blb
+        if rc <= 0 or mm == 1 or (exact_rule and (rc == 1 or mm == 2)):
+            continue  # the bound is the value
+        child = members[lo:lo + mm]
+        b = blb
+        settled = False
+        if check_memo:
+            v, ex = memo_bound(mk1, mk2, mlb, mub, child, mm, salt)
+            if v > b:
+                b = v
+            settled = ex
+        if exact_rule and not settled:
+            pv, pg, plb = candidates_first(M, w, cm, child, mm, ws, rc, loss, win, cnt, wsum, cmx, seen)
+            if pg >= 0:
+                b = pv
+                settled = True
+            elif plb > b:
+                b = plb
+        vals[i] = b
+        acc += b - blb
+        if not settled:
+            # insertion by size: the smallest groups are searched first
+            q = k
+            while q > 0 and start[need[q - 1] + 1] - start[need[q - 1]] > mm:
+                need[q] = need[q - 1]
+                q -= 1
+            need[q] = i
+            k += 1
+        if acc >= cutoff:
+            break
+    return acc, k
+
+
+@njit(cache=True)
 def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
           mk1, mk2, mlb, mub, mg, stats,
           cnt, wsum, cmx, seen,
-          lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals, lv_allowed,
+          lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals, lv_allowed, lv_need,
           S, r, allowed, n_allowed, ahash, limit):
     """``(value, exact, guess)`` for state ``S`` with ``r`` rounds left over the probes
     ``allowed[:n_allowed]`` (see the module doc): ``exact`` when ``value < limit`` was proved the
@@ -134,9 +200,11 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
         cbig = W
     lb0 = 2.0 * W - cbig
     if exact_rule:
-        pv, pg = candidates_first(M, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen)
+        pv, pg, plb = candidates_first(M, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen)
         if pg >= 0:
             return pv, True, pg
+        if plb > lb0:
+            lb0 = plb
     k1, k2 = set_hash(S, n, r * 1000003 + ahash)
     slot = memo_find(mk1, mk2, k1, k2)
     inc = np.inf
@@ -149,8 +217,6 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
             lb0 = mlb[slot]
         inc = mub[slot]
         inc_g = mg[slot]
-        if lb0 >= limit:
-            return lb0, False, inc_g
     if lb0 >= limit:
         return lb0, False, inc_g
     if stats[ABORTED] != 0 or stats[NODES] >= stats[BUDGET]:
@@ -201,7 +267,9 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
     codes = lv_codes[r]
     start = lv_start[r]
     vals = lv_vals[r]
+    need = lv_need[r]
     child_allowed = lv_allowed[r - 1]
+    csalt = (r - 1) * 1000003 + ahash
     for k in range(m):
         t = ranked[k]
         g = allowed[t]
@@ -213,46 +281,37 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
             break
         stats[GUESSES] += 1
         nb = partition(M, g, S, n, win, cnt, seen, members, codes, start)
-        acc = glb
-        ok = True
-        for i in range(nb):
-            c = codes[i]
-            if c == win:
-                vals[i] = 0.0
-                continue
+        acc, nneed = group_bounds(M, w, cm, exact_rule, not hard, loss, win, r - 1, csalt, mk1, mk2, mlb, mub,
+                                  cnt, wsum, cmx, seen, members, codes, start, nb, vals, need, glb, cutoff)
+        ok = acc < cutoff
+        for q in range(nneed):
+            if not ok:
+                break
+            i = need[q]
             lo = start[i]
             hi = start[i + 1]
             child = members[lo:hi]
-            mm = hi - lo
-            ws = 0.0
-            cmax = 0.0
-            for j in range(lo, hi):
-                ws += w[members[j]]
-                if cm[members[j]] > cmax:
-                    cmax = cm[members[j]]
-            blb = child_bound(mm, ws, cmax, r - 1, loss)
-            if r - 1 <= 0 or mm == 1 or (exact_rule and (r - 1 == 1 or mm == 2)):
-                vals[i] = blb
-                continue
+            blb = vals[i]
             climit = cutoff - (acc - blb)
             if hard:
-                na = filter_allowed(symc, symn, marks, g, c, length, allowed, n_allowed, child_allowed)
+                na = filter_allowed(symc, symn, marks, g, codes[i], length, allowed, n_allowed, child_allowed)
                 chash = set_hash(child_allowed, na, 7)[0] % 1000000007
                 v, ex, _ = solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
                                  mk1, mk2, mlb, mub, mg, stats, cnt, wsum, cmx, seen,
                                  lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals,
-                                 lv_allowed, child, r - 1, child_allowed, na, chash, climit)
+                                 lv_allowed, lv_need, child, r - 1, child_allowed, na, chash, climit)
             else:
                 v, ex, _ = solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
                                  mk1, mk2, mlb, mub, mg, stats, cnt, wsum, cmx, seen,
                                  lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals,
-                                 lv_allowed, child, r - 1, allowed, n_allowed, ahash, climit)
+                                 lv_allowed, lv_need, child, r - 1, allowed, n_allowed, ahash, climit)
             # the child's buffers are its own level's; ours (level r) are intact
+            if not ex and v < blb:
+                v = blb  # an aborted child's bound may be below the cheap stage's
             vals[i] = v
             acc += v - blb
             if (not ex) or acc >= cutoff:
                 ok = False
-                break
         if ok:
             val = W
             for i in range(nb):
@@ -356,10 +415,12 @@ def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed
                 cbig = wc
             lb0 = 2.0 * wc - cbig
             if exact_rule:
-                pv, pg = candidates_first(M, w, cm, child, m, wc, r - 1, loss, win, cnt, wsum, cmx, seen)
+                pv, pg, plb = candidates_first(M, w, cm, child, m, wc, r - 1, loss, win, cnt, wsum, cmx, seen)
                 if pg >= 0:
                     total += pv - base
                     continue
+                if plb > lb0:
+                    lb0 = plb
             if unit:
                 sweep_bounds_unit(M, child, m, allowed, n_allowed, r - 2, loss, win, cnt, seen, lbs, sq, valid)
             else:

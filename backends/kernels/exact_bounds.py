@@ -223,8 +223,10 @@ def candidates_first(M, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen):
     """Exact win rule, ``r >= 2``: try the candidates alone. A candidate whose every other group
     has a closed form (one or two answers, or one round left) has an exact value; when the best
     such value is at most ``2·W(S)`` (no other probe can do better: it solves nothing at once)
-    and at most every other candidate's bound, it is the optimum. ``(value, guess)`` or
-    ``(inf, -1)``."""
+    and at most every other candidate's bound, it is the optimum. ``(value, guess, lower)``:
+    ``(optimum, its guess, optimum)`` when settled, else ``(inf, -1, lower)`` with ``lower`` a
+    lower bound of ``C(S, r)`` from the same pass: the least candidate bound, or ``2·W(S)``
+    (what a non-candidate costs at least) if less. O(n²): no pass over the probe space."""
     vbest = np.inf
     gbest = -1
     other = np.inf
@@ -248,5 +250,10 @@ def candidates_first(M, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen):
         elif total < other:
             other = total
     if vbest <= 2.0 * W and vbest <= other:
-        return vbest, gbest
-    return np.inf, -1
+        return vbest, gbest, vbest
+    lower = 2.0 * W
+    if vbest < lower:
+        lower = vbest
+    if other < lower:
+        lower = other
+    return np.inf, -1, lower
