@@ -115,6 +115,49 @@ def set_weight(w, cm, S, n):
 
 
 @njit(cache=True)
+def ranked_before(lbs, sq, a, b):
+    """The search's order of guesses (by position in the allowed list): the least bound, then the
+    finer split (least ``Σ_b W(S_b)²``), then the lower position (the lower probe index)."""
+    if lbs[a] != lbs[b]:
+        return lbs[a] < lbs[b]
+    if sq[a] != sq[b]:
+        return sq[a] < sq[b]
+    return a < b
+
+
+@njit(cache=True)
+def sift_down(h, size, i, lbs, sq):
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            return
+        if c + 1 < size and ranked_before(lbs, sq, h[c + 1], h[c]):
+            c += 1
+        if not ranked_before(lbs, sq, h[c], h[i]):
+            return
+        x = h[i]
+        h[i] = h[c]
+        h[c] = x
+        i = c
+
+
+@njit(cache=True)
+def heapify(h, size, lbs, sq):
+    """Make ``h[:size]`` a binary heap in :func:`ranked_before` order (its first entry first)."""
+    for i in range(size // 2 - 1, -1, -1):
+        sift_down(h, size, i, lbs, sq)
+
+
+@njit(cache=True)
+def heap_pop(h, size, lbs, sq):
+    """Drop the first entry of the heap ``h[:size]``; returns the new size."""
+    size -= 1
+    h[0] = h[size]
+    sift_down(h, size, 0, lbs, sq)
+    return size
+
+
+@njit(cache=True)
 def memo_bound(mk1, mk2, mlb, mub, S, n, salt):
     """``(bound, exact)`` the memo holds for state ``S[:n]`` under ``salt`` (rounds and allowed
     set), ``(-inf, False)`` when it holds nothing."""
@@ -248,17 +291,9 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
             excluded = lb0
         memo_store(mk1, mk2, mlb, mub, mg, k1, k2, excluded, inc, inc_g, stats)
         return excluded, False, inc_g
-    sub = order[:m]
-    keys2 = np.empty(m, np.float64)
-    for i in range(m):
-        keys2[i] = sq[sub[i]]
-    o2 = np.argsort(keys2, kind="mergesort")
-    sub2 = sub[o2]
-    keys1 = np.empty(m, np.float64)
-    for i in range(m):
-        keys1[i] = lbs[sub2[i]]
-    o1 = np.argsort(keys1, kind="mergesort")
-    ranked = sub2[o1]
+    # a heap: the guesses come out in order as they are tried (most states try a handful)
+    heapify(order, m, lbs, sq)
+    size = m
     best = inc
     best_g = inc_g
     fail_lb = np.inf
@@ -270,8 +305,9 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
     need = lv_need[r]
     child_allowed = lv_allowed[r - 1]
     csalt = (r - 1) * 1000003 + ahash
-    for k in range(m):
-        t = ranked[k]
+    while size > 0:
+        t = order[0]
+        size = heap_pop(order, size, lbs, sq)
         g = allowed[t]
         glb = W + lbs[t]
         cutoff = best if best < limit else limit
@@ -322,8 +358,8 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
         elif acc < fail_lb:
             fail_lb = acc
         if stats[ABORTED] != 0:
-            if k + 1 < m:
-                nxt = W + lbs[ranked[k + 1]]
+            if size > 0:
+                nxt = W + lbs[order[0]]
                 if nxt < rest_lb:
                     rest_lb = nxt
             break
