@@ -20,17 +20,18 @@ DEFAULT_MEMO_SLOTS = 1 << 21  # ~76 MB of memo table
 
 
 class ExactEngine:
-    """The exact search over one matrix (probes × answers codes), answer weights ``weights`` and
-    class weights ``class_mass`` (see ``backends.kernels.exact``). Host NumPy throughout."""
+    """The exact search over one pattern matrix in its answers-major layout (``answers_major``:
+    answers × probes codes, C-contiguous), answer weights ``weights`` and class weights
+    ``class_mass`` (see ``backends.kernels.exact``). Host NumPy throughout."""
 
-    def __init__(self, matrix, weights, class_mass, loss: float, win_code: int, n_codes: int,
+    def __init__(self, answers_major, weights, class_mass, loss: float, win_code: int, n_codes: int,
                  max_rounds: int, exact_rule: bool = True, symbols=None, symbol_counts=None,
                  hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS):
         from backends.kernels import exact as kx
 
         self.kx = kx
-        self.M = np.asarray(matrix)
-        n_probes, n_answers = self.M.shape
+        self.A = np.ascontiguousarray(answers_major)
+        n_answers, n_probes = self.A.shape
         self.n_probes = int(n_probes)
         self.n_answers = int(n_answers)
         self.w = np.ascontiguousarray(weights, dtype=np.float64)
@@ -115,7 +116,7 @@ class ExactEngine:
         else:  # the root's list lives in the top level's buffer (the kernel's layout)
             work = self.lv_allowed[int(rounds)]
             work[: allowed.shape[0]] = allowed
-        v, ex, g = kx.solve(self.M, self.w, self.cm, self.symc, self.symn, self.marks, self.length,
+        v, ex, g = kx.solve(self.A, self.w, self.cm, self.symc, self.symn, self.marks, self.length,
                             self.hard, self.exact_rule, self.unit, self.loss, self.win,
                             self.mk1, self.mk2, self.mlb, self.mub, self.mg, self.stats,
                             self.cnt, self.wsum, self.cmx, self.seen,
@@ -145,7 +146,7 @@ class ExactEngine:
         """The search's first choice at a state it did not finish (least bound; closed forms)."""
         S, allowed, lbs, sq, valid = self._sweep_inputs(members, allowed)
         n_allowed = allowed.shape[0]
-        return int(self.kx.greedy_guess(self.M, self.w, self.cm, S, S.shape[0], int(rounds), allowed, n_allowed,
+        return int(self.kx.greedy_guess(self.A, self.w, self.cm, S, S.shape[0], int(rounds), allowed, n_allowed,
                                         self.loss, self.win, self.exact_rule, self.cnt, self.wsum, self.cmx,
                                         self.seen, lbs, sq, valid))
 
@@ -160,7 +161,7 @@ class ExactEngine:
         kx = self.kx
         S, allowed, lbs, sq, valid = self._sweep_inputs(members, allowed)
         m = allowed.shape[0]
-        kx.sweep_bounds(self.M, self.w, self.cm, S, S.shape[0], allowed, m, int(rounds) - 1, self.loss, self.win,
+        kx.sweep_bounds(self.A, self.w, self.cm, S, S.shape[0], allowed, m, int(rounds) - 1, self.loss, self.win,
                         self.cnt, self.wsum, self.cmx, self.seen, lbs, sq, valid)
         W = 0.0
         for a in S:
@@ -179,7 +180,7 @@ class ExactEngine:
         n = S.shape[0]
         P = self.n_probes
         out = np.empty(max(1, guesses.shape[0]), dtype=np.float64)
-        kx.first_guess_bounds(self.M, self.w, self.cm, S, n, int(rounds), guesses, guesses.shape[0], self.all_probes,
+        kx.first_guess_bounds(self.A, self.w, self.cm, S, n, int(rounds), guesses, guesses.shape[0], self.all_probes,
                               P, self.loss, self.win, self.exact_rule, self.unit, float(limit), self.cnt,
                               self.wsum, self.cmx,
                               self.seen, np.empty(n, np.int64), np.empty(n + 1, np.int64), np.empty(n + 2, np.int64),
@@ -193,18 +194,19 @@ class ExactEngine:
         out = np.empty(n, dtype=np.int64)
         codes = np.empty(n + 1, dtype=np.int64)
         start = np.empty(n + 2, dtype=np.int64)
-        nb = self.kx.partition(self.M, int(guess), S, n, self.win, self.cnt, self.seen, out, codes, start)
+        nb = self.kx.partition(self.A, int(guess), S, n, self.win, self.cnt, self.seen, out, codes, start)
         return [(int(codes[i]), out[start[i]:start[i + 1]].copy()) for i in range(nb)]
 
 
 class ExactSearchOps:
     """The exact solver's operations; methods of every backend (host kernels, see module doc)."""
 
-    def exact_engine(self, matrix, weights, class_mass, *, loss: float, win_code: int, n_codes: int,
+    def exact_engine(self, answers_major, weights, class_mass, *, loss: float, win_code: int, n_codes: int,
                      max_rounds: int, exact_rule: bool = True, symbols=None, symbol_counts=None,
                      hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS) -> ExactEngine:
-        """An :class:`ExactEngine` over this backend's ``matrix`` (copied to the host once)."""
-        host = np.asarray(self.to_numpy(matrix))
+        """An :class:`ExactEngine` over the game's matrix in its answers-major layout (answers ×
+        probes; a host copy is taken once if it lives on a device)."""
+        host = np.asarray(self.to_numpy(answers_major))
         return ExactEngine(host, weights, class_mass, loss=loss, win_code=win_code, n_codes=n_codes,
                            max_rounds=max_rounds, exact_rule=exact_rule, symbols=symbols,
                            symbol_counts=symbol_counts, hard=hard, memo_slots=memo_slots)

@@ -169,7 +169,7 @@ def memo_bound(mk1, mk2, mlb, mub, S, n, salt):
 
 
 @njit(cache=True)
-def group_bounds(M, w, cm, exact_rule, check_memo, loss, win, rc, salt, mk1, mk2, mlb, mub,
+def group_bounds(A, w, cm, exact_rule, check_memo, loss, win, rc, salt, mk1, mk2, mlb, mub,
                  cnt, wsum, cmx, seen, members, codes, start, nb, vals, need, acc, cutoff):
     """The cheap stage of a guess: every non-winning group's value or bound without a pass over
     the probe space (closed forms, the memo, the candidates alone), from ``acc`` (the guess's
@@ -202,7 +202,7 @@ def group_bounds(M, w, cm, exact_rule, check_memo, loss, win, rc, salt, mk1, mk2
                 b = v
             settled = ex
         if exact_rule and not settled:
-            pv, pg, plb = candidates_first(M, w, cm, child, mm, ws, rc, loss, win, cnt, wsum, cmx, seen)
+            pv, pg, plb = candidates_first(A, w, cm, child, mm, ws, rc, loss, win, cnt, wsum, cmx, seen)
             if pg >= 0:
                 b = pv
                 settled = True
@@ -224,7 +224,7 @@ def group_bounds(M, w, cm, exact_rule, check_memo, loss, win, rc, salt, mk1, mk2
 
 
 @njit(cache=True)
-def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
+def solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
           mk1, mk2, mlb, mub, mg, stats,
           cnt, wsum, cmx, seen,
           lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals, lv_allowed, lv_need,
@@ -235,7 +235,7 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
     least ``limit`` unless the node budget ran out: ``stats[ABORTED]``) and ``guess`` the best
     guess found so far (-1: none)."""
     n = S.shape[0]
-    cv, cg, done = closed_form(M, w, S, n, r, loss, win, exact_rule)
+    cv, cg, done = closed_form(A, w, S, n, r, loss, win, exact_rule)
     if done:
         return cv, True, cg
     W, cbig = set_weight(w, cm, S, n)
@@ -243,7 +243,7 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
         cbig = W
     lb0 = 2.0 * W - cbig
     if exact_rule:
-        pv, pg, plb = candidates_first(M, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen)
+        pv, pg, plb = candidates_first(A, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen)
         if pg >= 0:
             return pv, True, pg
         if plb > lb0:
@@ -271,9 +271,9 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
     valid = lv_valid[r]
     order = lv_order[r]
     if unit:
-        sweep_bounds_unit(M, S, n, allowed, n_allowed, r - 1, loss, win, cnt, seen, lbs, sq, valid)
+        sweep_bounds_unit(A, S, n, allowed, n_allowed, r - 1, loss, win, cnt, lbs, sq, valid)
     else:
-        sweep_bounds(M, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
+        sweep_bounds(A, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
     # the guesses worth trying: bound below the limit, ordered (bound, split, index)
     m = 0
     excluded = np.inf
@@ -316,8 +316,8 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
                 rest_lb = glb
             break
         stats[GUESSES] += 1
-        nb = partition(M, g, S, n, win, cnt, seen, members, codes, start)
-        acc, nneed = group_bounds(M, w, cm, exact_rule, not hard, loss, win, r - 1, csalt, mk1, mk2, mlb, mub,
+        nb = partition(A, g, S, n, win, cnt, seen, members, codes, start)
+        acc, nneed = group_bounds(A, w, cm, exact_rule, not hard, loss, win, r - 1, csalt, mk1, mk2, mlb, mub,
                                   cnt, wsum, cmx, seen, members, codes, start, nb, vals, need, glb, cutoff)
         ok = acc < cutoff
         for q in range(nneed):
@@ -332,12 +332,12 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
             if hard:
                 na = filter_allowed(symc, symn, marks, g, codes[i], length, allowed, n_allowed, child_allowed)
                 chash = set_hash(child_allowed, na, 7)[0] % 1000000007
-                v, ex, _ = solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
+                v, ex, _ = solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
                                  mk1, mk2, mlb, mub, mg, stats, cnt, wsum, cmx, seen,
                                  lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals,
                                  lv_allowed, lv_need, child, r - 1, child_allowed, na, chash, climit)
             else:
-                v, ex, _ = solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
+                v, ex, _ = solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
                                  mk1, mk2, mlb, mub, mg, stats, cnt, wsum, cmx, seen,
                                  lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals,
                                  lv_allowed, lv_need, child, r - 1, allowed, n_allowed, ahash, climit)
@@ -378,14 +378,14 @@ def solve(M, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
 
 
 @njit(cache=True)
-def greedy_guess(M, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
+def greedy_guess(A, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
                  cnt, wsum, cmx, seen, lbs, sq, valid):
     """A guess by the search's own order (least bound, finer split, lowest index), for the
     states the search left unfinished; closed forms where they apply."""
-    cv, cg, done = closed_form(M, w, S, n, r, loss, win, exact_rule)
+    cv, cg, done = closed_form(A, w, S, n, r, loss, win, exact_rule)
     if done and cg >= 0:
         return cg
-    sweep_bounds(M, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
+    sweep_bounds(A, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
     best = -1
     for t in range(n_allowed):
         if not valid[t]:
@@ -398,7 +398,7 @@ def greedy_guess(M, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
 
 
 @njit(cache=True)
-def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed, loss, win, exact_rule, unit,
+def first_guess_bounds(A, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed, loss, win, exact_rule, unit,
                        limit, cnt, wsum, cmx, seen, members, codes, start, lbs, sq, valid, out):
     """Normal mode: for each probe of ``guesses``, a lower bound of playing it first at ``S``
     (``r`` rounds left) one level deeper than the one-pass bound: ``W(S) + Σ_b B(S_b)`` with
@@ -410,7 +410,7 @@ def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed
         W += w[S[j]]
     for o in range(n_guesses):
         g = guesses[o]
-        nb = partition(M, g, S, n, win, cnt, seen, members, codes, start)
+        nb = partition(A, g, S, n, win, cnt, seen, members, codes, start)
         # the one-pass total, and the groups by size, largest first
         total = W
         idx = np.empty(nb, np.int64)
@@ -443,7 +443,7 @@ def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed
             m = child.shape[0]
             wc, cbig = set_weight(w, cm, child, m)
             base = child_bound(m, wc, cbig, r - 1, loss)
-            cv, cg, done = closed_form(M, w, child, m, r - 1, loss, win, exact_rule)
+            cv, cg, done = closed_form(A, w, child, m, r - 1, loss, win, exact_rule)
             if done:
                 total += cv - base
                 continue
@@ -451,16 +451,16 @@ def first_guess_bounds(M, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed
                 cbig = wc
             lb0 = 2.0 * wc - cbig
             if exact_rule:
-                pv, pg, plb = candidates_first(M, w, cm, child, m, wc, r - 1, loss, win, cnt, wsum, cmx, seen)
+                pv, pg, plb = candidates_first(A, w, cm, child, m, wc, r - 1, loss, win, cnt, wsum, cmx, seen)
                 if pg >= 0:
                     total += pv - base
                     continue
                 if plb > lb0:
                     lb0 = plb
             if unit:
-                sweep_bounds_unit(M, child, m, allowed, n_allowed, r - 2, loss, win, cnt, seen, lbs, sq, valid)
+                sweep_bounds_unit(A, child, m, allowed, n_allowed, r - 2, loss, win, cnt, lbs, sq, valid)
             else:
-                sweep_bounds(M, w, cm, child, m, allowed, n_allowed, r - 2, loss, win, cnt, wsum, cmx, seen,
+                sweep_bounds(A, w, cm, child, m, allowed, n_allowed, r - 2, loss, win, cnt, wsum, cmx, seen,
                              lbs, sq, valid)
             best = np.inf
             for t in range(n_allowed):

@@ -1,6 +1,11 @@
 """The exact solver's partitions and lower bounds (see :mod:`backends.kernels.exact`): one
 probe's feedback groups, every allowed probe's bound in one pass per state, a state's closed
-forms, and the hard-mode filter of the allowed probes."""
+forms, and the hard-mode filter of the allowed probes.
+
+Every kernel reads the pattern matrix in its answers-major layout, ``A[answer, probe]`` (the
+code ``probe`` scores against ``answer``): a state's rows are contiguous, so the pass over every
+probe streams the state's few rows instead of gathering scattered bytes from every probe's row
+(docs/exact.md)."""
 
 from __future__ import annotations
 
@@ -25,13 +30,13 @@ def child_bound(m, ws, cmax, rc, loss):
 
 
 @njit(cache=True)
-def count_groups(M, g, S, n, cnt, seen):
+def count_groups(A, g, S, n, cnt, seen):
     """Group the ``n`` answers ``S`` by probe ``g``'s code: ``cnt[c]`` counts each group (``cnt``
     must be all zero for the codes met), ``seen[:k]`` lists the codes in order of first meeting;
     returns ``k``."""
     nseen = 0
     for j in range(n):
-        c = M[g, S[j]]
+        c = A[S[j], g]
         if cnt[c] == 0:
             seen[nseen] = c
             nseen += 1
@@ -40,12 +45,12 @@ def count_groups(M, g, S, n, cnt, seen):
 
 
 @njit(cache=True)
-def weighted_groups(M, g, S, n, w, cm, cnt, wsum, cmx, seen):
+def weighted_groups(A, g, S, n, w, cm, cnt, wsum, cmx, seen):
     """:func:`count_groups` with each group's weight (``wsum``) and largest class weight (``cmx``)."""
     nseen = 0
     for j in range(n):
         a = S[j]
-        c = M[g, a]
+        c = A[a, g]
         if cnt[c] == 0:
             seen[nseen] = c
             nseen += 1
@@ -59,13 +64,13 @@ def weighted_groups(M, g, S, n, w, cm, cnt, wsum, cmx, seen):
 
 
 @njit(cache=True)
-def sweep_bounds(M, w, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid):
+def sweep_bounds(A, w, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid):
     """For every allowed probe: the bound ``Σ_b lb(S_b)`` over its non-winning groups (``lbs``),
     ``Σ_b W(S_b)²`` (``sq``) and whether it splits ``S`` at all (``valid``). One pass over the
     state's rows of the matrix per probe; ``cnt`` must be all zero (it is left so)."""
     for t in range(n_allowed):
         p = allowed[t]
-        nseen = weighted_groups(M, p, S, n, w, cm, cnt, wsum, cmx, seen)
+        nseen = weighted_groups(A, p, S, n, w, cm, cnt, wsum, cmx, seen)
         total = 0.0
         s2 = 0.0
         for k in range(nseen):
@@ -81,40 +86,43 @@ def sweep_bounds(M, w, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, wsum, c
 
 
 @njit(cache=True)
-def sweep_bounds_unit(M, S, n, allowed, n_allowed, rc, loss, win, cnt, seen, lbs, sq, valid):
-    """:func:`sweep_bounds` for weights 1 under the exact win rule: the same numbers from the
-    group sizes alone (about half the memory traffic). With ``k`` groups holding ``Σm`` answers
-    the bound is ``2·Σm − k`` (``(1 + loss)·Σm − loss·k`` with one round left)."""
+def sweep_bounds_unit(A, S, n, allowed, n_allowed, rc, loss, win, cnt, lbs, sq, valid):
+    """:func:`sweep_bounds` for weights 1 under the exact win rule: the same numbers from counts
+    alone, branch-free. Per probe, with ``k`` groups (the winning one left out) holding ``Σm``
+    answers the bound is ``2·Σm − k`` (``(1 + loss)·Σm − loss·k`` with one round left), and
+    ``Σ_b m_b²`` is ``n + 2·(pairs of equal codes)`` less the winning group's ``m²``."""
     for t in range(n_allowed):
         p = allowed[t]
-        nseen = count_groups(M, p, S, n, cnt, seen)
-        sm = 0
+        pairs = 0
         k = 0
-        s2 = 0
-        for i in range(nseen):
-            c = seen[i]
-            if c != win:
-                m = cnt[c]
-                sm += m
-                k += 1
-                s2 += m * m
-            cnt[c] = 0
+        for j in range(n):
+            c = A[S[j], p]
+            x = cnt[c]
+            pairs += x
+            k += x == 0
+            cnt[c] = x + 1
+        wn = cnt[win]
+        for j in range(n):
+            cnt[A[S[j], p]] = 0
+        valid[t] = not (k == 1 and wn == 0)
+        if wn > 0:
+            k -= 1
+        sm = n - wn
         if rc <= 0:
             lbs[t] = loss * sm
         elif rc == 1:
             lbs[t] = (1.0 + loss) * sm - loss * k
         else:
             lbs[t] = 2.0 * sm - k
-        sq[t] = s2
-        valid[t] = not (nseen == 1 and seen[0] != win)
+        sq[t] = n + 2 * pairs - wn * wn
 
 
 @njit(cache=True)
-def partition(M, g, S, n, win, cnt, seen, out_members, out_codes, out_start):
+def partition(A, g, S, n, win, cnt, seen, out_members, out_codes, out_start):
     """Split ``S`` by probe ``g``: groups in ascending code, members ascending within a group,
     written to ``out_members``; ``out_codes[i]``/``out_start[i:i+2]`` describe group i. Returns
     the number of groups."""
-    nseen = count_groups(M, g, S, n, cnt, seen)
+    nseen = count_groups(A, g, S, n, cnt, seen)
     # insertion sort of the codes seen
     for i in range(1, nseen):
         v = seen[i]
@@ -134,7 +142,7 @@ def partition(M, g, S, n, win, cnt, seen, out_members, out_codes, out_start):
     out_start[nseen] = pos
     for j in range(n):
         a = S[j]
-        c = M[g, a]
+        c = A[a, g]
         out_members[cnt[c]] = a
         cnt[c] += 1
     for i in range(nseen):
@@ -179,7 +187,7 @@ def filter_allowed(symc, symn, marks, g, code, length, parent, n_parent, out):
 
 
 @njit(cache=True)
-def closed_form(M, w, S, n, r, loss, win, exact_rule):
+def closed_form(A, w, S, n, r, loss, win, exact_rule):
     """(value, guess, True) for the states solved by a formula (r <= 0, one answer, the last
     round, two answers), else (0, -1, False)."""
     W = 0.0
@@ -199,7 +207,7 @@ def closed_form(M, w, S, n, r, loss, win, exact_rule):
             else:
                 wm = 0.0
                 for j in range(n):
-                    if M[a, S[j]] == win:
+                    if A[S[j], a] == win:
                         wm += w[S[j]]
             if wm > best:
                 best = wm
@@ -208,9 +216,9 @@ def closed_form(M, w, S, n, r, loss, win, exact_rule):
     if n == 2:
         a = S[0]
         b = S[1]
-        if M[a, b] == win:
+        if A[b, a] == win:
             return W, a, True
-        if M[b, a] == win:
+        if A[a, b] == win:
             return W, b, True
         if w[b] > w[a]:
             return W + w[a], b, True
@@ -219,7 +227,7 @@ def closed_form(M, w, S, n, r, loss, win, exact_rule):
 
 
 @njit(cache=True)
-def candidates_first(M, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen):
+def candidates_first(A, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen):
     """Exact win rule, ``r >= 2``: try the candidates alone. A candidate whose every other group
     has a closed form (one or two answers, or one round left) has an exact value; when the best
     such value is at most ``2·W(S)`` (no other probe can do better: it solves nothing at once)
@@ -232,7 +240,7 @@ def candidates_first(M, w, cm, S, n, W, r, loss, win, cnt, wsum, cmx, seen):
     other = np.inf
     for i in range(n):
         g = S[i]
-        nseen = weighted_groups(M, g, S, n, w, cm, cnt, wsum, cmx, seen)
+        nseen = weighted_groups(A, g, S, n, w, cm, cnt, wsum, cmx, seen)
         total = W
         closed = True
         for k in range(nseen):

@@ -118,7 +118,7 @@ class Problem:
 
     def __init__(self, game: Game, *, hard: bool = False, t: float = 1.0, backend=None,
                  loss: float = level3.LOSS_COST, memo_slots: int | None = None, weights=None):
-        from termo.engine.matrix import pattern_matrix
+        from termo.engine.matrix import answers_major_matrix
 
         self.game = game
         self.hard = bool(hard)
@@ -134,7 +134,7 @@ class Problem:
             symbols, counts = hard_tables(game)
         options = {} if memo_slots is None else {"memo_slots": int(memo_slots)}
         self.engine = self.backend.exact_engine(
-            pattern_matrix(game, self.backend), self.weights, class_mass(game, self.weights), loss=self.loss,
+            answers_major_matrix(game), self.weights, class_mass(game, self.weights), loss=self.loss,
             win_code=game.win_code, n_codes=game.n_patterns, max_rounds=game.max_turns,
             exact_rule=game.win_rule == EXACT, symbols=symbols, symbol_counts=counts, hard=self.hard,
             **options)
