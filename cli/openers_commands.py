@@ -64,7 +64,7 @@ def openers_command(
 ) -> None:
     """Every answer as the opener, a greedy follow-up against every answer: the full-game
     expected guesses, to 4 decimals, ties sharing a rank."""
-    from termo.robustness.checkpoint import CheckpointStore
+    from termo.core.chunks import CheckpointStore
 
     backend = command_backend(ctx, backend)
     check_cluster(scheduler, worker_timeout, connect_timeout, workers)
@@ -110,7 +110,7 @@ def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit:
 
 def _run_table(config, store, executor, info: dict, folder: Path, out: Optional[Path]) -> dict:
     """Compute the table (progress on stderr), write it to ``out`` if given; the executor is closed."""
-    from termo.robustness.distributed import ClusterStopped
+    from termo.core.executors import ClusterStopped
     from termo.robustness.opener_table import run_table
 
     try:

@@ -123,7 +123,7 @@ def check_cluster(scheduler: Optional[str], worker_timeout: float, connect_timeo
                   workers: Optional[int] = None) -> None:
     """The cluster options' bounds, and a scheduler address that can be used, before any work."""
     from termo.core.errors import TermoError
-    from termo.robustness.distributed import check_address
+    from termo.core.executors import check_address
 
     check_seconds("worker-timeout", worker_timeout)
     check_seconds("connect-timeout", connect_timeout, low=0.1)
@@ -139,7 +139,7 @@ def cluster_executor(scheduler: Optional[str], worker_timeout: float, connect_ti
                      workers: Optional[int] = None, **options):
     """Where the chunks run: ``workers`` local Dask worker processes, the Dask ``scheduler``, or
     this process; the cluster's notices go to stderr."""
-    from termo.robustness.distributed import LocalClusterExecutor, make_executor
+    from termo.core.executors import LocalClusterExecutor, make_executor
 
     def notify(line: str) -> None:
         typer.echo(line, err=True)

@@ -119,7 +119,7 @@ def robustness_command(
     """Expected guesses of openers under seven priors, regrets and the robust opener (rules §8)."""
     from backends import get_backend
     from termo.games import resolve_name
-    from termo.robustness.checkpoint import CheckpointStore
+    from termo.core.chunks import CheckpointStore
     from termo.robustness.sweep import SweepConfig
     from termo.robustness.world import World, load_world
 
@@ -177,7 +177,7 @@ class _Sweep:
     def run(self, store, executor, info: dict, resume_command) -> tuple[dict, dict]:
         """``(document, paths written)``, progress on stderr; the executor is closed. A cluster
         that stops is one TermoError, saying how to resume (``resume_command()``) when chunks finished."""
-        from termo.robustness.distributed import ClusterStopped
+        from termo.core.executors import ClusterStopped
         from termo.robustness.sweep import run_sweep
 
         try:

@@ -141,7 +141,7 @@ def test_refused_connection_fails_fast(tmp_path):
 def test_refused_connection_is_not_retried(monkeypatch):
     """One connection attempt, refused: the probe raises at once with the reason."""
     from termo.core.errors import TermoError
-    from termo.robustness import distributed as dist
+    from termo.core import executors as dist
 
     attempts = []
     real = dist.socket.create_connection
@@ -188,8 +188,8 @@ def test_help_names_the_timeouts_and_their_defaults(capsys):
 
 
 def test_workers_that_arrive_while_waiting_are_used():
-    from termo.robustness.distributed import DaskExecutor, Task, run_task
-    from termo.robustness.world import Column, World
+    from termo.core.executors import DaskExecutor, run_task
+    from termo.robustness.world import ChunkTask as Task, Column, World
 
     tasks = [Task(World(size=30), Column("T=1", 1.0, 30), tuple(range(i, i + 10)), "numpy", f"wait-{i}")
              for i in (0, 10, 20)]
@@ -224,7 +224,7 @@ def test_workers_that_arrive_while_waiting_are_used():
 
 def test_address_check_unit():
     from termo.core.errors import TermoError
-    from termo.robustness.distributed import check_address
+    from termo.core.executors import check_address
 
     assert check_address("tcp://127.0.0.1:8786") == ("tcp", "127.0.0.1", 8786)
     assert check_address("127.0.0.1:8786") == ("tcp", "127.0.0.1", 8786)
@@ -237,7 +237,7 @@ def test_address_check_unit():
 def test_distributed_loggers_are_restored():
     import logging
 
-    from termo.robustness.distributed import quiet_distributed_logs
+    from termo.core.executors import quiet_distributed_logs
 
     before = logging.getLogger("distributed.client").level
     restore = quiet_distributed_logs(False)

@@ -25,7 +25,7 @@ from termo.engine import matrix
 from termo.book import openers
 from termo.analysis import opener_cache
 from termo.games import get_game
-from termo.robustness.checkpoint import CheckpointStore
+from termo.core.chunks import CheckpointStore
 from termo.robustness.sweep import SweepConfig, run_sweep
 from termo.robustness.world import Column, World
 

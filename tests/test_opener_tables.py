@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from backends import host
-from termo.robustness.checkpoint import CheckpointStore
+from termo.core.chunks import CheckpointStore
 from termo.robustness.opener_table import TableConfig, rank_rows, rounded, run_table
 from termo.robustness.world import Column, World, evaluate_chunk, load_game_world, uniform_column
 
@@ -159,7 +159,7 @@ def test_jax_backend_gives_the_same_table():
 
 def test_dask_cluster_matches_in_process():
     distributed = pytest.importorskip("dask.distributed")
-    from termo.robustness.distributed import DaskExecutor
+    from termo.core.executors import DaskExecutor
 
     config = TableConfig(game="nerdle-mini", chunk_size=40)
     local = run_table(config)
@@ -205,7 +205,7 @@ def test_cli_prints_its_table_when_the_checkpoints_cannot_be_written(capsys, tmp
     import errno
 
     from cli.app import main
-    from termo.robustness import checkpoint
+    from termo.core import chunks as checkpoint
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")

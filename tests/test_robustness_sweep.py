@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from termo.robustness.checkpoint import CheckpointStore
+from termo.core.chunks import CheckpointStore
 from termo.robustness.sweep import SweepConfig, run_sweep
 from termo.robustness.world import Column, World, grid_columns, load_world
 
@@ -110,7 +110,7 @@ class CrashingExecutor:
         self.n = n
 
     def run(self, tasks):
-        from termo.robustness.distributed import run_task
+        from termo.core.executors import run_task
 
         for i, task in enumerate(tasks):
             if i == self.n:
@@ -168,7 +168,7 @@ def test_kill_then_resume_gives_identical_json(tmp_path):
 
 def test_dask_local_cluster_matches_in_process():
     distributed = pytest.importorskip("dask.distributed")
-    from termo.robustness.distributed import DaskExecutor
+    from termo.core.executors import DaskExecutor
 
     cols = [Column("T=1", 1.0, 70), Column("T=inf", math.inf, 70)]
     config = SweepConfig(world=World(size=70), columns=cols, mode="all", chunk_size=9)

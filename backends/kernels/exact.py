@@ -115,46 +115,44 @@ def set_weight(w, cm, S, n):
 
 
 @njit(cache=True)
-def ranked_before(lbs, sq, a, b):
-    """The search's order of guesses (by position in the allowed list): the least bound, then the
-    finer split (least ``Σ_b W(S_b)²``), then the lower position (the lower probe index)."""
-    if lbs[a] != lbs[b]:
-        return lbs[a] < lbs[b]
-    if sq[a] != sq[b]:
-        return sq[a] < sq[b]
-    return a < b
+def tie_bucket(lbs, sq, n_allowed, lo, out):
+    """The guesses whose bound is ``lo``, in the search's order within a bound (the finer split,
+    least ``Σ_b W(S_b)²``, then the lower position, i.e. the lower probe index), into ``out``;
+    returns their count. With :func:`next_bound` it hands the guesses out in the search's order
+    a bound at a time: most states try a handful, so nothing sorts the whole probe space."""
+    b = 0
+    for t in range(n_allowed):
+        if lbs[t] == lo:
+            out[b] = t
+            b += 1
+    if b > 32:
+        keys = np.empty(b, np.float64)
+        for i in range(b):
+            keys[i] = sq[out[i]]
+        o = np.argsort(keys, kind="mergesort")
+        tmp = out[:b].copy()
+        for i in range(b):
+            out[i] = tmp[o[i]]
+    else:
+        for i in range(1, b):
+            v = out[i]
+            k = i - 1
+            while k >= 0 and sq[out[k]] > sq[v]:
+                out[k + 1] = out[k]
+                k -= 1
+            out[k + 1] = v
+    return b
 
 
 @njit(cache=True)
-def sift_down(h, size, i, lbs, sq):
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            return
-        if c + 1 < size and ranked_before(lbs, sq, h[c + 1], h[c]):
-            c += 1
-        if not ranked_before(lbs, sq, h[c], h[i]):
-            return
-        x = h[i]
-        h[i] = h[c]
-        h[c] = x
-        i = c
-
-
-@njit(cache=True)
-def heapify(h, size, lbs, sq):
-    """Make ``h[:size]`` a binary heap in :func:`ranked_before` order (its first entry first)."""
-    for i in range(size // 2 - 1, -1, -1):
-        sift_down(h, size, i, lbs, sq)
-
-
-@njit(cache=True)
-def heap_pop(h, size, lbs, sq):
-    """Drop the first entry of the heap ``h[:size]``; returns the new size."""
-    size -= 1
-    h[0] = h[size]
-    sift_down(h, size, 0, lbs, sq)
-    return size
+def next_bound(lbs, n_allowed, lo):
+    """The least bound above ``lo`` (inf when none)."""
+    nxt = np.inf
+    for t in range(n_allowed):
+        v = lbs[t]
+        if v > lo and v < nxt:
+            nxt = v
+    return nxt
 
 
 @njit(cache=True)
@@ -274,26 +272,28 @@ def solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
         sweep_bounds_unit(A, S, n, allowed, n_allowed, r - 1, loss, win, cnt, lbs, sq, valid)
     else:
         sweep_bounds(A, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
-    # the guesses worth trying: bound below the limit, ordered (bound, split, index)
-    m = 0
+    # the guesses worth trying: bound below the limit (the others are set aside, ``excluded``
+    # their least bound), handed out in order (bound, split, index) a bound at a time
+    level = np.inf
     excluded = np.inf
     for t in range(n_allowed):
         if not valid[t]:
+            lbs[t] = np.inf
             continue
         v = W + lbs[t]
-        if v < limit:
-            order[m] = t
-            m += 1
-        elif v < excluded:
-            excluded = v
-    if m == 0:
+        if v >= limit:
+            if v < excluded:
+                excluded = v
+            lbs[t] = np.inf
+        elif lbs[t] < level:
+            level = lbs[t]
+    if level == np.inf:
         if excluded < lb0:
             excluded = lb0
         memo_store(mk1, mk2, mlb, mub, mg, k1, k2, excluded, inc, inc_g, stats)
         return excluded, False, inc_g
-    # a heap: the guesses come out in order as they are tried (most states try a handful)
-    heapify(order, m, lbs, sq)
-    size = m
+    size = tie_bucket(lbs, sq, n_allowed, level, order)
+    pos = 0
     best = inc
     best_g = inc_g
     fail_lb = np.inf
@@ -305,9 +305,15 @@ def solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
     need = lv_need[r]
     child_allowed = lv_allowed[r - 1]
     csalt = (r - 1) * 1000003 + ahash
-    while size > 0:
-        t = order[0]
-        size = heap_pop(order, size, lbs, sq)
+    while True:
+        if pos == size:
+            level = next_bound(lbs, n_allowed, level)
+            if level == np.inf:
+                break
+            size = tie_bucket(lbs, sq, n_allowed, level, order)
+            pos = 0
+        t = order[pos]
+        pos += 1
         g = allowed[t]
         glb = W + lbs[t]
         cutoff = best if best < limit else limit
@@ -358,10 +364,9 @@ def solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
         elif acc < fail_lb:
             fail_lb = acc
         if stats[ABORTED] != 0:
-            if size > 0:
-                nxt = W + lbs[order[0]]
-                if nxt < rest_lb:
-                    rest_lb = nxt
+            nxt = W + (lbs[order[pos]] if pos < size else next_bound(lbs, n_allowed, level))
+            if nxt < rest_lb:
+                rest_lb = nxt
             break
     if stats[ABORTED] == 0 and best < limit:
         memo_store(mk1, mk2, mlb, mub, mg, k1, k2, best, best, best_g, stats)

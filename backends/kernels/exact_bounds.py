@@ -85,12 +85,68 @@ def sweep_bounds(A, w, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, wsum, c
         valid[t] = not (nseen == 1 and seen[0] != win)
 
 
+PAIR_MAX = 22  # states this small count equal pairs in uint8 lanes (22·21/2 = 231 pairs)
+PAIR_BLOCK = 64  # probes per block of the pairwise pass
+
+
+@njit(cache=True)
+def unit_bound(sm, k, rc, loss):
+    """The unit-weight bound of ``k`` non-winning groups holding ``sm`` answers (see below)."""
+    if rc <= 0:
+        return loss * sm
+    if rc == 1:
+        return (1.0 + loss) * sm - loss * k
+    return 2.0 * sm - k
+
+
+@njit(cache=True)
+def sweep_unit_pairs(A, S, n, n_probes, rc, loss, win, lbs, sq, valid):
+    """:func:`sweep_bounds_unit` over every probe of a small state (``n <= PAIR_MAX``) by
+    comparing the state's rows pairwise, a block of probes at a time: per probe, an answer whose
+    code no earlier answer has opens a group, and every equal pair adds 2 to ``Σ m²``. The loops
+    over a block's probes have no branch, so the compiler runs them as vector instructions."""
+    dup = np.zeros(PAIR_BLOCK, np.uint8)
+    eq = np.zeros(PAIR_BLOCK, np.uint8)
+    kk = np.zeros(PAIR_BLOCK, np.uint8)
+    wn = np.zeros(PAIR_BLOCK, np.uint8)
+    one = np.uint8(1)
+    for p0 in range(0, n_probes, PAIR_BLOCK):
+        pb = min(PAIR_BLOCK, n_probes - p0)
+        eq[:] = 0
+        kk[:] = 0
+        wn[:] = 0
+        for j in range(n):
+            rj = A[S[j], p0:p0 + pb]
+            dup[:] = 0
+            for i in range(j):
+                ri = A[S[i], p0:p0 + pb]
+                for q in range(pb):
+                    e = np.uint8(ri[q] == rj[q])
+                    dup[q] |= e
+                    eq[q] += e
+            for q in range(pb):
+                kk[q] += one - dup[q]
+                wn[q] += np.uint8(rj[q] == win)
+        for q in range(pb):
+            w = np.int64(wn[q])
+            k = np.int64(kk[q])
+            valid[p0 + q] = not (k == 1 and w == 0)
+            if w > 0:
+                k -= 1
+            lbs[p0 + q] = unit_bound(n - w, k, rc, loss)
+            sq[p0 + q] = n + 2 * np.int64(eq[q]) - w * w
+
+
 @njit(cache=True)
 def sweep_bounds_unit(A, S, n, allowed, n_allowed, rc, loss, win, cnt, lbs, sq, valid):
     """:func:`sweep_bounds` for weights 1 under the exact win rule: the same numbers from counts
     alone, branch-free. Per probe, with ``k`` groups (the winning one left out) holding ``Σm``
     answers the bound is ``2·Σm − k`` (``(1 + loss)·Σm − loss·k`` with one round left), and
-    ``Σ_b m_b²`` is ``n + 2·(pairs of equal codes)`` less the winning group's ``m²``."""
+    ``Σ_b m_b²`` is ``n + 2·(pairs of equal codes)`` less the winning group's ``m²``. ``allowed``
+    is ascending (every probe when ``n_allowed`` is the probe count)."""
+    if n <= PAIR_MAX and n_allowed == A.shape[1]:
+        sweep_unit_pairs(A, S, n, n_allowed, rc, loss, win, lbs, sq, valid)
+        return
     for t in range(n_allowed):
         p = allowed[t]
         pairs = 0
@@ -107,13 +163,7 @@ def sweep_bounds_unit(A, S, n, allowed, n_allowed, rc, loss, win, cnt, lbs, sq, 
         valid[t] = not (k == 1 and wn == 0)
         if wn > 0:
             k -= 1
-        sm = n - wn
-        if rc <= 0:
-            lbs[t] = loss * sm
-        elif rc == 1:
-            lbs[t] = (1.0 + loss) * sm - loss * k
-        else:
-            lbs[t] = 2.0 * sm - k
+        lbs[t] = unit_bound(n - wn, k, rc, loss)
         sq[t] = n + 2 * pairs - wn * wn
 
 

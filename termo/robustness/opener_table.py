@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from termo.core.errors import TermoError
-from termo.robustness.checkpoint import CheckpointStore
-from termo.robustness.distributed import LocalExecutor
+from termo.core.chunks import CheckpointStore
+from termo.core.executors import LocalExecutor
 from termo.robustness.world import METHOD, Column, World, load_game_world, uniform_column
 
 DECIMALS = 4

@@ -22,11 +22,11 @@ from typing import Callable
 
 from termo.core.cache import warn as cache_warn
 from termo.core.errors import TermoError
-from termo.robustness.checkpoint import CheckpointStore
-from termo.robustness.distributed import LocalExecutor, Task
+from termo.core.chunks import CheckpointStore
+from termo.core.executors import LocalExecutor
 from termo.robustness.ordering import probe_prior_of, root_entropies, ordered_probes
 from termo.robustness.scale import size_at
-from termo.robustness.world import Column, World, WorldData, chunk_key, column_prior, load_world
+from termo.robustness.world import ChunkTask, Column, World, WorldData, chunk_key, column_prior, load_world
 
 FIXED_OPENERS = ("tarso", "tosar")
 BEAM_K = 10
@@ -80,7 +80,7 @@ class _Runner:
                     self.done_openers += len(chunk)
                     out.update({(column.label, g): v for g, v in zip(chunk, cached)})
                 else:
-                    tasks.append(Task(self.config.world, column, tuple(chunk), self.config.backend, key))
+                    tasks.append(ChunkTask(self.config.world, column, tuple(chunk), self.config.backend, key))
         self.progress(self.done_openers, self.total_openers)
         for task, values in self.executor.run(tasks):
             self.store.put(task.key, list(task.openers), values,

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from backends import host
 from termo.core.errors import TermoError
-from termo.robustness.checkpoint import digest
+from termo.core.chunks import digest
 from termo.worlds.world import World, termo_answers
 from termo.robustness.greedy_tree import GreedyTreeEvaluator
 from termo.robustness.scale import family_prior
@@ -159,6 +159,20 @@ def evaluate_chunk(world: World, column: Column, openers: list[int], backend_nam
     return evaluator_for(world, column, backend_name).expected_values(list(openers))
 
 
+@dataclass(frozen=True)
+class ChunkTask:
+    """One chunk of the sweep or of an opener table, as :mod:`termo.core.executors` runs it."""
+
+    world: World
+    column: Column
+    openers: tuple
+    backend: str
+    key: str
+
+    def run(self) -> list[float]:
+        return [float(v) for v in evaluate_chunk(self.world, self.column, list(self.openers), self.backend)]
+
+
 GRID_TARGETS = (300, 600, 1200, 2400, 4800, None)  # None: every answer of Termo (6,046)
 
 
@@ -179,4 +193,4 @@ def grid_columns(data: WorldData, targets=GRID_TARGETS, project_t: float = 1.0) 
 
 
 __all__ = ["World", "WorldData", "Column", "load_world", "load_game_world", "uniform_column", "column_prior", "column_key", "chunk_key",
-           "evaluator_for", "evaluate_chunk", "grid_columns"]
+           "evaluator_for", "evaluate_chunk", "ChunkTask", "grid_columns"]

@@ -1,14 +1,19 @@
-"""Checkpoints of a long sweep: one small JSON file per finished chunk of openers.
+"""Checkpoints of a long run: one small JSON file per finished chunk of items (openers, first
+words), for every run cut into chunks (:mod:`termo.core.executors` runs them).
 
-A chunk's file is named by its *key*, a hash of everything its values depend on (world, column
-prior, rounds, loss, method version and the openers themselves), so a stale file can never be
-mistaken for a fresh one: a changed input gives another key. Files are written atomically
-(temporary file + rename) and sealed: the payload's sha256 (:func:`termo.core.cache.seal`) is stored
-beside it. When read, a file must parse, match its checksum, key and openers, and hold one
-possible value per opener: a JSON number in ``[1, high]`` (``high`` = turn limit + loss cost,
-the most a game can cost, rules §6.1) or ``"inf"`` (an opener that splits nothing); anything
-else is *rejected* (:meth:`CheckpointStore.load` says why) and its chunk recomputed. Floats are
-stored as JSON numbers (``repr``, exact round trip), so a resumed run gives a bit-identical result.
+A chunk's file is named by its *key*, a hash of everything its values depend on (for the
+robustness sweep: world, column prior, rounds, loss, method version and the openers themselves),
+so a stale file can never be mistaken for a fresh one: a changed input gives another key. Files
+are written atomically (temporary file + rename) and sealed: the payload's sha256
+(:func:`termo.core.cache.seal`) is stored beside it. When read, a file must parse, match its
+format, checksum, key and items, and hold one possible value per item; anything else is
+*rejected* (:meth:`CheckpointStore.load` says why) and its chunk recomputed.
+
+What a possible value is belongs to the kind of run: by default (the robustness sweep and the
+opener tables, format :data:`FORMAT`) a JSON number in ``[1, high]`` (``high`` = turn limit +
+loss cost, the most a game can cost, rules §6.1) or ``"inf"`` (an opener that splits nothing);
+another kind gives the store its own ``kind`` (format name) and ``decode``. Floats are stored as
+JSON numbers (``repr``, exact round trip), so a resumed run gives a bit-identical result.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from pathlib import Path
 
 from termo.core.cache import atomic_write_json, open_sealed, read_json, seal, warn_not_stored
 
-FORMAT = "termo-robustness-chunk/2"  # /2: sealed (sha256 of the payload)
+FORMAT = "termo-robustness-chunk/2"  # the sweep's and the opener tables' chunks; /2: sealed (sha256)
 
 
 def digest(obj) -> str:
@@ -56,11 +61,18 @@ def _decode(values, high: float | None) -> list[float]:
 
 class CheckpointStore:
     """Chunk results under ``directory`` (None: a store that remembers nothing). With
-    ``reuse=False`` stored chunks are ignored (a fresh run) but new ones are still written."""
+    ``reuse=False`` stored chunks are ignored (a fresh run) but new ones are still written.
+    ``kind`` is the format written and required; ``decode(values, high)`` turns a chunk's stored
+    values back into results, raising ValueError for anything the writer cannot have written
+    (default: the robustness values, see the module doc)."""
 
-    def __init__(self, directory: Path | str | None, reuse: bool = True):
+    def __init__(self, directory: Path | str | None, reuse: bool = True, *, kind: str = FORMAT,
+                 decode=None, encode=None):
         self.directory = Path(directory) if directory is not None else None
         self.reuse = reuse
+        self.kind = kind
+        self.decode = decode or _decode
+        self.encode = encode or _encode
         self._write_failed = False
 
     def path(self, key: str) -> Path:
@@ -79,7 +91,7 @@ class CheckpointStore:
         path = self._path(key)
         if not path.exists():
             return None, None
-        payload, problem = open_sealed(read_json(path), FORMAT, key, owner="chunk")
+        payload, problem = open_sealed(read_json(path), self.kind, key, owner="chunk")
         if problem:
             return None, problem
         if payload.get("openers") != list(openers):
@@ -88,7 +100,7 @@ class CheckpointStore:
         if not isinstance(values, list) or len(values) != len(openers):
             return None, "wrong number of values"
         try:
-            return _decode(values, high), None
+            return self.decode(values, high), None
         except ValueError as err:
             return None, str(err)
 
@@ -101,7 +113,7 @@ class CheckpointStore:
         or blocked disk: said once on stderr, and the run goes on with the values in hand)."""
         if self.directory is None:
             return False
-        payload = {"format": FORMAT, "key": key, "openers": list(openers), "values": _encode(values)}
+        payload = {"format": self.kind, "key": key, "openers": list(openers), "values": self.encode(values)}
         if meta:
             payload["meta"] = meta
         try:

@@ -1,14 +1,16 @@
-"""Where chunks run: in this process, or on a Dask distributed cluster.
+"""Where chunks of a long run go: this process, or a Dask distributed cluster.
 
-An executor takes a list of :class:`Task` (plain frozen data: world, column, openers, backend)
-and yields ``(task, values)`` as chunks finish, in any order. The sweep writes each result to
-its checkpoint as it arrives (before it asks for the next one), so a crash loses at most the
-chunks in flight.
+A *task* is plain frozen data with a ``key`` (its checkpoint's name) and a ``run()`` method that
+computes the chunk and returns plain data (the robustness sweep's and the opener tables'
+``termo.robustness.world.ChunkTask``, the exact ranking's ``termo.exact.ranking.RankTask``). An
+executor takes a list of tasks and yields ``(task, values)`` as chunks finish, in any order. The
+caller writes each result to its checkpoint (:mod:`termo.core.chunks`) as it arrives (before it
+asks for the next one), so a crash loses at most the chunks in flight.
 
 ``DaskExecutor(address)`` connects a ``dask.distributed.Client`` to a running scheduler
-(``tcp://host:8786``) and submits one future per chunk; workers import ``termo`` themselves,
-build (or load from their disk cache) the pattern matrix, and keep one evaluator per column, so
-chunks of a column that land on the same worker share its subtree caches.
+(``tcp://host:8786``) and submits one future per chunk; workers import ``termo`` themselves and
+run ``task.run()``, which builds (or loads from their disk cache) what the chunk needs and keeps
+it for the next chunk that lands on the same worker.
 
 A cluster run never waits forever: the address is checked before anything is sent (supported
 schemes, a port, TLS settings for ``tls://``), a refused or silent scheduler fails within
@@ -27,11 +29,9 @@ import socket
 import sys
 import threading
 import time
-from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from termo.core.errors import TermoError
-from termo.robustness.world import Column, World, evaluate_chunk
 
 DEFAULT_WORKER_TIMEOUT = 60.0  # seconds without any worker before a cluster run gives up
 DEFAULT_CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler
@@ -40,18 +40,17 @@ SUPPORTED_ADDRESSES = ("tcp://HOST:PORT (or HOST:PORT), ws://HOST:PORT, and tls:
 _POLL = 0.5  # seconds between looks at the cluster while no chunk finishes
 
 
-@dataclass(frozen=True)
-class Task:
-    world: World
-    column: Column
-    openers: tuple
-    backend: str
+class Task(Protocol):
+    """A chunk of work: picklable frozen data, ``key`` names its checkpoint."""
+
     key: str
 
+    def run(self) -> Any: ...
 
-def run_task(task: Task) -> list[float]:
-    """Evaluate one chunk (the function shipped to cluster workers)."""
-    return evaluate_chunk(task.world, task.column, list(task.openers), task.backend)
+
+def run_task(task: Task):
+    """Compute one chunk (the function shipped to cluster workers): ``task.run()``."""
+    return task.run()
 
 
 class LocalExecutor:
@@ -59,7 +58,7 @@ class LocalExecutor:
 
     name = "local"
 
-    def run(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, list[float]]]:
+    def run(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, Any]]:
         for task in tasks:
             yield task, run_task(task)
 
@@ -294,7 +293,7 @@ class DaskExecutor:
             time.sleep(min(0.2, left))
 
     # -- the run -----------------------------------------------------------------------------
-    def run(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, list[float]]]:
+    def run(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, Any]]:
         tasks = list(tasks)
         if not tasks:
             return
@@ -308,7 +307,7 @@ class DaskExecutor:
             task = next(pending, None)
             if task is None:
                 return False
-            future = self.client.submit(run_task, task, pure=False, key=f"termo-robustness-{task.key}")
+            future = self.client.submit(run_task, task, pure=False, key=f"termo-chunk-{task.key}")
             futures[future] = task
             future.add_done_callback(lambda _f: wake.set())
             return True
@@ -337,7 +336,7 @@ class DaskExecutor:
                     future.release()
                     submit_next()
                     self.delivered += 1
-                    yield task, [float(v) for v in values]
+                    yield task, values
                 if failed:
                     self._raise_failure(failed[0], futures)
                 if finished:
