@@ -158,6 +158,15 @@ class ExactEngine:
     def guess_bounds(self, members, rounds: int, allowed=None):
         """Per allowed probe, the lower bound of playing it first at this state (``inf`` for a
         probe that does not split the state): the search's own one-pass bounds."""
+        return self._first_pass(members, rounds, allowed)[0]
+
+    def guess_splits(self, members, rounds: int, allowed=None):
+        """Per allowed probe, ``Σ_b W(S_b)²`` over its non-winning groups at this state (``inf``
+        for a probe that does not split it): the search's tie-break, the finer split first."""
+        return self._first_pass(members, rounds, allowed)[1]
+
+    def _first_pass(self, members, rounds: int, allowed):
+        """(bounds, splits) of every allowed probe at a state, ``inf`` where it does not split."""
         kx = self.kx
         S, allowed, lbs, sq, valid = self._sweep_inputs(members, allowed)
         m = allowed.shape[0]
@@ -166,25 +175,28 @@ class ExactEngine:
         W = 0.0
         for a in S:
             W += float(self.w[int(a)])
-        out = W + lbs[:m]
-        out[~valid[:m]] = np.inf
-        return out
+        bounds = W + lbs[:m]
+        bounds[~valid[:m]] = np.inf
+        splits = sq[:m].copy()
+        splits[~valid[:m]] = np.inf
+        return bounds, splits
 
-    def deep_guess_bounds(self, members, rounds: int, guesses, limit: float = np.inf):
-        """Normal mode: per probe of ``guesses``, a bound of playing it first one level deeper
-        than :meth:`guess_bounds` (each group's own least guess bound; see
+    def deep_guess_bounds(self, members, rounds: int, guesses, limit: float = np.inf, allowed=None):
+        """Per probe of ``guesses``, a bound of playing it first one level deeper than
+        :meth:`guess_bounds` (each group's own least guess bound; see
         ``kernels.exact.first_guess_bounds``); a bound that reaches ``limit`` may stop there."""
         kx = self.kx
-        S = np.ascontiguousarray(members, dtype=np.int64)
+        S, allowed = self._state(members, allowed)
         guesses = np.ascontiguousarray(guesses, dtype=np.int64)
         n = S.shape[0]
-        P = self.n_probes
+        P = max(1, allowed.shape[0])
         out = np.empty(max(1, guesses.shape[0]), dtype=np.float64)
-        kx.first_guess_bounds(self.A, self.w, self.cm, S, n, int(rounds), guesses, guesses.shape[0], self.all_probes,
-                              P, self.loss, self.win, self.exact_rule, self.unit, float(limit), self.cnt,
-                              self.wsum, self.cmx,
+        kx.first_guess_bounds(self.A, self.w, self.cm, self.symc, self.symn, self.marks, self.length, self.hard,
+                              S, n, int(rounds), guesses, guesses.shape[0], allowed, allowed.shape[0], self.loss,
+                              self.win, self.exact_rule, self.unit, float(limit), self.cnt, self.wsum, self.cmx,
                               self.seen, np.empty(n, np.int64), np.empty(n + 1, np.int64), np.empty(n + 2, np.int64),
-                              np.empty(P, np.float64), np.empty(P, np.float64), np.empty(P, np.bool_), out)
+                              np.empty(n + 1, np.float64), np.empty(P, np.int64), np.empty(P, np.float64),
+                              np.empty(P, np.float64), np.empty(P, np.bool_), out)
         return out[: guesses.shape[0]]
 
     def partition(self, members, guess: int):

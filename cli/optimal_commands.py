@@ -3,7 +3,8 @@
 Options are read as text and checked here or by the library: a bad value is one line on stderr
 and exit code 2. Progress goes to stderr (a plain line every few seconds at most); the result to
 stdout, as text or, with ``--json``, as the plain data of ``ExactResult.as_dict`` plus ``beam``
-(level 3's E for the same opener) when an opener is fixed.
+(level 3's E for the same opener) when an opener is fixed (``--no-beam`` leaves it out). ``--rank N``
+ranks every first word (`cli.optimal_rank`, docs/exact.md).
 
 A mode of several boards (``--game quarteto``, history items ``guess:p1/.../pB``) is solved by
 the exact expectimax over product states (`termo.engine.joint_exact`, docs/modes-solver.md) under
@@ -19,8 +20,9 @@ from typing import Annotated, List, Optional
 import typer
 
 from cli.common import BackendOption, GameOption, JsonOption, fail, load_game, one_line, print_json, progress_interval, user_errors
-from cli.options import command_backend
+from cli.options import command_backend, with_options
 from cli.limits import parse_int, parse_seconds
+from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank
 
 MAX_NODES = 10**12
 MODE_STATES = 20_000  # states the mode's exact search may solve before it gives up (exit 2)
@@ -51,6 +53,7 @@ def _parse_time(text: Optional[str]) -> Optional[float]:
 
 
 @user_errors
+@with_options("cluster", CLUSTER_OPTIONS)
 def optimal_command(
     ctx: typer.Context,
     game: GameOption = None,
@@ -73,9 +76,16 @@ def optimal_command(
     objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME",
                                                      help="A mode's objective: finish (default), score or win.",
                                                      show_default=False)] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: "
+                                                          "commutative answers win).")] = False,
+    beam: Annotated[bool, typer.Option("--beam/--no-beam", help="With --opener (normal mode): also give level 3's "
+                                                                 "value for the same opener, to compare.")] = True,
+    rank: RankOption = None,
+    cluster: Cluster = Cluster(),
 ) -> None:
     """The minimum expected number of guesses, proved by branch and bound (or the bounds reached);
-    for a mode (--game quarteto), the proved best expected objective of a small product state."""
+    with --rank N, every first word ranked, the N best proved; for a mode (--game quarteto), the
+    proved best expected objective of a small product state."""
     from termo.exact import beam_value, solve
     from termo.core.prior import parse_temperature
 
@@ -86,8 +96,15 @@ def optimal_command(
         return
     if history:
         fail("a history is for a mode of several boards (--game dueto, quarteto, dordle, ...)")
-    g = load_game(game)
+    g = load_game(game, strict=strict)
     temperature = parse_temperature(t)
+    if rank is not None:
+        if opener is not None or time_limit is not None or nodes is not None:
+            fail("--rank ranks every first word until it is proved (resumable): give it without --opener, "
+                 "--time or --nodes")
+        optimal_rank(g, rank, hard, temperature, cluster, json_out)
+        return
+    cluster.check_unused()
     seconds = _parse_time(time_limit)
     node_limit = None if nodes is None else parse_int("nodes", nodes, 1, MAX_NODES)
     result = solve(g, opener=opener, hard=hard, t=temperature, time_limit=seconds, node_limit=node_limit,
@@ -95,7 +112,7 @@ def optimal_command(
     data = result.as_dict()
     data["first_guess"] = g.probes[int(result.tree()["guess"])]
     data["backend"] = _backend_name(backend)
-    if result.opener is not None and not hard:
+    if result.opener is not None and not hard and beam:
         data["beam"] = beam_value(g, result.opener, temperature, backend)
     if json_out:
         print_json(data)

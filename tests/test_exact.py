@@ -342,17 +342,19 @@ def test_rank_openers_settles_every_candidate(small):
             assert truth[row["word"]] >= overall
 
 
+@pytest.mark.parametrize("hard", [False, True])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_first_guess_bounds_are_admissible(small, weighted):
+def test_first_guess_bounds_are_admissible(small, weighted, hard):
     game = small if weighted else uniform(small)
     weights, _ = answer_weights(game, 1.0)
-    oracle = Oracle(game, weights)
-    prob = Problem(game)
+    oracle = Oracle(game, weights, hard)
+    prob = Problem(game, hard=hard)
     root = prob.root()
     probes = list(range(game.n_probes))
     one = prob.engine.guess_bounds(root, game.max_turns)
     deep = prob.engine.deep_guess_bounds(root, game.max_turns, probes)
-    truth = [oracle.guess_cost(tuple(range(game.n_answers)), game.max_turns, p) for p in probes]
+    c0 = hard_mode.free(game.word_length) if hard else None
+    truth = [oracle.guess_cost(tuple(range(game.n_answers)), game.max_turns, p, c0) for p in probes]
     best = min(truth)
     capped = prob.engine.deep_guess_bounds(root, game.max_turns, probes, limit=best)
     for p in probes:

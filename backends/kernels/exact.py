@@ -403,75 +403,78 @@ def greedy_guess(A, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
 
 
 @njit(cache=True)
-def first_guess_bounds(A, w, cm, S, n, r, guesses, n_guesses, allowed, n_allowed, loss, win, exact_rule, unit,
-                       limit, cnt, wsum, cmx, seen, members, codes, start, lbs, sq, valid, out):
-    """Normal mode: for each probe of ``guesses``, a lower bound of playing it first at ``S``
-    (``r`` rounds left) one level deeper than the one-pass bound: ``W(S) + Σ_b B(S_b)`` with
-    ``B`` each group's closed form, candidates-first value, or least guess bound over every
-    allowed probe (its own one-pass bound). Groups are deepened largest first from the one-pass
-    total and a guess stops as soon as its bound reaches ``limit`` (it is then at least that)."""
+def first_guess_bounds(A, w, cm, symc, symn, marks, length, hard, S, n, r, guesses, n_guesses, allowed, n_allowed,
+                       loss, win, exact_rule, unit, limit, cnt, wsum, cmx, seen, members, codes, start, vals,
+                       child_allowed, lbs, sq, valid, out):
+    """For each probe of ``guesses``, a lower bound of playing it first at ``S`` (``r`` rounds
+    left, probes ``allowed``) one level deeper than the one-pass bound: ``W(S) + Σ_b B(S_b)``
+    with ``B`` each group's closed form, candidates-first value or bound, or least guess bound
+    over the probes allowed there (its own one-pass bound; hard mode: the probes still legal after
+    the guess). The cheap bounds of every group come first; then the groups are swept largest
+    first, and a guess stops as soon as its bound reaches ``limit`` (it is then at least that)."""
     W = 0.0
     for j in range(n):
         W += w[S[j]]
     for o in range(n_guesses):
         g = guesses[o]
         nb = partition(A, g, S, n, win, cnt, seen, members, codes, start)
-        # the one-pass total, and the groups by size, largest first
+        # the cheap stage: closed forms and the candidates alone; the rest, largest first
         total = W
         idx = np.empty(nb, np.int64)
         k = 0
         for i in range(nb):
             if codes[i] == win:
                 continue
-            m = start[i + 1] - start[i]
-            ws = 0.0
-            cmax = 0.0
-            for j in range(start[i], start[i + 1]):
-                ws += w[members[j]]
-                if cm[members[j]] > cmax:
-                    cmax = cm[members[j]]
-            total += child_bound(m, ws, cmax, r - 1, loss)
-            idx[k] = i
-            k += 1
-        for a in range(1, k):
-            v = idx[a]
-            b = a - 1
-            while b >= 0 and (start[idx[b] + 1] - start[idx[b]]) < (start[v + 1] - start[v]):
-                idx[b + 1] = idx[b]
-                b -= 1
-            idx[b + 1] = v
-        for q in range(k):
-            if total >= limit:
-                break
-            i = idx[q]
             child = members[start[i]:start[i + 1]]
             m = child.shape[0]
             wc, cbig = set_weight(w, cm, child, m)
             base = child_bound(m, wc, cbig, r - 1, loss)
             cv, cg, done = closed_form(A, w, child, m, r - 1, loss, win, exact_rule)
             if done:
-                total += cv - base
+                total += cv
                 continue
             if cbig > wc:
                 cbig = wc
             lb0 = 2.0 * wc - cbig
+            if base > lb0:
+                lb0 = base
             if exact_rule:
                 pv, pg, plb = candidates_first(A, w, cm, child, m, wc, r - 1, loss, win, cnt, wsum, cmx, seen)
                 if pg >= 0:
-                    total += pv - base
+                    total += pv
                     continue
                 if plb > lb0:
                     lb0 = plb
+            vals[i] = lb0
+            total += lb0
+            q = k
+            while q > 0 and start[idx[q - 1] + 1] - start[idx[q - 1]] < m:
+                idx[q] = idx[q - 1]
+                q -= 1
+            idx[q] = i
+            k += 1
+        for q in range(k):
+            if total >= limit:
+                break
+            i = idx[q]
+            child = members[start[i]:start[i + 1]]
+            m = child.shape[0]
+            wc = 0.0
+            for j in range(m):
+                wc += w[child[j]]
+            sub = allowed
+            n_sub = n_allowed
+            if hard:
+                n_sub = filter_allowed(symc, symn, marks, g, codes[i], length, allowed, n_allowed, child_allowed)
+                sub = child_allowed
             if unit:
-                sweep_bounds_unit(A, child, m, allowed, n_allowed, r - 2, loss, win, cnt, lbs, sq, valid)
+                sweep_bounds_unit(A, child, m, sub, n_sub, r - 2, loss, win, cnt, lbs, sq, valid)
             else:
-                sweep_bounds(A, w, cm, child, m, allowed, n_allowed, r - 2, loss, win, cnt, wsum, cmx, seen,
-                             lbs, sq, valid)
+                sweep_bounds(A, w, cm, child, m, sub, n_sub, r - 2, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
             best = np.inf
-            for t in range(n_allowed):
+            for t in range(n_sub):
                 if valid[t] and wc + lbs[t] < best:
                     best = wc + lbs[t]
-            deep = best if best > lb0 else lb0
-            if deep > base:
-                total += deep - base
+            if best > vals[i]:
+                total += best - vals[i]
         out[o] = total

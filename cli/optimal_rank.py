@@ -1,0 +1,138 @@
+"""``termo optimal --rank N``: every first word of a game ranked with proof (`termo.exact.ranking`,
+docs/exact.md), its chunks checkpointed and run here, on local Dask workers or on a cluster."""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cli.common import default_out, out_folder, print_json, progress_bar
+from cli.limits import check_int
+from cli.options import (MAX_WORKERS, ConnectTimeoutOption, OptionGroup, SchedulerOption, check_cluster,
+                         cluster_executor, worker_timeout_option)
+from termo.core.errors import TermoError
+from termo.core.messages import counted
+
+DEFAULT_DIR = "optimal"  # checkpoints under <cache dir>/optimal/<game>[-hard]/checkpoints
+MAX_RANK = 1000
+
+RankOption = Annotated[Optional[int], typer.Option(
+    "--rank", metavar="N", show_default=False,
+    help=f"Rank every first word: prove the best and the exact totals of the N best (1 to {MAX_RANK}), "
+         "resumable (--resume), here or on Dask (--workers, --scheduler).")]
+ResumeOption = Annotated[bool, typer.Option(
+    "--resume", help="With --rank: reuse the chunks checkpointed by an earlier run (same inputs only).")]
+CheckpointDirOption = Annotated[Optional[Path], typer.Option(
+    "--checkpoint-dir", metavar="DIR", show_default=False,
+    help="With --rank: the folder of the checkpointed chunks (default: <cache dir>/optimal/<game>/checkpoints).")]
+WorkersOption = Annotated[Optional[int], typer.Option(
+    "--workers", metavar="N", show_default=False,
+    help=f"With --rank: run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix).")]
+ChunkOption = Annotated[int, typer.Option("--chunk", metavar="N", help="With --rank: first words per checkpointed chunk.")]
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Where a ranking's chunks run and are checkpointed (the options of `CLUSTER_OPTIONS`)."""
+
+    resume: bool = False
+    checkpoint_dir: Optional[Path] = None
+    scheduler: Optional[str] = None
+    workers: Optional[int] = None
+    chunk: int = 64
+    worker_timeout: float = 60.0
+    connect_timeout: float = 5.0
+
+    def check_unused(self) -> None:
+        """These options only mean something with --rank."""
+        given = [name for name, on in (("--resume", self.resume), ("--checkpoint-dir", self.checkpoint_dir),
+                                       ("--scheduler", self.scheduler), ("--workers", self.workers is not None),
+                                       ("--chunk", self.chunk != 64)) if on]
+        if given:
+            raise TermoError(f"{', '.join(given)}: only with --rank N")
+
+
+def _cluster(ctx, **values) -> Cluster:
+    return Cluster(**values)
+
+
+CLUSTER_OPTIONS = OptionGroup.of(
+    _cluster, resume=(ResumeOption, False), checkpoint_dir=(CheckpointDirOption, None),
+    scheduler=(SchedulerOption, None), workers=(WorkersOption, None), chunk=(ChunkOption, 64),
+    worker_timeout=(worker_timeout_option(""), 60.0), connect_timeout=(ConnectTimeoutOption, 5.0))
+
+
+def optimal_rank(game, n: int, hard: bool, t: float, cluster: Cluster, json_out: bool) -> None:
+    """Rank ``game``'s first words (progress on stderr), print the proven top ``n``."""
+    from termo.core.executors import ClusterStopped
+    from termo.exact.ranking import rank_first_words, rank_store
+
+    check_int("rank", n, 1, MAX_RANK)
+    check_int("chunk", cluster.chunk, 1, 100_000)
+    check_cluster(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
+    folder = cluster.checkpoint_dir or default_out(DEFAULT_DIR) / (game.label + ("-hard" if hard else "")) / "checkpoints"
+    out_folder(folder, option="--checkpoint-dir")
+    store = rank_store(folder, reuse=cluster.resume)
+    executor = cluster_executor(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
+    info: dict = {}
+    try:
+        with progress_bar(f"ranking first words ({game.label})", unit="words") as update:
+            result = rank_first_words(game, n, hard=hard, t=t, chunk=cluster.chunk, store=store, executor=executor,
+                                      progress=_fresh_work(update), warn=_warn, info=info)
+    except ClusterStopped as err:
+        raise TermoError(f"{err.reason}; the finished chunks are checkpointed in {folder}; rerun with --resume") from None
+    finally:
+        executor.close()
+    typer.echo(f"optimal: {result['first_words']:,} first words, {counted(info['chunks_computed'], 'chunk')} "
+               f"computed, {info['chunks_resumed']} resumed, {info['seconds']:.1f} s; checkpoints in {folder}",
+               err=True)
+    if json_out:
+        print_json(result)
+        return
+    _print_ranking(game, result)
+
+
+def _fresh_work(update):
+    """Progress of the words still to settle: the chunks resumed from checkpoints (reported
+    before the first computed one) are left out, so the time left is estimated from this run's
+    work only."""
+    base: dict = {}
+
+    def report(done: int, total: int, note: str = "") -> None:
+        resumed = base.setdefault("resumed", done)
+        update(done - resumed, total - resumed)
+
+    return report
+
+
+def _warn(line: str) -> None:
+    typer.echo(f"termo: {line}", err=True)
+
+
+def _print_ranking(game, result: dict) -> None:
+    title = game.title or game.label
+    weighted = result["t"] is not None
+    mode = "hard mode" if result["hard"] else "normal mode"
+    typer.echo(f"{title}, {mode}: every first word ({result['first_words']:,}) ranked; the best "
+               f"{result['rank']} proved")
+    typer.echo(f"{'rank':>5}  {'first word':<12} {'total' if not weighted else 'expected':>12} {'mean':>10}")
+    place = 0
+    last = None
+    for i, row in enumerate(result["ranking"]):
+        if row["total"] != last:
+            place, last = i + 1, row["total"]
+        total = f"{row['total']:.0f}" if not weighted else f"{row['total']:.10f}"
+        typer.echo(f"{place:>5}  {row['word']:<12} {total:>12} {row['mean']:>10.6f}")
+    bound = result["threshold"]
+    shown = f"{bound:.0f}" if not weighted and math.isfinite(bound) else f"{bound:.10f}"
+    typer.echo(f"every other first word was proved {'above' if not weighted else 'at least'} {shown} "
+               f"({result['settled_by_bound']:,} by the deeper bound, {result['settled_by_search']:,} by a search)")
+    sys.stdout.flush()
+
+
+__all__ = ["CLUSTER_OPTIONS", "Cluster", "RankOption", "optimal_rank"]

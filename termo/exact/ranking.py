@@ -1,0 +1,304 @@
+"""Every first word of a game ranked with proof: the exact totals of the N best, and a proof that
+no other first word does better (docs/exact.md, *Every first word*).
+
+The work is cut by first word into chunks (:class:`RankTask`), run by :mod:`termo.core.executors`
+(this process, local Dask workers or a cluster) and checkpointed by :mod:`termo.core.chunks`, so a
+killed run resumes where it stopped and a lost worker costs its chunk only.
+
+1. **Seeds.** The first words with the finest split at the root (least ``Σ_b W(S_b)²``, then the
+   probe index), ``max(2N, N + 5)`` of them with the game's default opener, are solved exactly,
+   one chunk each. The N-th best of their totals is the *threshold* ``τ``.
+2. **Everyone else**, in the same order, in chunks: a first word is *out* when a lower bound of its
+   total reaches ``limit = τ + δ`` (``δ = 1`` for a uniform game, whose totals are integers, so
+   *out* means strictly worse than ``τ``; ``δ = 0`` for a weighted one). Bounds come first: the
+   one-level-deeper bound of the search (``ExactEngine.deep_guess_bounds``), which settles most
+   words in milliseconds; a word it leaves below the limit gets a limit-mode search
+   (``termo.exact.solve(limit=...)``), which either proves its total below the limit (exact) or
+   a lower bound at least the limit (out).
+3. **The ranking**: the exact totals at most the N-th best (ties at the N-th place included), by
+   total then probe index. Every other first word was proved at least ``limit``.
+
+The threshold is fixed once the seeds are solved, so every chunk's result depends only on its
+words and that limit: the output is the same whatever the executor, the order chunks finish in,
+or what was resumed (a test kills a distributed run and compares).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from termo.core.chunks import CheckpointStore, digest
+from termo.core.errors import TermoError
+from termo.core.executors import LocalExecutor
+from termo.games import EXACT, Game
+
+METHOD = "rank/1"  # bump when what a chunk computes changes: the checkpoint keys change with it
+KIND = "termo-exact-rank-chunk/1"  # the chunks' checkpoint format
+DEFAULT_CHUNK = 64
+EXACT_STATUS, OUT_STATUS = "exact", "out"
+
+
+@dataclass(frozen=True)
+class RankSpec:
+    """What a ranking is of: a game (its registry name, win rule and matrix signature), the mode,
+    the prior's temperature and the loss cost; plain data that a worker turns back into its
+    search (a game outside the registry, as in the tests, runs in this process only)."""
+
+    game: str
+    strict: bool
+    signature: str
+    hard: bool
+    t: float
+    loss: float
+
+    def load_game(self) -> Game:
+        from termo.engine.matrix import matrix_signature
+        from termo.games import get_game
+
+        game = get_game(self.game, strict=self.strict)
+        if matrix_signature(game) != self.signature:
+            raise TermoError(f"this worker's {self.game} is not the driver's (another version of its lists)")
+        return game
+
+    def describe(self) -> dict:
+        return {"game": self.game, "strict": self.strict, "matrix": self.signature, "hard": self.hard,
+                "t": None if math.isinf(self.t) else self.t, "loss": self.loss}
+
+
+@dataclass(frozen=True)
+class RankTask:
+    """A chunk of first words (probe indices) to settle against ``limit`` (a total; ``inf``: solve
+    exactly), as :mod:`termo.core.executors` runs it."""
+
+    spec: RankSpec
+    words: tuple
+    limit: float
+    key: str
+
+    def run(self) -> list:
+        return settle(self.spec, list(self.words), self.limit)
+
+
+# --------------------------------------------------------------------------- one chunk
+_PROBLEM: dict = {}  # the worker's one search (its memo kept from chunk to chunk)
+_PROBLEM_LOCK = threading.Lock()
+
+
+def _problem(spec: RankSpec, game: Game | None = None):
+    """This process's search for ``spec`` (built once, from ``game`` or the registry; a new spec
+    replaces it)."""
+    from termo.exact.search import Problem
+
+    with _PROBLEM_LOCK:
+        prob = _PROBLEM.get(spec)
+        if prob is None:
+            _PROBLEM.clear()
+            game = game if game is not None else spec.load_game()
+            prob = _PROBLEM[spec] = Problem(game, hard=spec.hard, t=spec.t, loss=spec.loss)
+        return prob
+
+
+def settle(spec: RankSpec, words: list[int], limit: float) -> list:
+    """Per first word ``[status, lower, upper, how]``: ``exact`` (its total, below ``limit``: lower
+    = upper) or ``out`` (``lower`` at least ``limit``; ``upper`` inf); ``how`` says what settled it
+    (``bound``: the deeper bound; ``search``: the limit-mode search; ``solve``: an exact solve)."""
+    from termo.exact.search import solve
+
+    prob = _problem(spec)
+    game, engine = prob.game, prob.engine
+    root = prob.root()
+    rounds = game.max_turns
+    if math.isinf(limit):
+        lows = [-math.inf] * len(words)
+    else:
+        lows = [float(v) for v in engine.deep_guess_bounds(root, rounds, words, limit=limit)]
+    out = []
+    for word, low in zip(words, lows):
+        if low >= limit:
+            out.append([OUT_STATUS, low, math.inf, "bound"])
+            continue
+        r = solve(game, opener=int(word), problem=prob, time_limit=math.inf,
+                  limit=None if math.isinf(limit) else limit)
+        if r.proved and r.upper_total < limit:
+            out.append([EXACT_STATUS, r.upper_total, r.upper_total, "solve" if math.isinf(limit) else "search"])
+        else:
+            out.append([OUT_STATUS, max(low, r.lower_total), math.inf, "search"])
+    return out
+
+
+def _encode(values) -> list:
+    return [[s, _num(lo), _num(up), how] for s, lo, up, how in values]
+
+
+def _num(x: float):
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+def _decode(values, high=None) -> list:
+    """A chunk's stored results; ValueError for anything :func:`settle` cannot have written."""
+    out = []
+    for row in values:
+        if not isinstance(row, list) or len(row) != 4:
+            raise ValueError(f"result {row!r} is not [status, lower, upper, how]")
+        status, lo, up, how = row
+        lo = _float(lo)
+        up = _float(up)
+        if status == EXACT_STATUS and not (lo == up and math.isfinite(lo) and how in ("solve", "search")):
+            raise ValueError(f"exact result {row!r} is not one finite total")
+        if status == OUT_STATUS and not (up == math.inf and how in ("bound", "search")):
+            raise ValueError(f"result {row!r} is not a lower bound")
+        if status not in (EXACT_STATUS, OUT_STATUS):
+            raise ValueError(f"unknown status {status!r}")
+        out.append([status, lo, up, how])
+    return out
+
+
+def _float(x) -> float:
+    if x in ("inf", "-inf"):
+        return float(x)
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise ValueError(f"value {x!r} is not a number")
+    return float(x)
+
+
+def rank_store(directory, reuse: bool = True) -> CheckpointStore:
+    """The checkpoint store of the ranking's chunks under ``directory``."""
+    return CheckpointStore(directory, reuse=reuse, kind=KIND, decode=_decode, encode=_encode)
+
+
+# --------------------------------------------------------------------------- the whole ranking
+def spec_of(game: Game, *, hard: bool = False, t: float = 1.0, loss: float | None = None) -> RankSpec:
+    from termo.engine import level3
+    from termo.engine.matrix import matrix_signature
+
+    return RankSpec(game=game.label, strict=game.win_rule == EXACT, signature=matrix_signature(game),
+                    hard=bool(hard), t=float(t), loss=float(level3.LOSS_COST if loss is None else loss))
+
+
+class _Runner:
+    """Chunks through an executor: checkpoints reused and written, progress reported."""
+
+    def __init__(self, spec: RankSpec, store: CheckpointStore, executor, progress, warn):
+        self.spec, self.store, self.executor = spec, store, executor
+        self.progress = progress or (lambda done, total, note="": None)
+        self.warn = warn or (lambda line: None)
+        self.total = 0
+        self.done = 0
+        self.resumed = 0
+        self.computed = 0
+        self.rejected = 0
+
+    def key(self, words, limit) -> str:
+        return digest({"method": METHOD, "spec": self.spec.describe(),
+                       "limit": _num(limit), "words": list(words)})
+
+    def run(self, chunks: list[tuple], limit: float, note: str) -> dict:
+        """``{word: [status, lower, upper, how]}`` for every word of ``chunks``."""
+        results: dict = {}
+        tasks = []
+        for words in chunks:
+            key = self.key(words, limit)
+            cached, problem = self.store.load(key, list(words))
+            if problem is not None:
+                self.rejected += 1
+                self.warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
+            if cached is not None:
+                self.resumed += 1
+                self.done += len(words)
+                results.update(zip(words, cached))
+            else:
+                tasks.append(RankTask(self.spec, tuple(words), limit, key))
+        self.progress(self.done, self.total, note)
+        for task, values in self.executor.run(tasks):
+            self.store.put(task.key, list(task.words), values, meta={"spec": self.spec.describe(),
+                                                                       "limit": _num(task.limit)})
+            self.computed += 1
+            self.done += len(task.words)
+            results.update(zip(task.words, values))
+            self.progress(self.done, self.total, note)
+        return results
+
+
+def root_order(game: Game, spec: RankSpec) -> list[int]:
+    """Every probe by its split at the root (least ``Σ_b W(S_b)²``, then the index): the order the
+    seeds are taken in and the chunks are cut in."""
+    prob = _problem(spec, game)
+    sq = prob.engine.guess_splits(prob.root(), game.max_turns)
+    return sorted(range(game.n_probes), key=lambda i: (float(sq[i]), i))
+
+
+def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1.0, loss: float | None = None,
+                     chunk: int = DEFAULT_CHUNK, store: CheckpointStore | None = None, executor=None,
+                     progress: Callable | None = None, warn: Callable | None = None,
+                     info: dict | None = None) -> dict:
+    """The proven ranking of ``game``'s first words (see the module doc): plain data that depends
+    only on the inputs. ``info``, when given, is filled with how the run went."""
+    if int(n) < 1:
+        raise TermoError(f"--rank must be at least 1, not {n}")
+    n = min(int(n), game.n_probes)
+    started = time.time()
+    spec = spec_of(game, hard=hard, t=t, loss=loss)
+    runner = _Runner(spec, store or rank_store(None), executor or LocalExecutor(), progress, warn)
+    order = root_order(game, spec)
+    seeds = _seeds(game, order, n)
+    runner.total = game.n_probes
+    seeded = runner.run([(w,) for w in seeds], math.inf, "seeds")
+    totals = sorted(v[1] for v in seeded.values())
+    threshold = totals[n - 1]
+    limit = threshold + (0.0 if _weighted(spec, game) else 1.0)
+    rest = [w for w in order if w not in seeded]
+    chunks = [tuple(rest[i:i + chunk]) for i in range(0, len(rest), chunk)]
+    results = {**seeded, **runner.run(chunks, limit, "first words")}
+    out = _result(game, spec, n, threshold, limit, results)
+    if info is not None:
+        info.update({"seconds": time.time() - started, "chunks_computed": runner.computed,
+                     "chunks_resumed": runner.resumed, "rejected_checkpoints": runner.rejected,
+                     "executor": getattr(runner.executor, "name", "local")})
+    return out
+
+
+def _weighted(spec: RankSpec, game: Game) -> bool:
+    return not (game.uniform_prior or math.isinf(spec.t))
+
+
+def _seeds(game: Game, order: list[int], n: int) -> list[int]:
+    """The first words solved exactly first: the game's default opener, then the finest splits."""
+    count = min(game.n_probes, max(2 * n, n + 5))
+    seeds = []
+    opener = game.index_of(game.default_opener) if game.default_opener else None
+    if opener is not None:
+        seeds.append(opener)
+    for w in order:
+        if len(seeds) >= count:
+            break
+        if w not in seeds:
+            seeds.append(w)
+    return seeds
+
+
+def _result(game: Game, spec: RankSpec, n: int, threshold: float, limit: float, results: dict) -> dict:
+    weighted = _weighted(spec, game)
+    scale = _weight_of_all(game, spec) if weighted else float(game.n_answers)
+    exact = sorted((v[1], w) for w, v in results.items() if v[0] == EXACT_STATUS)
+    cut = exact[n - 1][0]
+    ranking = [{"word": game.probes[w], "total": total if not weighted else total / scale,
+                "mean": total / scale, "proved": True} for total, w in exact if total <= cut]
+    how = [v[3] for v in results.values()]
+    return {
+        "game": game.label, "hard": spec.hard, "t": None if math.isinf(spec.t) or not weighted else spec.t,
+        "loss": spec.loss, "rank": n, "answers": game.n_answers, "first_words": game.n_probes,
+        "best": ranking[0]["word"], "ranking": ranking,
+        "threshold": threshold if not weighted else threshold / scale,
+        "settled_by_bound": how.count("bound"), "settled_by_search": how.count("search"),
+        "solved_exactly": how.count("solve"), "exact_below_limit": len(exact),
+        "proved": len(results) == game.n_probes,
+    }
+
+
+def _weight_of_all(game: Game, spec: RankSpec) -> float:
+    prob = _problem(spec, game)
+    return prob.weight(prob.root())

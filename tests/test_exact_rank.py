@@ -1,0 +1,158 @@
+"""Every first word ranked with proof (termo.exact.ranking, `termo optimal --rank`).
+
+The oracle is the brute force of tests/test_exact.py: every first word's exact total by
+exhaustive recursion over every probe; the ranking must be its N best (ties at the N-th place
+included), with the same totals, in normal and hard mode, uniform and weighted. Then the runs:
+checkpoints reused and damaged ones rejected, in process and on local Dask workers, and a real
+kill of a distributed run resumed with byte-identical output.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from termo.engine import hard_mode
+from termo.exact.ranking import rank_first_words, rank_store
+from termo.exact.search import answer_weights
+
+from test_exact import Oracle, uniform
+from solver_oracles import tiny_game
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def small():
+    return tiny_game(24, 8, step=211, offset=5)
+
+
+def oracle_ranking(game, hard, n):
+    """``[(total, word), ...]`` of the N best first words (ties at the N-th included), by brute force."""
+    weights, _ = answer_weights(game, 1.0)
+    oracle = Oracle(game, weights, hard)
+    root = tuple(range(game.n_answers))
+    c0 = hard_mode.free(game.word_length) if hard else None
+    totals = sorted((oracle.guess_cost(root, game.max_turns, p, c0), p) for p in range(game.n_probes))
+    cut = totals[n - 1][0]
+    return [(v, p) for v, p in totals if v <= cut * (1 + 1e-12)]
+
+
+@pytest.mark.parametrize("hard", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n", [1, 3])
+def test_ranking_matches_the_oracle(small, weighted, hard, n):
+    game = small if weighted else uniform(small)
+    got = rank_first_words(game, n, hard=hard)
+    expect = oracle_ranking(game, hard, n)
+    assert got["proved"] and got["rank"] == n
+    assert [row["word"] for row in got["ranking"]] == [game.probes[p] for _, p in expect]
+    scale = sum(float(w) for w in answer_weights(game, 1.0)[0]) if weighted else game.n_answers
+    for row, (value, _) in zip(got["ranking"], expect):
+        if weighted:
+            assert row["mean"] == pytest.approx(value / scale, rel=1e-12, abs=0)
+        else:
+            assert row["total"] == value and row["mean"] == value / game.n_answers
+    assert got["settled_by_bound"] + got["settled_by_search"] + got["solved_exactly"] == game.n_probes
+
+
+def test_checkpoints_are_reused_and_a_damaged_one_is_recomputed(small, tmp_path):
+    game = uniform(small)
+    first = rank_first_words(game, 3, chunk=4, store=rank_store(tmp_path))
+    files = sorted(tmp_path.glob("*.json"))
+    assert files
+    info = {}
+    again = rank_first_words(game, 3, chunk=4, store=rank_store(tmp_path), info=info)
+    assert again == first and info["chunks_computed"] == 0 and info["chunks_resumed"] == len(files)
+    files[0].write_text(files[0].read_text().replace('"exact"', '"exakt"', 1).replace('"out"', '"ou"', 1))
+    said = []
+    info = {}
+    third = rank_first_words(game, 3, chunk=4, store=rank_store(tmp_path), warn=said.append, info=info)
+    assert third == first and info["chunks_computed"] == 1 and len(said) == 1 and "rejected" in said[0]
+
+
+def test_a_fresh_store_ignores_old_chunks(small, tmp_path):
+    game = uniform(small)
+    rank_first_words(game, 2, chunk=4, store=rank_store(tmp_path))
+    info = {}
+    rank_first_words(game, 2, chunk=4, store=rank_store(tmp_path, reuse=False), info=info)
+    assert info["chunks_resumed"] == 0
+
+
+def test_bad_rank_is_one_clear_error(small):
+    from termo.core.errors import TermoError
+
+    with pytest.raises(TermoError, match="--rank"):
+        rank_first_words(uniform(small), 0)
+
+
+# --------------------------------------------------------------------------- the command
+def _cli(args, **kw):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env.setdefault("TERMO_DATA_DIR", str(REPO / "data"))
+    env["TERMO_PROGRESS_INTERVAL"] = "1"
+    return subprocess.Popen([sys.executable, "-m", "cli", "optimal", *args], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def test_cli_ranks_nerdle_mini(capsys, tmp_path):
+    """Nerdle Mini's proven best first guess, 4*7=28, 525 guesses over the 206 answers (docs/exact.md)."""
+    from cli.app import main
+
+    code = main(["optimal", "--game", "nerdle-mini", "--rank", "2", "--checkpoint-dir", str(tmp_path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["best"] == "4*7=28" and out["ranking"][0]["total"] == 525 and out["proved"]
+    assert [row["word"] for row in out["ranking"]] == ["4*7=28", "28/7=4"]
+
+
+@pytest.mark.parametrize("args", [["--rank", "0"], ["--rank", "2", "--opener", "4*7=28"], ["--rank", "2", "--time", "5"],
+                                  ["--workers", "2"], ["--resume"], ["--rank", "2", "--workers", "0"],
+                                  ["--rank", "2", "--chunk", "0"],
+                                  ["--rank", "2", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"]])
+def test_cli_bad_input(capsys, tmp_path, args):
+    from cli.app import main
+
+    code = main(["optimal", "--game", "nerdle-mini", "--checkpoint-dir", str(tmp_path), *args]
+                if "--rank" in args else ["optimal", "--game", "nerdle-mini", *args])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_kill_then_resume_of_a_distributed_run_gives_identical_output(tmp_path):
+    """`--workers 2` on Nerdle Mini, one first word a chunk: a real SIGKILL of the whole run (the
+    driver and its Dask workers) once some chunks are checkpointed, then --resume; stdout equals
+    an uninterrupted run's, byte for byte."""
+    pytest.importorskip("dask.distributed")
+    args = ["--game", "nerdle-mini", "--rank", "5", "--chunk", "1", "--workers", "2", "--json"]
+    killed = tmp_path / "killed"
+    proc = _cli(args + ["--checkpoint-dir", str(killed)], start_new_session=True)
+    deadline = time.time() + 900
+    while time.time() < deadline and proc.poll() is None:
+        if len(list(killed.glob("*.json"))) >= 12:  # the 10 seeds and a first word or two after them
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done_before = len(list(killed.glob("*.json")))
+    assert 12 <= done_before < 206
+    resumed = _cli(args + ["--checkpoint-dir", str(killed), "--resume"])
+    out_resumed, err = resumed.communicate(timeout=900)
+    assert resumed.returncode == 0, err.decode()
+    assert f"{done_before} resumed" in err.decode()
+    clean = _cli(args + ["--checkpoint-dir", str(tmp_path / "fresh")])
+    out_fresh, err = clean.communicate(timeout=900)
+    assert clean.returncode == 0, err.decode()
+    assert out_resumed == out_fresh
+    assert json.loads(out_fresh)["best"] == "4*7=28"
