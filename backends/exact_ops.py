@@ -52,8 +52,9 @@ class ExactEngine:
         self.length = int(self.symc.shape[1])
         self.marks = np.zeros(max(1, self.symn.shape[1]), dtype=np.int64)
         slots = int(memo_slots)
-        self.mk1 = np.full(slots, -1, dtype=np.int64)
-        self.mk2 = np.full(slots, -1, dtype=np.int64)
+        # zeros: a free slot (kernels.exact.set_hash); the pages are only touched as entries land
+        self.mk1 = np.zeros(slots, dtype=np.int64)
+        self.mk2 = np.zeros(slots, dtype=np.int64)
         self.mlb = np.zeros(slots, dtype=np.float64)
         self.mub = np.zeros(slots, dtype=np.float64)
         self.mg = np.zeros(slots, dtype=np.int32)

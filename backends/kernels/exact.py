@@ -63,7 +63,7 @@ def set_hash(items, n, salt):
         h3 = (h3 * B3 + x) % P3
     k1 = h1 * 2147483648 + h2
     k2 = h3 * 4194304 + (n % 4194304)
-    return k1, k2
+    return k1, k2  # k2 > 0 for every state the memo holds (n >= 1): a free slot is k2 == 0
 
 
 @njit(cache=True)
@@ -74,7 +74,7 @@ def memo_find(mk1, mk2, k1, k2):
     for _ in range(PROBE_WINDOW):
         if mk1[s] == k1 and mk2[s] == k2:
             return s
-        if mk1[s] == -1:
+        if mk2[s] == 0:
             return -1
         s += 1
         if s == cap:
@@ -88,7 +88,7 @@ def memo_store(mk1, mk2, mlb, mub, mg, k1, k2, lb, ub, g, stats):
     s = k1 % cap
     target = s
     for _ in range(PROBE_WINDOW):
-        if (mk1[s] == k1 and mk2[s] == k2) or mk1[s] == -1:
+        if (mk1[s] == k1 and mk2[s] == k2) or mk2[s] == 0:
             target = s
             break
         s += 1
