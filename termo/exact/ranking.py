@@ -8,19 +8,23 @@ killed run resumes where it stopped and a lost worker costs its chunk only.
 1. **Seeds.** The first words with the finest split at the root (least ``Σ_b W(S_b)²``, then the
    probe index), ``max(2N, N + 5)`` of them with the game's default opener, are solved exactly,
    one chunk each. The N-th best of their totals is the *threshold* ``τ``.
-2. **Everyone else**, in the same order, in chunks: a first word is *out* when a lower bound of its
-   total reaches ``limit = τ + δ`` (``δ = 1`` for a uniform game, whose totals are integers, so
-   *out* means strictly worse than ``τ``; ``δ = 0`` for a weighted one). Bounds come first: the
-   one-level-deeper bound of the search (``ExactEngine.deep_guess_bounds``), which settles most
-   words in milliseconds; a word it leaves below the limit gets a limit-mode search
-   (``termo.exact.solve(limit=...)``), which either proves its total below the limit (exact) or
-   a lower bound at least the limit (out).
+2. **Everyone else**, in the same order, in rounds of 256, 1,024, 4,096 ... first words, each
+   cut into chunks: a first word is *out* when a lower bound of its total reaches ``limit = τ +
+   δ``, ``τ`` the N-th best exact total known when the round starts (``δ = 1`` for a uniform
+   game, whose totals are integers, so *out* means strictly worse than ``τ``; ``δ = 0`` for a
+   weighted one). Bounds come first: the one-level-deeper bound of the search
+   (``ExactEngine.deep_guess_bounds``), which settles most words in milliseconds; a word it
+   leaves below the limit gets a limit-mode search (``termo.exact.solve(limit=...)``), which
+   either proves its total below the limit (exact) or a lower bound at least the limit (out).
+   The first rounds hold the most promising words, so ``τ`` falls to the true N-th best early.
 3. **The ranking**: the exact totals at most the N-th best (ties at the N-th place included), by
-   total then probe index. Every other first word was proved at least ``limit``.
+   total then probe index. Every other first word was proved at least its round's limit, which
+   is at least the final ``τ + δ``.
 
-The threshold is fixed once the seeds are solved, so every chunk's result depends only on its
-words and that limit: the output is the same whatever the executor, the order chunks finish in,
-or what was resumed (a test kills a distributed run and compares).
+Within a round the limit is fixed, and a round starts when the one before has finished, so every
+chunk's result depends only on its words and its limit: the output is the same whatever the
+executor, the order chunks finish in, or what was resumed (a test kills a distributed run and
+compares).
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from termo.games import EXACT, Game
 METHOD = "rank/1"  # bump when what a chunk computes changes: the checkpoint keys change with it
 KIND = "termo-exact-rank-chunk/1"  # the chunks' checkpoint format
 DEFAULT_CHUNK = 64
+FIRST_ROUND = 256  # first words settled against the seeds' threshold; each later round is 4 times larger
+ROUND_GROWTH = 4
 EXACT_STATUS, OUT_STATUS = "exact", "out"
 
 
@@ -246,19 +252,27 @@ def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1
     order = root_order(game, spec)
     seeds = _seeds(game, order, n)
     runner.total = game.n_probes
-    seeded = runner.run([(w,) for w in seeds], math.inf, "seeds")
-    totals = sorted(v[1] for v in seeded.values())
-    threshold = totals[n - 1]
-    limit = threshold + (0.0 if _weighted(spec, game) else 1.0)
-    rest = [w for w in order if w not in seeded]
-    chunks = [tuple(rest[i:i + chunk]) for i in range(0, len(rest), chunk)]
-    results = {**seeded, **runner.run(chunks, limit, "first words")}
-    out = _result(game, spec, n, threshold, limit, results)
+    results = runner.run([(w,) for w in seeds], math.inf, "seeds")
+    rest = [w for w in order if w not in results]
+    delta = 0.0 if _weighted(spec, game) else 1.0
+    start, size = 0, FIRST_ROUND
+    while start < len(rest):  # rounds, each against the threshold the earlier ones reached
+        limit = _threshold(results, n) + delta
+        block = rest[start:start + size]
+        results.update(runner.run([tuple(block[i:i + chunk]) for i in range(0, len(block), chunk)], limit,
+                                  "first words"))
+        start, size = start + size, size * ROUND_GROWTH
+    out = _result(game, spec, n, _threshold(results, n), results)
     if info is not None:
         info.update({"seconds": time.time() - started, "chunks_computed": runner.computed,
                      "chunks_resumed": runner.resumed, "rejected_checkpoints": runner.rejected,
                      "executor": getattr(runner.executor, "name", "local")})
     return out
+
+
+def _threshold(results: dict, n: int) -> float:
+    """The N-th best exact total so far."""
+    return sorted(v[1] for v in results.values() if v[0] == EXACT_STATUS)[n - 1]
 
 
 def _weighted(spec: RankSpec, game: Game) -> bool:
@@ -280,7 +294,7 @@ def _seeds(game: Game, order: list[int], n: int) -> list[int]:
     return seeds
 
 
-def _result(game: Game, spec: RankSpec, n: int, threshold: float, limit: float, results: dict) -> dict:
+def _result(game: Game, spec: RankSpec, n: int, threshold: float, results: dict) -> dict:
     weighted = _weighted(spec, game)
     scale = _weight_of_all(game, spec) if weighted else float(game.n_answers)
     exact = sorted((v[1], w) for w, v in results.items() if v[0] == EXACT_STATUS)
