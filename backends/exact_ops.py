@@ -39,8 +39,9 @@ class ExactEngine:
         self.loss = float(loss)
         self.win = int(win_code)
         self.exact_rule = bool(exact_rule)
-        # weights all 1 under the exact rule: the bound pass needs only group sizes
-        self.unit = bool(self.exact_rule and bool(np.all(self.w == 1.0)))
+        # weights all 1: the bound pass needs only counts (1: exact rule; 2: win classes, their sizes)
+        ones = bool(np.all(self.w == 1.0)) and bool(np.all(self.cm == np.round(self.cm)))
+        self.unit = (1 if self.exact_rule else 2) if ones else 0
         self.hard = bool(hard)
         R = int(max_rounds) + 1
         self.max_rounds = int(max_rounds)
@@ -171,8 +172,8 @@ class ExactEngine:
         kx = self.kx
         S, allowed, lbs, sq, valid = self._sweep_inputs(members, allowed)
         m = allowed.shape[0]
-        kx.sweep_bounds(self.A, self.w, self.cm, S, S.shape[0], allowed, m, int(rounds) - 1, self.loss, self.win,
-                        self.cnt, self.wsum, self.cmx, self.seen, lbs, sq, valid)
+        kx.sweep_state(self.A, self.w, self.cm, S, S.shape[0], allowed, m, int(rounds) - 1, self.loss, self.win,
+                       self.unit, self.cnt, self.wsum, self.cmx, self.seen, lbs, sq, valid)
         W = 0.0
         for a in S:
             W += float(self.w[int(a)])

@@ -314,8 +314,42 @@ def test_unit_weight_fast_path_equals_the_general_pass(small):
     game = dataclasses.replace(uniform(small), max_turns=4)
     fast = Problem(game)
     slow = Problem(game)
-    assert fast.engine.unit
-    slow.engine.unit = False
+    assert fast.engine.unit == 1
+    slow.engine.unit = 0
+    a = solve(game, problem=fast)
+    b = solve(game, problem=slow)
+    assert (a.total, a.lower, a.nodes) == (b.total, b.lower, b.nodes)
+    assert json.dumps(a.tree(), sort_keys=True) == json.dumps(b.tree(), sort_keys=True)
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 3, 5])
+def test_the_count_passes_equal_the_general_pass(small, nerdle_small, rounds):
+    """Every probe's bound, split and validity by the counting passes (weights 1: the exact rule's,
+    and the commutative rule's with class sizes) equal the general pass's, on random states."""
+    import random
+
+    rng = random.Random(rounds)
+    for game, mode in ((uniform(small), 1), (nerdle_small, 2)):
+        prob = Problem(game)
+        engine = prob.engine
+        assert engine.unit == mode
+        for size in (1, 2, 3, 5, 9, 17, 23, game.n_answers):
+            members = sorted(rng.sample(range(game.n_answers), min(size, game.n_answers)))
+            engine.unit = mode
+            fast = engine.guess_bounds(members, rounds), engine.guess_splits(members, rounds)
+            engine.unit = 0
+            slow = engine.guess_bounds(members, rounds), engine.guess_splits(members, rounds)
+            engine.unit = mode
+            assert fast[0].tolist() == slow[0].tolist() and fast[1].tolist() == slow[1].tolist()
+
+
+def test_commutative_count_pass_gives_the_same_search(nerdle_small):
+    """Nerdle's class-size pass against the general pass: the same values, trees and work."""
+    game = dataclasses.replace(nerdle_small, max_turns=4)
+    fast = Problem(game)
+    slow = Problem(game)
+    assert fast.engine.unit == 2
+    slow.engine.unit = 0
     a = solve(game, problem=fast)
     b = solve(game, problem=slow)
     assert (a.total, a.lower, a.nodes) == (b.total, b.lower, b.nodes)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from backends.kernels.exact_bounds import (candidates_first, child_bound, closed_form, filter_allowed, partition,
-                                           sweep_bounds, sweep_bounds_unit)
+                                           sweep_bounds, sweep_state)
 from backends.numba_shim import njit
 
 
@@ -268,10 +268,7 @@ def solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
     sq = lv_sq[r]
     valid = lv_valid[r]
     order = lv_order[r]
-    if unit:
-        sweep_bounds_unit(A, S, n, allowed, n_allowed, r - 1, loss, win, cnt, lbs, sq, valid)
-    else:
-        sweep_bounds(A, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
+    sweep_state(A, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid)
     # the guesses worth trying: bound below the limit (the others are set aside, ``excluded``
     # their least bound), handed out in order (bound, split, index) a bound at a time
     level = np.inf
@@ -467,10 +464,7 @@ def first_guess_bounds(A, w, cm, symc, symn, marks, length, hard, S, n, r, guess
             if hard:
                 n_sub = filter_allowed(symc, symn, marks, g, codes[i], length, allowed, n_allowed, child_allowed)
                 sub = child_allowed
-            if unit:
-                sweep_bounds_unit(A, child, m, sub, n_sub, r - 2, loss, win, cnt, lbs, sq, valid)
-            else:
-                sweep_bounds(A, w, cm, child, m, sub, n_sub, r - 2, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
+            sweep_state(A, w, cm, child, m, sub, n_sub, r - 2, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid)
             best = np.inf
             for t in range(n_sub):
                 if valid[t] and wc + lbs[t] < best:

@@ -168,6 +168,62 @@ def sweep_bounds_unit(A, S, n, allowed, n_allowed, rc, loss, win, cnt, lbs, sq, 
 
 
 @njit(cache=True)
+def sweep_bounds_classes(A, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, cmx, lbs, sq, valid):
+    """:func:`sweep_bounds` for weights 1 under a win rule with classes (Nerdle's commutative
+    answers: one guess wins a whole class, ``cm[a]`` the size of ``a``'s class): the same numbers,
+    branch-free. A group of ``m`` answers whose largest class has ``c`` members in all is bounded
+    by ``2m − min(c, m)`` (``(1 + loss)·m − loss·min(c, m)`` with one round left), so per probe
+    the pass keeps ``Σ_b min(c_b, m_b)`` up to date as each answer joins its group. ``cnt`` (an
+    integer table over the codes) must be all zero and is left so; ``cmx`` (another) is scratch."""
+    cmx[:] = 0
+    for t in range(n_allowed):
+        p = allowed[t]
+        pairs = 0
+        k = 0
+        caps = 0
+        for j in range(n):
+            a = S[j]
+            c = A[a, p]
+            x = cnt[c]
+            y = cmx[c]
+            z = np.int64(cm[a])
+            ny = y if y > z else z
+            pairs += x
+            k += x == 0
+            caps += min(ny, x + 1) - min(y, x)
+            cnt[c] = x + 1
+            cmx[c] = ny
+        wn = cnt[win]
+        cw = min(cmx[win], wn)
+        for j in range(n):
+            c = A[S[j], p]
+            cnt[c] = 0
+            cmx[c] = 0
+        valid[t] = not (k == 1 and wn == 0)
+        sm = n - wn
+        cs = caps - cw
+        if rc <= 0:
+            lbs[t] = loss * sm
+        elif rc == 1:
+            lbs[t] = (1.0 + loss) * sm - loss * cs
+        else:
+            lbs[t] = 2.0 * sm - cs
+        sq[t] = n + 2 * pairs - wn * wn
+
+
+@njit(cache=True)
+def sweep_state(A, w, cm, S, n, allowed, n_allowed, rc, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid):
+    """Every allowed probe's bound at state ``S`` by the pass its weights allow: ``unit`` 1 (weights
+    1, exact win rule), 2 (weights 1, win classes) or 0 (any weights)."""
+    if unit == 1:
+        sweep_bounds_unit(A, S, n, allowed, n_allowed, rc, loss, win, cnt, lbs, sq, valid)
+    elif unit == 2:
+        sweep_bounds_classes(A, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, seen, lbs, sq, valid)
+    else:
+        sweep_bounds(A, w, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
+
+
+@njit(cache=True)
 def partition(A, g, S, n, win, cnt, seen, out_members, out_codes, out_start):
     """Split ``S`` by probe ``g``: groups in ascending code, members ascending within a group,
     written to ``out_members``; ``out_codes[i]``/``out_start[i:i+2]`` describe group i. Returns
