@@ -76,7 +76,7 @@ GameOption = Annotated[
         "-g",
         envvar="TERMO_GAME",
         metavar="NAME",
-        help="Game: termo (default), nerdle, nerdle-mini, wordle, wordle-ru; in suggest and play also a mode of "
+        help="Game: termo (default), nerdle, nerdle-mini, wordle, wordle-ru, wordle-nyt, wordle-nyt-2022; in suggest and play also a mode of "
              "several boards: dueto, quarteto, dordle, quordle, octordle, binerdle, quad-nerdle (see `termo games`, "
              "docs/modes.md).",
         show_default=False,

@@ -45,12 +45,13 @@ def games_command(json_out: JsonOption = False) -> None:
         return
     rows = [row for row in everything if "boards" not in row]
     modes = [row for row in everything if "boards" in row]
+    width = max(len(row["name"]) for row in everything)
     for row in rows:
-        typer.echo(f"{row['name']:<12} {row['answers']:>6,} answers {row['probes']:>6,} probes  "
+        typer.echo(f"{row['name']:<{width}} {row['answers']:>6,} answers {row['probes']:>6,} probes  "
                    f"{row['length']} tiles, {row['turns']} tries, {row['prior']} prior, {row['win_rule']} wins")
     typer.echo("modes (several boards, one guess for all; --game in suggest and play):")
     for row in modes:
-        typer.echo(f"{row['name']:<12} {row['boards']:>2} boards of {row['game']:<7} {row['turns']:>2} tries, "
+        typer.echo(f"{row['name']:<{width}} {row['boards']:>2} boards of {row['game']:<7} {row['turns']:>2} tries, "
                    f"{row['answers']:>6,} answers {row['probes']:>6,} probes")
 
 

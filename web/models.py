@@ -23,7 +23,7 @@ Integer = Union[StrictInt, StrictStr]
 Temperature = Union[StrictInt, StrictFloat, StrictStr]
 
 # the options several requests share, declared once
-Game = Annotated[StrictStr, Field(description="termo, nerdle, nerdle-mini, wordle, wordle-ru")]
+Game = Annotated[StrictStr, Field(description="termo, nerdle, nerdle-mini, wordle, wordle-ru, wordle-nyt, wordle-nyt-2022")]
 History = Annotated[List[StrictStr], Field(description="rounds played, guess:colours (e.g. tarso:BBBBB)")]
 Level = Annotated[Integer, Field(description="1 letter frequency, 2 entropy, 3 expected guesses")]
 T = Annotated[Temperature, Field(description="prior temperature; 'inf' = uniform")]

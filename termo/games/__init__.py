@@ -1,7 +1,7 @@
 """Games as plugins: each game is a module that builds a :class:`~termo.games.base.Game`.
 
 ``get_game(name)`` looks a game up in the registry (``termo``, ``nerdle``, ``nerdle-mini``,
-``wordle``, ``wordle-ru``); ``get_mode(name)`` a mode of several boards of one game (``dueto``,
+``wordle``, ``wordle-ru``, ``wordle-nyt``, ``wordle-nyt-2022``); ``get_mode(name)`` a mode of several boards of one game (``dueto``,
 ``quarteto``, ``dordle``, ``quordle``, ``octordle``, ``binerdle``, ``quad-nerdle``). The package imports no plugin: a game's module loads when it is asked for.
 """
 

@@ -1,6 +1,8 @@
 """Lazy registry of games: a game's module is imported (and its lists read) only when asked for.
 
-Each row names the module holding the game's factory ``make(extended=False, strict=False)``.
+Each row names the module holding the game's factory ``make(extended=False, strict=False, **options)``
+and the options that make it this game (one plugin may build several: Nerdle and Nerdle Mini,
+English Wordle on each of its list editions).
 ``TERMO_GAME`` chooses the game when a command is not told (default ``termo``).
 """
 
@@ -11,13 +13,18 @@ import os
 
 from termo.core.errors import TermoError
 
-# name -> (module with make(), one-line description)
+# name -> (module with make(), one-line description, options of make() fixed by this row)
 _SPECS = {
-    "termo": ("termo.games.termo_pt", "Termo (term.ooo): Portuguese, 5 letters, 6 tries, accents ignored"),
-    "nerdle": ("termo.games.nerdle", "Nerdle Classic: 8-tile equations, 6 tries"),
-    "nerdle-mini": ("termo.games.nerdle", "Nerdle Mini: 6-tile equations, 6 tries"),
-    "wordle": ("termo.games.wordle_en", "English Wordle, original lists (2,315 answers, 12,972 guesses)"),
-    "wordle-ru": ("termo.games.wordle_ru", "Russian Wordle (wordle.belousov.one lists)"),
+    "termo": ("termo.games.termo_pt", "Termo (term.ooo): Portuguese, 5 letters, 6 tries, accents ignored", ()),
+    "nerdle": ("termo.games.nerdle", "Nerdle Classic: 8-tile equations, 6 tries", (("mini", False),)),
+    "nerdle-mini": ("termo.games.nerdle", "Nerdle Mini: 6-tile equations, 6 tries", (("mini", True),)),
+    "wordle": ("termo.games.wordle_en", "English Wordle, original lists (2,315 answers, 12,972 guesses)", ()),
+    "wordle-ru": ("termo.games.wordle_ru", "Russian Wordle (wordle.belousov.one lists)", ()),
+    "wordle-nyt": ("termo.games.wordle_en", "English Wordle, NYT lists (3,158 answers of 2023-07-01, 14,855 guesses)",
+                   (("answer_list", "nyt"),)),
+    "wordle-nyt-2022": ("termo.games.wordle_en",
+                        "English Wordle, NYT lists (2,309 answers of 2022-08-30, 14,855 guesses)",
+                        (("answer_list", "nyt-2022"),)),
 }
 GAME_NAMES = tuple(_SPECS)
 DEFAULT_GAME = "termo"
@@ -59,10 +66,8 @@ def mode_name(name: str | None = None) -> str | None:
 def get_game(name: str | None = None, extended: bool = False, strict: bool = False, **options):
     """The game called ``name`` (see :func:`resolve_name`), built once per option set."""
     key = resolve_name(name)
-    module = importlib.import_module(_SPECS[key][0])
-    if key.startswith("nerdle"):
-        options.setdefault("mini", key == "nerdle-mini")
-    return module.make(extended=extended, strict=strict, **options)
+    module_name, _, fixed = _SPECS[key]
+    return importlib.import_module(module_name).make(extended=extended, strict=strict, **{**options, **dict(fixed)})
 
 
 def describe(name: str) -> str:
