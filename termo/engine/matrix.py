@@ -1,13 +1,7 @@
-"""The pattern matrix: ``M[probe, answer]`` = base-3 feedback code (rules §3), built on a backend.
+"""The pattern matrix: ``M[probe, answer]`` = base-3 feedback code (rules §3), and its disk cache.
 
-Build (performance-notes §1): under the two-pass rule, the colours a guess letter gets depend only
-on that letter, on the set of positions where the guess holds it, and on the answer. So we tabulate, for every
-(symbol, set of positions) pair that some probe uses, the base-3 contribution of those positions for
-every answer; a probe's row is then the sum of the table rows of its distinct letters (at most
-``word_length`` gathered rows). Everything is whole-array work on the chosen backend.
-
-The result is cached on disk, keyed by :func:`matrix_signature` and :data:`RULES_VERSION`, written
-atomically (array first, metadata last, the metadata holding a crc32 of the ``.npy`` file's bytes
+The matrix is built on a backend by :mod:`termo.engine.matrix_build`. It is cached on disk,
+keyed by :func:`matrix_signature` and :data:`RULES_VERSION`, written atomically (array first, metadata last, the metadata holding a crc32 of the ``.npy`` file's bytes
 and one per 4 MiB block), and checked when loaded, once per process: every block's checksum
 (header and every cell; no file metadata is trusted to vouch for bytes, which can change below
 the file system), then a spot check of cells against the plain rule. A stale, truncated or
@@ -16,7 +10,6 @@ corrupt cache is rebuilt and rewritten (a damaged one is reported on stderr), ne
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import mmap
 import random
@@ -29,12 +22,10 @@ from termo.core.cache import atomic_write_bytes, atomic_write_json, os_reason, r
 from termo.core.feedback import colours, encode
 from termo.games import EXACT, Game
 from termo.core.paths import cache_dir
+from termo.engine.matrix_build import build_matrix
 
 RULES_VERSION = "two-pass-1"
 _SPOT_CHECKS = 256
-_ROW_BLOCK = 512  # probes per block of the build
-_ANSWER_BLOCK = 2048  # answers per tile: a tile of the letter table stays in cache (measured
-# on Nerdle Classic: 1.1 s for the row sums against 2.9 s untiled)
 
 
 def matrix_signature(game: Game) -> str:
@@ -57,143 +48,6 @@ def expected_code(game: Game, probe: int, answer: int) -> int:
     if game.win_rule != EXACT and game.wins(probe, answer):
         return game.win_code
     return encode(colours(game.probes_norm[probe], game.answers_norm[answer]))
-
-
-def _alphabet(game: Game) -> dict[str, int]:
-    symbols = sorted(set("".join(game.probes_norm)) | set("".join(game.answers_norm)))
-    return {s: i for i, s in enumerate(symbols)}
-
-
-@functools.lru_cache(maxsize=None)
-def mask_table(length: int):
-    """``T[M << L | A]``: the base-3 contribution of a symbol the guess holds at the positions of
-    mask ``M`` when the answer holds it at the positions of mask ``A`` (bit ``L-1-p`` is position
-    ``p``): greens on ``M & A``; then, left to right over ``M & ~A``, yellows while the answer has
-    unused copies (``|A| - |M & A|``). Host int32, ``4**L`` entries (65,536 for 8 tiles)."""
-    np = host().xp
-    n = 1 << length
-    m = np.arange(n, dtype=np.int64)[:, None]
-    a = np.arange(n, dtype=np.int64)[None, :]
-    bits = [(1 << (length - 1 - p)) for p in range(length)]
-    popcount = np.zeros((n, n), dtype=np.int64)
-    for b in bits:
-        popcount = popcount + ((m & a & b) != 0)
-    copies = sum(((a & b) != 0).astype(np.int64) for b in bits)
-    stock = np.broadcast_to(copies, (n, n)) - popcount
-    out = np.zeros((n, n), dtype=np.int64)
-    for p, b in enumerate(bits):
-        green = (m & a & b) != 0
-        yellow = ((m & b) != 0) & ~green & (stock > 0)
-        stock = stock - yellow
-        out = out + (2 * green + yellow) * 3 ** (length - 1 - p)
-    return out.reshape(-1).astype(np.int32)
-
-
-def _letter_table(xp, answer_symbols, symbols, masks, table, n_symbols: int, length: int):
-    """Row ``u`` = contribution of the positions in ``masks[u]`` holding symbol ``symbols[u]``,
-    for every answer: one gather from :func:`mask_table` by (mask, the answer's positions of the
-    symbol). Only the (symbol, mask) pairs some probe uses are tabulated; one extra all-zero row
-    at the end pads probes with fewer distinct symbols than positions. Returns int32."""
-    device = _device(answer_symbols)
-    weights = xp.asarray([1 << (length - 1 - p) for p in range(length)], dtype=xp.int32, device=device)
-    onehot = answer_symbols[None, :, :] == xp.reshape(
-        xp.arange(n_symbols, dtype=answer_symbols.dtype, device=device), (n_symbols, 1, 1)
-    )  # (symbols, answers, L)
-    where = xp.sum(xp.astype(onehot, xp.int32) * weights, axis=2)  # (symbols, answers) position masks
-    answer_masks = xp.take(where, symbols, axis=0)  # (pairs, answers)
-    keys = xp.reshape(masks, (-1, 1)) * (1 << length) + answer_masks
-    contrib = xp.reshape(xp.take(table, xp.reshape(keys, (-1,))), keys.shape)
-    pad = xp.zeros((1, answer_symbols.shape[0]), dtype=contrib.dtype, device=device)
-    return xp.concat([contrib, pad], axis=0)
-
-
-def _matrix_kernel(xp, answer_symbols, symbols, masks, table, index, n_symbols: int, length: int,
-                   dtype_name: str):
-    """The whole build as array code: the letter table, then each probe row as a sum of table
-    rows, in tiles of answers so that the table's slice stays in the processor's cache."""
-    dtype = getattr(xp, dtype_name)
-    letters = xp.astype(_letter_table(xp, answer_symbols, symbols, masks, table, n_symbols, length), dtype)
-    n_probes, n_answers = index.shape[0], letters.shape[1]
-    strips = []
-    for a0 in range(0, n_answers, _ANSWER_BLOCK):
-        tile = letters[:, a0 : min(a0 + _ANSWER_BLOCK, n_answers)]
-        blocks = []
-        for start in range(0, n_probes, _ROW_BLOCK):
-            rows = index[start : min(start + _ROW_BLOCK, n_probes), :]
-            block = xp.take(tile, rows[:, 0], axis=0)
-            for k in range(1, length):
-                block = block + xp.take(tile, rows[:, k], axis=0)
-            blocks.append(block)
-        strips.append(xp.concat(blocks, axis=0) if len(blocks) > 1 else blocks[0])
-    return xp.concat(strips, axis=1) if len(strips) > 1 else strips[0]
-
-
-def _device(arr):
-    return getattr(arr, "device", None)
-
-
-def _probe_rows(probes_norm, alphabet: dict[str, int], length: int):
-    """The (symbol, positions mask) pairs the probes use, and each probe's pair rows (padded)."""
-    pair_id: dict[tuple[int, int], int] = {}
-    rows = []
-    for word in probes_norm:
-        masks: dict[str, int] = {}
-        for p, ch in enumerate(word):
-            masks[ch] = masks.get(ch, 0) | (1 << (length - 1 - p))
-        picked = [pair_id.setdefault((alphabet[ch], m), len(pair_id)) for ch, m in masks.items()]
-        rows.append(picked)
-    pad = len(pair_id)
-    return list(pair_id), [r + [pad] * (length - len(r)) for r in rows]
-
-
-_compiled: dict = {}  # backend name -> compiled kernel (JAX compiles once per shape)
-
-
-def build_matrix(game: Game, backend=None):
-    """Compute the pattern matrix on ``backend`` (no cache involved)."""
-    backend = get_backend(backend)
-    xp = backend.xp
-    length = game.word_length
-    alphabet = _alphabet(game)
-    pairs, rows = _probe_rows(game.probes_norm, alphabet, length)
-    answer_symbols = backend.asarray([[alphabet[c] for c in w] for w in game.answers_norm], dtype=xp.int32)
-    symbols = backend.asarray([sym for sym, _ in pairs], dtype=xp.int64)
-    masks = backend.asarray([m for _, m in pairs], dtype=xp.int32)  # bit L-1-p is position p
-    table = backend.asarray(mask_table(length), dtype=xp.int32)
-    index = backend.asarray(rows, dtype=xp.int64)
-    kernel = _compiled.get(backend.name)
-    if kernel is None:
-        kernel = backend.compile(
-            functools.partial(_matrix_kernel, xp), static_argnames=("n_symbols", "length", "dtype_name")
-        )
-        _compiled[backend.name] = kernel
-    matrix = kernel(
-        answer_symbols, symbols, masks, table, index, n_symbols=len(alphabet), length=length,
-        dtype_name=game.code_dtype
-    )
-    return _apply_win_rule(game, backend, matrix)
-
-
-def _apply_win_rule(game: Game, backend, matrix):
-    """Set the win code on every (probe, answer) pair the game's win rule counts as a win."""
-    if not game.win_classes:
-        return matrix
-    xp = backend.xp
-    rows, cols = [], []
-    for group in game.win_classes:
-        answers = [i for i in group if i < game.n_answers]
-        for p in group:
-            for a in answers:
-                if p != a:
-                    rows.append(p)
-                    cols.append(a)
-    if not rows:
-        return matrix
-    host_m = backend.to_numpy(matrix)
-    if not host_m.flags.writeable:
-        host_m = host_m.copy()
-    host_m[rows, cols] = game.win_code
-    return backend.asarray(host_m)
 
 
 # --- cache ----------------------------------------------------------------------------------
