@@ -1,17 +1,22 @@
 """The pattern matrix: ``M[probe, answer]`` = base-3 feedback code (rules §3), and its disk cache.
 
-The matrix is built on a backend by :mod:`termo.engine.matrix_build`. It is cached on disk,
-keyed by :func:`matrix_signature` and :data:`RULES_VERSION`, written atomically (array first, metadata last, the metadata holding a crc32 of the ``.npy`` file's bytes
-and one per 4 MiB block), and checked when loaded, once per process: every block's checksum
-(header and every cell; no file metadata is trusted to vouch for bytes, which can change below
-the file system), then a spot check of cells against the plain rule. A stale, truncated or
-corrupt cache is rebuilt and rewritten (a damaged one is reported on stderr), never used.
+The matrix is built on a backend by :mod:`termo.engine.matrix_build`. It is cached on disk in two
+layouts, probes-major (rows = probes) and answers-major (rows = answers: a candidate set's codes
+are contiguous rows), keyed by :func:`matrix_signature` and :data:`RULES_VERSION`, each written
+atomically (array first, metadata last, the metadata holding a crc32 of the ``.npy`` file's bytes
+and one per 4 MiB block). A layout is checked when loaded, once per process: every block's
+checksum (header and every cell, read with plain reads into one buffer; no file metadata is
+trusted to vouch for bytes, which can change below the file system), then a spot check of cells
+against the plain rule. A stale, truncated or corrupt cache is rebuilt and rewritten (a damaged
+one is reported on stderr), never used. A loaded layout is a read-only memory map; the sweeps of
+one question read the rows they need from the file (:mod:`backends.file_rows`), so the process
+holds only those.
 """
 
 from __future__ import annotations
 
 import hashlib
-import mmap
+import os
 import random
 import time
 import zlib
@@ -80,33 +85,73 @@ def _expected_meta(game: Game, layout: str = PROBES_MAJOR) -> dict:
 
 
 def _spot_check(game: Game, matrix, layout: str = PROBES_MAJOR) -> bool:
-    """A loaded matrix must agree with the plain-Python rule on the diagonal and random cells."""
+    """A loaded matrix must agree with the plain-Python rule on the diagonal and random cells
+    (read from a mapped layout's file: through the map, each cell made its whole folio, up to
+    2 MiB, part of the process: ~400 MB of Nerdle Classic's 628 MB for 320 cells)."""
     rng = random.Random(matrix_signature(game))
     cells = [(rng.randrange(game.n_probes), rng.randrange(game.n_answers)) for _ in range(_SPOT_CHECKS)]
     cells += [(i, i) for i in rng.sample(range(game.n_answers), min(64, game.n_answers))]
-    for p, a in cells:
-        value = matrix[p, a] if layout == PROBES_MAJOR else matrix[a, p]
-        if int(value) != expected_code(game, p, a):
-            return False
-    return True
+    rows, cols = zip(*(cells if layout == PROBES_MAJOR else [(a, p) for p, a in cells]))
+    values = host().read_cells(matrix, list(rows), list(cols))
+    return all(value == expected_code(game, p, a) for value, (p, a) in zip(values, cells))
+
+
+class FileBytes:
+    """A file's bytes for :func:`checksum` and :func:`block_checksums`: read in slices into one
+    reused buffer with plain reads, so the page cache holds the file and the process does not
+    (through a memory map, a whole-file checksum made all of it resident: 628 MB of Nerdle
+    Classic's layout). ``len()`` is the file's size when opened."""
+
+    def __init__(self, handle):
+        self._handle = handle
+        self._size = os.fstat(handle.fileno()).st_size
+
+    @classmethod
+    def open(cls, path: Path) -> "FileBytes":
+        return cls(open(path, "rb", buffering=0))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __enter__(self) -> "FileBytes":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._handle.close()
+
+    def slices(self, size: int):
+        """Each ``size``-byte slice of the file in turn (the last one shorter), as a view of the
+        one buffer (valid until the next slice)."""
+        buffer = memoryview(bytearray(min(size, self._size) or 1))
+        self._handle.seek(0)
+        for start in range(0, self._size, size):
+            want = min(size, self._size - start)
+            got = 0
+            while got < want:
+                n = self._handle.readinto(buffer[got:want])
+                if not n:
+                    raise OSError(f"the file ended at byte {start + got} of {self._size}")
+                got += n
+            yield buffer[:want]
 
 
 def checksum(buffer) -> str:
-    """``"crc32:xxxxxxxx"`` of a bytes-like object: ``bytes``, an ``mmap`` of the file, or the
-    buffer of a C-contiguous (memory-mapped) array. crc32 runs at 2-3 GB/s: measured on a load,
-    Nerdle Classic's 628 MB in 0.2-0.3 s (its build: 6.5 s), Termo's 36 MB in 18 ms (0.35 s)."""
+    """``"crc32:xxxxxxxx"`` of a bytes-like object (``bytes``, the buffer of a C-contiguous
+    array) or of a :class:`FileBytes`. crc32 runs at 2-3 GB/s: measured on a load, Nerdle
+    Classic's 628 MB in 0.2-0.3 s (its build: 6.5 s), Termo's 36 MB in 18 ms (0.35 s)."""
+    if isinstance(buffer, FileBytes):
+        crc = 0
+        for piece in buffer.slices(BLOCK_BYTES):
+            crc = zlib.crc32(piece, crc)
+        return f"crc32:{crc & 0xFFFFFFFF:08x}"
     return f"crc32:{zlib.crc32(buffer) & 0xFFFFFFFF:08x}"
 
 
 def file_checksum(path: Path) -> str | None:
-    """:func:`checksum` of a file's bytes, read through a memory map (no copy); None if unreadable."""
+    """:func:`checksum` of a file's bytes, read in slices (:class:`FileBytes`); None if unreadable."""
     try:
-        with open(path, "rb") as handle:
-            try:
-                with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-                    return checksum(mapped)
-            except ValueError:  # an empty file cannot be mapped
-                return checksum(handle.read())
+        with FileBytes.open(path) as data:
+            return checksum(data)
     except OSError:
         return None
 
@@ -133,7 +178,10 @@ BLOCK_BYTES = 1 << 22  # 4 MiB per checksummed block: a damaged block is named, 
 
 
 def block_checksums(buffer, block: int = BLOCK_BYTES) -> list[int]:
-    """crc32 of each ``block``-byte slice of ``buffer`` (the last one shorter)."""
+    """crc32 of each ``block``-byte slice of ``buffer`` (bytes-like or :class:`FileBytes`; the
+    last slice shorter)."""
+    if isinstance(buffer, FileBytes):
+        return [zlib.crc32(piece) & 0xFFFFFFFF for piece in buffer.slices(block)]
     view = memoryview(buffer).cast("B")
     return [zlib.crc32(view[i : i + block]) & 0xFFFFFFFF for i in range(0, len(view), block)]
 
@@ -148,17 +196,18 @@ def _bad_blocks(npy_path: Path, meta: dict) -> list[int] | None:
     when the metadata has none, or they all match a whole that does not), or None when the file
     cannot be read."""
     try:
-        with open(npy_path, "rb") as handle:
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-                if checksum(mapped) == meta.get("checksum"):
-                    return []
-                blocks = meta.get("blocks") if isinstance(meta.get("blocks"), dict) else {}
-                size, expected = blocks.get("size"), blocks.get("crc32")
-                got = block_checksums(mapped, size if isinstance(size, int) and size > 0 else BLOCK_BYTES)
-                if not isinstance(expected, list) or len(expected) != len(got):
-                    return [-1]  # an older record (no block checksums): the file as a whole
-                return [i for i, (a, b) in enumerate(zip(got, expected)) if a != b] or [-1]
-    except (OSError, ValueError):  # missing, unreadable or empty (an empty file cannot be mapped)
+        with FileBytes.open(npy_path) as data:
+            if not len(data):
+                return None  # empty: nothing to parse
+            if checksum(data) == meta.get("checksum"):
+                return []
+            blocks = meta.get("blocks") if isinstance(meta.get("blocks"), dict) else {}
+            size, expected = blocks.get("size"), blocks.get("crc32")
+            got = block_checksums(data, size if isinstance(size, int) and size > 0 else BLOCK_BYTES)
+            if not isinstance(expected, list) or len(expected) != len(got):
+                return [-1]  # an older record (no block checksums): the file as a whole
+            return [i for i, (a, b) in enumerate(zip(got, expected)) if a != b] or [-1]
+    except OSError:  # missing or unreadable
         return None
 
 
