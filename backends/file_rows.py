@@ -81,6 +81,16 @@ def row_block(arr, start: int, stop: int) -> np.ndarray:
     return take_rows(arr, np.arange(start, stop, dtype=np.int64))
 
 
+def write_band(fd: int, block, offset: int, stride: int) -> None:
+    """Write row ``i`` of the 2-D ``block`` at byte ``offset + i * stride`` of the open file ``fd``
+    (``os.pwrite``: the file's position is left alone)."""
+    for i in range(block.shape[0]):
+        view = memoryview(np.ascontiguousarray(block[i])).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.pwrite(fd, view[done:], offset + i * stride + done)
+
+
 def take_cells(arr, rows, cols) -> np.ndarray:
     """``arr[rows, cols]`` (1-D): a mapped file is read one cell at a time."""
     rows = np.asarray(rows, dtype=np.int64)

@@ -139,6 +139,20 @@ class NumpyBackend(Backend):
         except (OSError, ValueError, EOFError):
             return None
 
+    def npy_header(self, shape, dtype) -> bytes:
+        """The ``.npy`` header ``np.save`` writes before a C-ordered array of ``shape`` and ``dtype``."""
+        buffer = io.BytesIO()
+        np.lib.format.write_array_header_1_0(buffer, {"descr": np.lib.format.dtype_to_descr(np.dtype(dtype)),
+                                                      "fortran_order": False, "shape": tuple(shape)})
+        return buffer.getvalue()
+
+    def write_band(self, fd: int, block, offset: int, stride: int) -> None:
+        """Write row ``i`` of the 2-D ``block`` at byte ``offset + i * stride`` of the open file
+        ``fd``: a band of columns of a row-major matrix on disk (:mod:`backends.file_rows`)."""
+        from backends.file_rows import write_band
+
+        write_band(fd, block, offset, stride)
+
     def take_rows(self, matrix, rows):
         from backends.file_rows import take_rows
 

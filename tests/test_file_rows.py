@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from backends import file_rows, numpy_sweep
-from backends.file_rows import Layouts, file_of, take_cells, take_rows
+from backends.file_rows import Layouts, file_of, take_cells, take_rows, write_band
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +54,18 @@ def test_out_of_range_is_an_index_error(mapped):
         take_rows(mapped["p"], [70])
     with pytest.raises(IndexError):
         take_cells(mapped["p"], [0], [50])
+
+
+def test_bands_of_columns_make_the_row_major_file(tmp_path, mapped):
+    m = mapped["m"]
+    path = tmp_path / "band.bin"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT)
+    try:
+        for a0 in range(0, 50, 16):  # the tiles of a build, last one short
+            write_band(fd, m[:, a0:a0 + 16], 10 + a0 * 2, 50 * 2)
+    finally:
+        os.close(fd)
+    assert np.array_equal(np.frombuffer(path.read_bytes()[10:], dtype=np.uint16).reshape(70, 50), m)
 
 
 @pytest.mark.parametrize("budget", [0, 1 << 30])  # probes' rows in blocks, or the members' rows

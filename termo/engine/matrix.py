@@ -2,15 +2,15 @@
 
 The matrix is built on a backend by :mod:`termo.engine.matrix_build`. It is cached on disk in two
 layouts, probes-major (rows = probes) and answers-major (rows = answers: a candidate set's codes
-are contiguous rows), keyed by :func:`matrix_signature` and :data:`RULES_VERSION`, each written
-atomically (array first, metadata last, the metadata holding a crc32 of the ``.npy`` file's bytes
-and one per 4 MiB block). A layout is checked when loaded, once per process: every block's
-checksum (header and every cell, read with plain reads into one buffer; no file metadata is
-trusted to vouch for bytes, which can change below the file system), then a spot check of cells
-against the plain rule. A stale, truncated or corrupt cache is rebuilt and rewritten (a damaged
-one is reported on stderr), never used. A loaded layout is a read-only memory map; the sweeps of
-one question read the rows they need from the file (:mod:`backends.file_rows`), so the process
-holds only those.
+are contiguous rows), keyed by :func:`matrix_signature` and :data:`RULES_VERSION`. A build writes
+both a tile of answers at a time, neither ever whole in memory; each file is written atomically
+(array first, metadata last, the metadata holding a crc32 of the ``.npy`` file's bytes and one per
+4 MiB block). A layout is checked when loaded, once per process: every block's checksum (header
+and every cell, read with plain reads into one buffer; no file metadata is trusted to vouch for
+bytes, which can change below the file system), then a spot check of cells against the plain
+rule. A stale, truncated or corrupt cache is rebuilt and rewritten (a damaged one is reported on
+stderr), never used. A loaded layout is a read-only memory map; the sweeps of one question read
+the rows they need from the file (:mod:`backends.file_rows`), so the process holds only those.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from termo.core.cache import atomic_write_bytes, atomic_write_json, os_reason, r
 from termo.core.feedback import colours, encode
 from termo.games import EXACT, Game
 from termo.core.paths import cache_dir
-from termo.engine.matrix_build import build_matrix
+from termo.engine.matrix_build import answer_tiles, build_matrix
 
 RULES_VERSION = "two-pass-1"
 _SPOT_CHECKS = 256
@@ -289,6 +289,55 @@ def _store_or_error(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> OSEr
 _store_warned: set = set()
 
 
+def _stream_store(game: Game, backend, layouts: tuple[str, ...]) -> OSError | None:
+    """Build the matrix a tile of answers at a time (:func:`answer_tiles`) and write ``layouts``
+    to the cache as the tiles come, neither ever whole in memory (Nerdle Classic: 628 MB each):
+    the answers-major file row after row, the probes-major one a band of columns per tile. Then
+    each layout's metadata, its checksums read back from the file (which is then verified for
+    this process). None when stored, else the error (the metadata removed first: no cache)."""
+    try:
+        for layout in layouts:
+            npy_path, meta_path = cache_paths(game, layout)
+            meta_path.unlink(missing_ok=True)  # the metadata goes last: no metadata, no cache
+            _stamp_path(npy_path).unlink(missing_ok=True)
+        _write_layouts(game, backend, list(layouts), {})
+        for layout in layouts:
+            npy_path, meta_path = cache_paths(game, layout)
+            identity = _file_identity(npy_path)
+            with FileBytes.open(npy_path) as data:
+                sums = {"checksum": checksum(data), "blocks": {"size": BLOCK_BYTES,
+                                                               "crc32": block_checksums(data)}}
+            atomic_write_json(meta_path, dict(_expected_meta(game, layout), **sums))
+            if identity is not None:
+                _verified[(str(npy_path), tuple(identity), sums["checksum"])] = True
+        return None
+    except OSError as err:
+        return err
+
+
+def _write_layouts(game: Game, backend, layouts: list[str], handles: dict) -> None:
+    """Open each layout's file (atomically: renamed into place once written), then fill them."""
+    if layouts:
+        layout = layouts[0]
+        atomic_write_bytes(cache_paths(game, layout)[0],
+                           lambda handle: _write_layouts(game, backend, layouts[1:], {**handles, layout: handle}))
+        return
+    hb = host()
+    starts = {}
+    for layout, handle in handles.items():
+        header = hb.npy_header(_shape(game, layout), game.code_dtype)
+        handle.write(header)
+        handle.flush()  # the probes-major bands are written at their offsets, past the buffer
+        starts[layout] = len(header)
+    for a0, _, block in answer_tiles(game, backend):
+        size = block.dtype.itemsize
+        if ANSWERS_MAJOR in handles:
+            handles[ANSWERS_MAJOR].write(memoryview(hb.contiguous(block.T)).cast("B"))
+        if PROBES_MAJOR in handles:
+            hb.write_band(handles[PROBES_MAJOR].fileno(), block, starts[PROBES_MAJOR] + a0 * size,
+                          game.n_answers * size)
+
+
 BUILD_STEP = "building the pattern matrix"  # what a spinner says meanwhile (backends.status)
 ANNOUNCE_BYTES = 256 * 2**20  # a first build writing at least this much (both layouts) says so on stderr
 _announced: set = set()
@@ -303,7 +352,7 @@ def disk_bytes(game: Game) -> int:
 
 def announce_build(game: Game) -> None:
     """One stderr line (terminal or not) before a first build that writes a lot to the cache
-    (Nerdle Classic: 628 MB per layout; the answers-major copy may come with a later command):
+    (Nerdle Classic: 628 MB per layout, both written by the build, tile by tile):
     what is written, how much and where. Once per game and process."""
     key = matrix_signature(game)
     size = disk_bytes(game)
@@ -331,14 +380,7 @@ def build_info(game: Game, backend=None, rebuild: bool = False) -> dict:
         if host_matrix is None:
             with status.step(BUILD_STEP):
                 announce_build(game)
-                matrix = build_matrix(game, backend)
-                source = "built"
-                host_matrix = backend.to_numpy(matrix)
-                if host_matrix is matrix:  # NumPy: read-only like a cached (memory-mapped) matrix, so
-                    matrix.flags.writeable = False  # the kernels see one array type and compile once
-                error = _store_or_error(game, host_matrix)
-            if error is not None:
-                source = f"built (not cached: {os_reason(error)})"
+                matrix, source = _build(game, backend)
         else:
             matrix = backend.asarray(host_matrix)
         _memory[key] = matrix
@@ -352,6 +394,21 @@ def build_info(game: Game, backend=None, rebuild: bool = False) -> dict:
         "cache": str(cache_paths(game)[0]),
         "backend": backend.name,
     }
+
+
+def _build(game: Game, backend) -> tuple:
+    """``(matrix, source)``: both layouts built into the cache tile by tile and the matrix read
+    from there; where the cache cannot be written, the matrix built whole and kept in memory."""
+    if _stream_store(game, backend, (PROBES_MAJOR, ANSWERS_MAJOR)) is None:
+        host_matrix = _load_cached(game)
+        if host_matrix is not None:
+            return backend.asarray(host_matrix), "built"
+    matrix = build_matrix(game, backend)
+    host_matrix = backend.to_numpy(matrix)
+    if host_matrix is matrix:  # NumPy: read-only like a cached (memory-mapped) matrix, so
+        matrix.flags.writeable = False  # the kernels see one array type and compile once
+    error = _store_or_error(game, host_matrix)
+    return matrix, "built" if error is None else f"built (not cached: {os_reason(error)})"
 
 
 def pattern_matrix(game: Game, backend=None, rebuild: bool = False):
@@ -376,11 +433,15 @@ def answers_major_matrix(game: Game, rebuild: bool = False):
         return _answers_major[key]
     matrix = None if rebuild else _load_cached(game, ANSWERS_MAJOR)
     if matrix is None:
-        probes_major = host().to_numpy(pattern_matrix(game, host(), rebuild=rebuild))
         with status.step(BUILD_STEP):
             announce_build(game)  # silent when this process announced the matrix just built
-            matrix = host().contiguous(probes_major.T)
-            matrix.flags.writeable = False  # as a memory-mapped cache is (one kernel signature)
-            _store(game, matrix, ANSWERS_MAJOR)
+            if _stream_store(game, host(), (ANSWERS_MAJOR,)) is None:  # tile by tile, as a build
+                matrix = _load_cached(game, ANSWERS_MAJOR)
+        if matrix is None:  # the cache cannot be written: the transposed copy, in memory
+            probes_major = host().to_numpy(pattern_matrix(game, host(), rebuild=rebuild))
+            with status.step(BUILD_STEP):
+                matrix = host().contiguous(probes_major.T)
+                matrix.flags.writeable = False  # as a memory-mapped cache is (one kernel signature)
+                _store(game, matrix, ANSWERS_MAJOR)
     _answers_major[key] = matrix
     return matrix

@@ -5,7 +5,9 @@ positions where the guess holds it, and on the answer (performance-notes §1). S
 every (symbol, set of positions) pair that some probe uses, the base-3 contribution of those
 positions for every answer; a probe's row is then the sum of the table rows of its distinct
 letters (at most ``word_length`` gathered rows). Everything is whole-array work on the chosen
-backend. The disk cache is :mod:`termo.engine.matrix`'s.
+backend: :func:`build_matrix` builds the whole matrix, :func:`answer_tiles` the same codes a tile
+of answers at a time (what the disk cache of :mod:`termo.engine.matrix` writes, tile by tile,
+without ever holding the whole matrix).
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from termo.games import Game
 _ROW_BLOCK = 512  # probes per block of the build
 _ANSWER_BLOCK = 2048  # answers per tile: a tile of the letter table stays in cache (measured
 # on Nerdle Classic: 1.1 s for the row sums against 2.9 s untiled)
+TILE_BYTES = 16 << 20  # codes per tile of answer_tiles: Nerdle Classic's 628 MB cache was written
+# in 6.6-7.6 s with tiles of 512 answers (18 MB, 107 MB peak RSS), 7.7-9.1 s with 1,024 (158 MB),
+# 10-13 s with 2,048 (263 MB); Termo's 36 MB in 0.7 s either way
 
 
 def _alphabet(game: Game) -> dict[str, int]:
@@ -110,14 +115,14 @@ def _probe_rows(probes_norm, alphabet: dict[str, int], length: int):
 _compiled: dict = {}  # backend name -> compiled kernel (JAX compiles once per shape)
 
 
-def build_matrix(game: Game, backend=None):
-    """Compute the pattern matrix on ``backend`` (no cache involved)."""
-    backend = get_backend(backend)
+def _prepared(game: Game, backend):
+    """The compiled kernel, the answers' symbols (host lists), the other inputs on ``backend``
+    and the static arguments."""
     xp = backend.xp
     length = game.word_length
     alphabet = _alphabet(game)
     pairs, rows = _probe_rows(game.probes_norm, alphabet, length)
-    answer_symbols = backend.asarray([[alphabet[c] for c in w] for w in game.answers_norm], dtype=xp.int32)
+    answer_symbols = [[alphabet[c] for c in w] for w in game.answers_norm]
     symbols = backend.asarray([sym for sym, _ in pairs], dtype=xp.int64)
     masks = backend.asarray([m for _, m in pairs], dtype=xp.int32)  # bit L-1-p is position p
     table = backend.asarray(mask_table(length), dtype=xp.int32)
@@ -128,18 +133,48 @@ def build_matrix(game: Game, backend=None):
             functools.partial(_matrix_kernel, xp), static_argnames=("n_symbols", "length", "dtype_name")
         )
         _compiled[backend.name] = kernel
-    matrix = kernel(
-        answer_symbols, symbols, masks, table, index, n_symbols=len(alphabet), length=length,
-        dtype_name=game.code_dtype
-    )
+    static = {"n_symbols": len(alphabet), "length": length, "dtype_name": game.code_dtype}
+    return kernel, answer_symbols, (symbols, masks, table, index), static
+
+
+def build_matrix(game: Game, backend=None):
+    """Compute the pattern matrix on ``backend`` (no cache involved)."""
+    backend = get_backend(backend)
+    kernel, answer_symbols, args, static = _prepared(game, backend)
+    matrix = kernel(backend.asarray(answer_symbols, dtype=backend.xp.int32), *args, **static)
     return _apply_win_rule(game, backend, matrix)
 
 
-def _apply_win_rule(game: Game, backend, matrix):
-    """Set the win code on every (probe, answer) pair the game's win rule counts as a win."""
-    if not game.win_classes:
-        return matrix
-    xp = backend.xp
+def answer_tiles(game: Game, backend=None, width: int | None = None):
+    """The matrix a tile of answers at a time, in order: ``(a0, a1, block)`` with ``block`` the
+    host (n_probes × (a1 − a0)) codes of answers ``a0:a1``, the win rule applied: the cells of
+    :func:`build_matrix`. The tiles are even, at most ``width`` answers (default: a block of
+    about :data:`TILE_BYTES`), and the kernel sees one shape (the last tile padded), so a
+    compiling backend compiles it once."""
+    backend = get_backend(backend)
+    hx = host().xp
+    kernel, answer_symbols, args, static = _prepared(game, backend)
+    n = game.n_answers
+    if width is None:
+        row_bytes = game.n_probes * hx.dtype(game.code_dtype).itemsize
+        width = max(256, min(_ANSWER_BLOCK, TILE_BYTES // row_bytes))
+    size = -(-n // max(1, -(-n // width)))
+    win_rows, win_cols = (hx.asarray(v, dtype=hx.int64) for v in _win_cells(game))
+    for a0 in range(0, n, size):
+        a1 = min(n, a0 + size)
+        tile = answer_symbols[a0:a1] + [answer_symbols[0]] * (size - (a1 - a0))
+        block = backend.to_numpy(kernel(backend.asarray(tile, dtype=backend.xp.int32), *args, **static))
+        block = block[:, : a1 - a0]
+        inside = (win_cols >= a0) & (win_cols < a1)
+        if bool(hx.any(inside)):
+            if not block.flags.writeable:
+                block = block.copy()
+            block[win_rows[inside], win_cols[inside] - a0] = game.win_code
+        yield a0, a1, block
+
+
+def _win_cells(game: Game) -> tuple[list[int], list[int]]:
+    """The (probe, answer) cells, off the diagonal, that the game's win rule counts as a win."""
     rows, cols = [], []
     for group in game.win_classes:
         answers = [i for i in group if i < game.n_answers]
@@ -148,6 +183,12 @@ def _apply_win_rule(game: Game, backend, matrix):
                 if p != a:
                     rows.append(p)
                     cols.append(a)
+    return rows, cols
+
+
+def _apply_win_rule(game: Game, backend, matrix):
+    """Set the win code on every (probe, answer) pair the game's win rule counts as a win."""
+    rows, cols = _win_cells(game)
     if not rows:
         return matrix
     host_m = backend.to_numpy(matrix)
