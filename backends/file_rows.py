@@ -34,6 +34,16 @@ def file_of(arr) -> tuple[str, int] | None:
     return str(mapped.filename), int(mapped.offset)
 
 
+def _open(path: str) -> int | None:
+    """A descriptor of ``path`` for reading, or None when it cannot be opened. The cache replaces a
+    file by renaming a new one into place, with the same bytes (same signature): reading the path
+    reads what the map holds."""
+    try:
+        return os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+
+
 def _read_into(fd: int, out: np.ndarray, offset: int) -> None:
     view = memoryview(out).cast("B")
     done = 0
@@ -67,7 +77,9 @@ def take_rows(arr, rows) -> np.ndarray:
         raise IndexError("row index out of range")
     out = np.empty((rows.shape[0], arr.shape[1]), dtype=arr.dtype)
     row_bytes = arr.shape[1] * arr.dtype.itemsize
-    fd = os.open(path, os.O_RDONLY)
+    fd = _open(path)
+    if fd is None:  # the file is gone (a cache folder removed under a long-lived process): the map
+        return np.asarray(arr)[rows]
     try:
         for pos, first, n in _runs(rows):
             _read_into(fd, out[pos:pos + n], offset + first * row_bytes)
@@ -104,7 +116,9 @@ def take_cells(arr, rows, cols) -> np.ndarray:
         raise IndexError("cell index out of range")
     out = np.empty(rows.shape[0], dtype=arr.dtype)
     size = arr.dtype.itemsize
-    fd = os.open(path, os.O_RDONLY)
+    fd = _open(path)
+    if fd is None:
+        return np.asarray(arr)[rows, cols]
     try:
         for i, (r, c) in enumerate(zip(rows.tolist(), cols.tolist())):
             _read_into(fd, out[i:i + 1], offset + (r * arr.shape[1] + c) * size)

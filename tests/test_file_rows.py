@@ -151,3 +151,14 @@ def test_a_level2_question_reads_only_the_rows_it_needs(tmp_path, monkeypatch):
     solver.sweeper.top(list(range(game.n_answers)), 3)
     solver.sweeper.entropy_of(7, list(range(game.n_answers)))
     assert reads and {name for name, _ in reads} == {probes_major}
+
+
+def test_a_removed_file_is_read_through_its_map(tmp_path):
+    """A cache folder removed under a long-lived process: its maps still hold the files, and the
+    rows are read through them (the same values)."""
+    m = np.arange(24, dtype=np.uint16).reshape(4, 6)
+    np.save(tmp_path / "m.npy", m)
+    mapped = np.load(tmp_path / "m.npy", mmap_mode="r")
+    (tmp_path / "m.npy").unlink()
+    assert np.array_equal(take_rows(mapped, [3, 1]), m[[3, 1]])
+    assert take_cells(mapped, [0, 3], [5, 0]).tolist() == [5, 18]
