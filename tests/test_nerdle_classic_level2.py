@@ -1,6 +1,6 @@
-"""Nerdle Classic at level 2, the answers pinned (issue 22: the same answers with the matrix read
-a few rows at a time from its cache instead of held in memory). The figures were printed by the
-version that mapped both 628 MB layouts whole and spot-checked them through the maps."""
+"""Nerdle Classic at level 2, the answers pinned: the same answers with the matrix read a few
+rows at a time from its cache instead of held in memory. The figures were printed by the version
+that mapped both 628 MB layouts whole and spot-checked them through the maps."""
 
 from __future__ import annotations
 
