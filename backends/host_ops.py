@@ -105,18 +105,13 @@ class HostSearchOps:
 
     def probe_entropy(self, matrix_t, members, prior, probe: int, n_bins: int) -> float:
         """H (bits) of one probe over ``members`` in the reference's exact float order;
-        ``matrix_t`` is answers-major (answers × probes), or the :class:`backends.file_rows.Layouts`
-        of a matrix (``SweepTables.layouts()``). Whole-array NumPy until numba is loaded in this
-        process, reading the probe's codes from the smaller side of the files, then the compiled
-        kernel on the answers-major matrix (the same floats)."""
+        ``matrix_t`` is answers-major (answers × probes). Whole-array NumPy until numba is
+        loaded in this process, then the compiled kernel (the same floats)."""
         import numpy as np
 
-        from backends.file_rows import Layouts
-
         members = np.asarray(members, dtype=np.int64)
-        if numba_loaded():  # a long-lived or searching process: the map, as the batched sweeps read it
-            by_answer = matrix_t.by_answer if isinstance(matrix_t, Layouts) else matrix_t
-            return float(_entropy_kernels().entropy_row(by_answer, members, prior, int(probe), int(n_bins)))
+        if numba_loaded():
+            return float(_entropy_kernels().entropy_row(matrix_t, members, prior, int(probe), int(n_bins)))
         from backends import numpy_sweep
 
         return numpy_sweep.entropy_row(matrix_t, members, prior, int(probe), int(n_bins))

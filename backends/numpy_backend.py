@@ -207,6 +207,17 @@ class NumpyBackend(Backend):
 
         return numpy_sweep.exact_entropies(tables.layouts(), cand, tables.prior, tables.n_bins)
 
+    def table_probe_entropy(self, tables, members, probe: int) -> float:
+        """Until numba is loaded, the whole-array NumPy sweep of one probe, its codes read from the
+        smaller side of the cached files (every answer: one probes-major row); then the kernel on
+        the answers-major map, as the batched sweeps read it (the same floats)."""
+        if numba_loaded():
+            return super().table_probe_entropy(tables, members, probe)
+        from backends import numpy_sweep
+
+        return numpy_sweep.entropy_row(tables.layouts(), np.asarray(members, dtype=np.int64), tables.prior,
+                                       int(probe), int(tables.n_bins))
+
     def top_probes(self, tables, members, k: int):
         """One set's first ``k`` probes: until numba is loaded the whole-array NumPy sweeps (the
         same floats and choice), then the batched kernel (a small set) or every probe's exact
