@@ -53,6 +53,17 @@ class SweepTables:
     def n_probes(self) -> int:
         return int(self.matrix_host.shape[0])
 
+    def layouts(self):
+        """The two host layouts as one :class:`backends.file_rows.Layouts` (made once): what the
+        whole-array NumPy sweeps and :meth:`Backend.table_probe_entropy` read a state's codes
+        from, a mapped layout's rows read from its file rather than through the map."""
+        got = self.extra.get("layouts")
+        if got is None:
+            from backends.file_rows import Layouts
+
+            got = self.extra["layouts"] = Layouts(self.matrix_host, self.matrix_t)
+        return got
+
 
 @dataclass
 class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps):
@@ -78,6 +89,17 @@ class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps):
 
     def dtype(self, name: str):
         return getattr(self.xp, name)
+
+    def table_probe_entropy(self, tables, members, probe: int) -> float:
+        """H (bits) of one probe over ``members`` (ascending) under the prior of ``tables``
+        (:class:`SweepTables`), in the reference's exact float order: :meth:`probe_entropy` on the
+        answers-major matrix (NumPy without numba: the probe's codes read from the cached files)."""
+        return self.probe_entropy(tables.matrix_t, members, tables.prior, int(probe), tables.n_bins)
+
+    def take_rows(self, matrix, rows):
+        """``matrix[rows]`` on this backend: ``rows`` host int64 indices of a 2-D ``matrix``
+        (NumPy: a memory-mapped matrix is read from its file, :mod:`backends.file_rows`)."""
+        return self.xp.take(matrix, self.asarray(rows, dtype="int64"), axis=0)
 
     def compile(self, func, static_argnames=()):
         """``func`` compiled for this backend where that helps (JAX: ``jax.jit``); else unchanged."""

@@ -139,6 +139,32 @@ class NumpyBackend(Backend):
         except (OSError, ValueError, EOFError):
             return None
 
+    def npy_header(self, shape, dtype) -> bytes:
+        """The ``.npy`` header ``np.save`` writes before a C-ordered array of ``shape`` and ``dtype``."""
+        buffer = io.BytesIO()
+        np.lib.format.write_array_header_1_0(buffer, {"descr": np.lib.format.dtype_to_descr(np.dtype(dtype)),
+                                                      "fortran_order": False, "shape": tuple(shape)})
+        return buffer.getvalue()
+
+    def write_band(self, fd: int, block, offset: int, stride: int) -> None:
+        """Write row ``i`` of the 2-D ``block`` at byte ``offset + i * stride`` of the open file
+        ``fd``: a band of columns of a row-major matrix on disk (:mod:`backends.file_rows`)."""
+        from backends.file_rows import write_band
+
+        write_band(fd, block, offset, stride)
+
+    def take_rows(self, matrix, rows):
+        from backends.file_rows import take_rows
+
+        return take_rows(matrix, rows)
+
+    def read_cells(self, arr, rows, cols) -> list[int]:
+        """``arr[rows[i], cols[i]]`` as Python ints; a memory-mapped array is read from its file
+        (:mod:`backends.file_rows`: no page of the map becomes part of the process)."""
+        from backends.file_rows import take_cells
+
+        return take_cells(arr, rows, cols).tolist()
+
     def row_histogram(self, codes, weights, n_bins: int):
         flat, w, rows = flat_bins(np, codes, weights, n_bins)
         return np.bincount(flat, weights=w, minlength=rows * n_bins).reshape(rows, n_bins)
@@ -171,12 +197,26 @@ class NumpyBackend(Backend):
         if cand.shape[0] <= 1:
             return np.zeros(tables.n_probes, dtype=np.float64)
         if numba_loaded():
+            from backends.file_rows import file_of
             from backends.kernels import entropy
 
-            return entropy.entropies_single(tables.matrix_host, cand, tables.prior, tables.n_bins)
+            if file_of(tables.matrix_host) is None:
+                return entropy.entropies_single(tables.matrix_host, cand, tables.prior, tables.n_bins)
+            return _entropies_by_blocks(entropy.entropies_single, tables, cand)
         from backends import numpy_sweep
 
-        return numpy_sweep.exact_entropies(tables.matrix_t, cand, tables.prior, tables.n_bins)
+        return numpy_sweep.exact_entropies(tables.layouts(), cand, tables.prior, tables.n_bins)
+
+    def table_probe_entropy(self, tables, members, probe: int) -> float:
+        """Until numba is loaded, the whole-array NumPy sweep of one probe, its codes read from the
+        smaller side of the cached files (every answer: one probes-major row); then the kernel on
+        the answers-major map, as the batched sweeps read it (the same floats)."""
+        if numba_loaded():
+            return super().table_probe_entropy(tables, members, probe)
+        from backends import numpy_sweep
+
+        return numpy_sweep.entropy_row(tables.layouts(), np.asarray(members, dtype=np.int64), tables.prior,
+                                       int(probe), int(tables.n_bins))
 
     def top_probes(self, tables, members, k: int):
         """One set's first ``k`` probes: until numba is loaded the whole-array NumPy sweeps (the
@@ -187,7 +227,7 @@ class NumpyBackend(Backend):
             from backends import numpy_sweep
 
             top = numpy_sweep.exact_top_k if cand.shape[0] > BIG_SET else numpy_sweep.sweep_top_k
-            return top(tables.matrix_t, cand, tables.prior, tables.probe_prior, int(k), tables.n_bins)
+            return top(tables.layouts(), cand, tables.prior, tables.probe_prior, int(k), tables.n_bins)
         if cand.shape[0] > BIG_SET:
             return self.order_top_k(self.probe_entropies(tables, cand), cand, tables.probe_prior, k)
         offsets = np.asarray([0, cand.shape[0]], dtype=np.int64)
@@ -241,6 +281,25 @@ class NumpyBackend(Backend):
 
 
 BIG_SET = 256  # above this size one set is swept probe-parallel on the row-major matrix
+_BLOCK_BYTES = 32 << 20  # rows of a mapped matrix read at once by _entropies_by_blocks
+
+
+def _entropies_by_blocks(kernel, tables, cand):
+    """``kernel`` (``entropies_single``) over a memory-mapped (probes × answers) matrix, a block
+    of rows read from its file at a time (through the map, the whole file became part of the
+    process). Each probe's entropy depends on its own row alone: the same floats."""
+    from backends.file_rows import take_rows
+
+    matrix = tables.matrix_host
+    n_probes, n_answers = matrix.shape
+    step = max(64, _BLOCK_BYTES // max(1, n_answers * matrix.dtype.itemsize) // 64 * 64)
+    out = np.empty(n_probes, dtype=np.float64)
+    for start in range(0, n_probes, step):
+        stop = min(n_probes, start + step)
+        rows = take_rows(matrix, np.arange(start, stop, dtype=np.int64))
+        rows.flags.writeable = False  # the type the kernel was compiled for (a cached layout's)
+        out[start:stop] = kernel(rows, cand, tables.prior, tables.n_bins)
+    return out
 
 
 def _sort_key(keys):

@@ -37,11 +37,13 @@ import math
 import numpy as np
 
 from backends.constants import ROUND_STEP
+from backends.file_rows import Layouts
 
 REFERENCE_SMALL = 12  # up to this size the reference sums w·log2(mass) (kernels.entropy)
 APPROX_MARGIN = 1e-9  # bound on |approximate − exact| entropy: worst cases are ~1e-11
-_CELLS = 1 << 22  # (member or bin, probe) cells per block of probes: bounds the temporary arrays
+_CELLS = 1 << 20  # (member or bin, probe) cells per block of probes: bounds the temporary arrays
 _APPROX_BINS = 1 << 17  # histogram bins per block of the approximate pass (they stay in cache)
+_SORTED_CELLS = 1 << 20  # (member, probe) cells per block of the sorted-runs pass: ~8 MB per temporary
 
 
 def log2(values) -> np.ndarray:
@@ -121,11 +123,14 @@ def _p_log_p(mass, where) -> np.ndarray:
     return out
 
 
-def _state_rows(matrix_t, members, probes):
-    """The state's codes, (members, probes): its rows of the answers-major matrix."""
-    if probes is None:
-        return matrix_t[members]
-    return matrix_t[np.ix_(members, np.asarray(probes, dtype=np.int64))]
+def _state_codes(matrix_t, members, probes=None):
+    """``(n, block)``: how many probes are asked for, and ``block(start, stop)``, the state's codes
+    of probes ``start:stop`` of them, (members, stop − start): its rows of the answers-major matrix,
+    or what :meth:`backends.file_rows.Layouts.codes` reads of a matrix's files (the same values)."""
+    if isinstance(matrix_t, Layouts):
+        return matrix_t.codes(members, probes)
+    rows = matrix_t[members] if probes is None else matrix_t[np.ix_(members, np.asarray(probes, dtype=np.int64))]
+    return rows.shape[1], lambda start, stop: rows[:, start:stop]
 
 
 def fast_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.ndarray:
@@ -135,11 +140,10 @@ def fast_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.nda
     members = np.asarray(members, dtype=np.int64)
     m = members.shape[0]
     w = state_weights(prior, members)
-    rows = _state_rows(matrix_t, members, probes)
-    n_probes = rows.shape[1]
+    n_probes, codes_of = _state_codes(matrix_t, members, probes)
     out = np.zeros(n_probes, dtype=np.float64)
     for start, stop in _blocks(m, n_probes, n_bins):
-        codes = rows[:, start:stop]
+        codes = codes_of(start, stop)
         bins, mass, size = _bucket_tables(codes, w, n_bins)
         term = _p_log_p(mass, (size > 0) & (size < m) & (mass > 0.0))
         seen = np.zeros(term.shape[0], dtype=np.bool_)
@@ -163,9 +167,9 @@ def exact_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.nd
     if m <= 1:
         return out
     w = state_weights(prior, members)
-    rows = _state_rows(matrix_t, members, probes)
+    _, codes_of = _state_codes(matrix_t, members, probes)
     for start, stop in _blocks(m, n_probes, n_bins):
-        codes = rows[:, start:stop]
+        codes = codes_of(start, stop)
         b = stop - start
         if m <= REFERENCE_SMALL:
             mass = np.zeros((m, b), dtype=np.float64)
@@ -213,17 +217,21 @@ def approx_entropies(matrix_t, members, prior, n_bins: int) -> np.ndarray:
     """H of every probe over ``members`` to within ~1e-14 of both exact orders (the bucket
     masses are the same sums; the logarithms and the sum over buckets are NumPy's)."""
     members = np.asarray(members, dtype=np.int64)
+    m = members.shape[0]
     w = state_weights(prior, members)
-    rows = matrix_t[members]
-    n_probes = rows.shape[1]
+    n_probes, codes_of = _state_codes(matrix_t, members)
     out = np.zeros(n_probes, dtype=np.float64)
-    if members.shape[0] <= 1:
+    if m <= 1:
         return out
-    if members.shape[0] * 8 < n_bins:  # few members, many codes (Nerdle): runs of sorted codes
-        return _approx_sorted(rows, w)
+    if m * 8 < n_bins:  # few members, many codes (Nerdle): runs of sorted codes, probe by probe
+        n_blocks = -(-n_probes // max(2, _SORTED_CELLS // m))  # even blocks (a column alone would
+        cuts = [i * n_probes // n_blocks for i in range(n_blocks + 1)]  # be summed in another order)
+        for start, stop in zip(cuts[:-1], cuts[1:]):
+            out[start:stop] = _approx_sorted(codes_of(start, stop), w)
+        return out
     width = max(8, _APPROX_BINS // n_bins)
     for start in range(0, n_probes, width):
-        codes = rows[:, start:start + width]
+        codes = codes_of(start, min(n_probes, start + width))
         b = codes.shape[1]
         bins = np.add(codes, np.arange(0, b * n_bins, n_bins, dtype=np.intp), dtype=np.intp)
         mass = np.bincount(bins.ravel(), weights=np.repeat(w, b), minlength=n_bins * b)

@@ -1,6 +1,7 @@
 """The pattern matrix (docs/rules.md §3): oracle, cross-backend identity, signature, cache behaviour."""
 
 import errno
+import json
 import os
 import random
 
@@ -64,6 +65,7 @@ def test_cache_round_trip_and_rebuild_on_damage(tmp_path, monkeypatch):
     game = small_game()
     first = build_info(game, "numpy")
     assert first["source"] == "built"
+    built = np.array(first["matrix"])  # a copy: the build is read back from the file edited below
     npy, meta = cache_paths(game)
     assert npy.exists() and meta.exists()
     monkeypatch.setattr(matrix_module, "_memory", {})
@@ -74,7 +76,7 @@ def test_cache_round_trip_and_rebuild_on_damage(tmp_path, monkeypatch):
     monkeypatch.setattr(matrix_module, "_memory", {})
     again = build_info(game, "numpy")
     assert again["source"] == "built"
-    assert np.array_equal(np.asarray(again["matrix"]), np.asarray(first["matrix"]))
+    assert np.array_equal(np.asarray(again["matrix"]), built)
 
     # Same size but wrong content: the spot check catches it.
     data = bytearray(npy.read_bytes())
@@ -139,3 +141,75 @@ def test_answers_major_layout_is_cached_and_checked(tmp_path, monkeypatch):
     npy.write_bytes(npy.read_bytes()[:-3])  # damaged: rebuilt, not used
     monkeypatch.setattr(matrix_module, "_answers_major", {})
     assert np.array_equal(matrix_module.answers_major_matrix(game), t)
+
+
+@pytest.mark.parametrize("name, width", [("nerdle-mini", 48), ("nerdle-mini", 300), ("tiny", 4)])
+def test_a_build_writes_both_layouts_tile_by_tile_as_np_save_would(tmp_path, monkeypatch, name, width):
+    """A build streams both layouts to the cache a tile of answers at a time (Nerdle Mini: five
+    tiles, the last one padded, the commutative wins set in each; or one tile): every byte of
+    each file, header included, is what ``np.save`` writes of the whole matrix and its transpose,
+    and the metadata's checksums are those of the file."""
+    from backends.file_rows import file_of
+    from termo.engine import matrix_build
+    from termo.games import get_game
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(matrix_module, "_memory", {})
+    monkeypatch.setattr(matrix_module, "_answers_major", {})
+    tiles = matrix_build.answer_tiles
+    monkeypatch.setattr(matrix_module, "answer_tiles", lambda g, b: tiles(g, b, width=width))
+    game = small_game() if name == "tiny" else get_game(name)
+    whole = np.asarray(build_matrix(game, "numpy"))
+    info = build_info(game, "numpy")
+    assert info["source"] == "built"
+    assert file_of(info["matrix"]) == (str(cache_paths(game)[0]), len(from_host_bytes(whole)) - whole.nbytes)
+    # (the matrix returned is the cache's memory map: nothing of the build is kept in memory)
+    for layout, arr in ((matrix_module.PROBES_MAJOR, whole), (matrix_module.ANSWERS_MAJOR, whole.T)):
+        npy, meta = cache_paths(game, layout)
+        data = npy.read_bytes()
+        assert data == from_host_bytes(np.ascontiguousarray(arr))
+        sums = json.loads(meta.read_text())
+        assert sums["checksum"] == matrix_module.checksum(data)
+        assert sums["blocks"]["crc32"] == matrix_module.block_checksums(data)
+    assert np.array_equal(matrix_module.answers_major_matrix(game), whole.T)  # from the cache, no build
+
+
+def from_host_bytes(arr) -> bytes:
+    from backends import host
+
+    return host().array_bytes(arr)
+
+
+def test_answer_tiles_are_the_matrix_on_every_backend(other_backend):
+    """The tiles a build streams, computed on each backend, are NumPy's whole matrix (Nerdle
+    Mini: the win rule applied inside the tiles)."""
+    from termo.engine.matrix_build import answer_tiles
+    from termo.games import get_game
+
+    game = get_game("nerdle-mini")
+    whole = np.asarray(build_matrix(game, "numpy"))
+    got = [(a0, a1, np.asarray(block)) for a0, a1, block in answer_tiles(game, other_backend, width=64)]
+    assert [(a0, a1) for a0, a1, _ in got] == [(0, 52), (52, 104), (104, 156), (156, 206)]
+    assert np.array_equal(np.concatenate([b for _, _, b in got], axis=1), whole)
+
+
+def test_a_build_that_cannot_stream_keeps_the_answer(tmp_path, monkeypatch, capsys):
+    """A streamed layout that cannot be written (here: refused, as a disk full in the middle of
+    the tiles): the matrix is built whole in memory instead and stored in one write, the same."""
+    calls = []
+    real = matrix_module.atomic_write_bytes
+
+    def full_on_big_files(path, data, *args, **kwargs):
+        calls.append(path)
+        if callable(data):  # a layout streamed tile by tile
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(path, data, *args, **kwargs)
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(matrix_module, "_memory", {})
+    monkeypatch.setattr(matrix_module, "atomic_write_bytes", full_on_big_files)
+    game = small_game()
+    info = build_info(game, "numpy")
+    assert info["source"] == "built" and calls  # streaming failed, the whole matrix was stored
+    assert np.array_equal(np.asarray(info["matrix"]), np.asarray(build_matrix(game, "numpy")))
+    assert capsys.readouterr().err == ""

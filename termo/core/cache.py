@@ -15,7 +15,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Callable
 
 
 STALE_TEMP_SECONDS = 3600.0  # a writer's temporary file untouched this long was left by a killed writer
@@ -54,9 +54,11 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write_bytes(path: Path | str, data: bytes, mode: int = 0o666) -> None:
+def atomic_write_bytes(path: Path | str, data: bytes | Callable[[BinaryIO], None], mode: int = 0o666) -> None:
     """Write ``data`` to a temporary file beside ``path``, flush it, then rename it into place
-    (and sweep up the temporary files of killed earlier writes of the same file).
+    (and sweep up the temporary files of killed earlier writes of the same file). ``data`` may
+    also be a function that writes the content to the open file itself (a large file written
+    piece by piece, never whole in memory); the file is renamed into place when it returns.
 
     The file gets ``mode`` less the umask, as `open` gives an ordinary file (typically 0644):
     the temporary file's private 0600 is not kept."""
@@ -67,7 +69,10 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int = 0o666) -> None
         if hasattr(os, "fchmod"):
             os.fchmod(fd, mode & ~_umask())
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if callable(data):
+                data(handle)
+            else:
+                handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

@@ -77,7 +77,7 @@ class Sweeper:
         """H of one probe over ``candidates`` (host, exact same formula as the sweeps)."""
         xp = host().xp
         cand = xp.asarray(candidates, dtype=xp.int64)
-        return self.backend.probe_entropy(self.matrix_t, cand, self.prior, int(probe), self.n_bins)
+        return self.backend.table_probe_entropy(self.tables, cand, int(probe))
 
     def top(self, candidates, k: int):
         """The first ``k`` probes of the §5.2 order over ``candidates``: (indices, entropies)."""

@@ -1,24 +1,22 @@
-"""The pattern matrix: ``M[probe, answer]`` = base-3 feedback code (rules §3), built on a backend.
+"""The pattern matrix: ``M[probe, answer]`` = base-3 feedback code (rules §3), and its disk cache.
 
-Build (performance-notes §1): under the two-pass rule, the colours a guess letter gets depend only
-on that letter, on the set of positions where the guess holds it, and on the answer. So we tabulate, for every
-(symbol, set of positions) pair that some probe uses, the base-3 contribution of those positions for
-every answer; a probe's row is then the sum of the table rows of its distinct letters (at most
-``word_length`` gathered rows). Everything is whole-array work on the chosen backend.
-
-The result is cached on disk, keyed by :func:`matrix_signature` and :data:`RULES_VERSION`, written
-atomically (array first, metadata last, the metadata holding a crc32 of the ``.npy`` file's bytes
-and one per 4 MiB block), and checked when loaded, once per process: every block's checksum
-(header and every cell; no file metadata is trusted to vouch for bytes, which can change below
-the file system), then a spot check of cells against the plain rule. A stale, truncated or
-corrupt cache is rebuilt and rewritten (a damaged one is reported on stderr), never used.
+The matrix is built on a backend by :mod:`termo.engine.matrix_build`. It is cached on disk in two
+layouts, probes-major (rows = probes) and answers-major (rows = answers: a candidate set's codes
+are contiguous rows), keyed by :func:`matrix_signature` and :data:`RULES_VERSION`. A build writes
+both a tile of answers at a time, neither ever whole in memory; each file is written atomically
+(array first, metadata last, the metadata holding a crc32 of the ``.npy`` file's bytes and one per
+4 MiB block). A layout is checked when loaded, once per process: every block's checksum (header
+and every cell, read with plain reads into one buffer; no file metadata is trusted to vouch for
+bytes, which can change below the file system), then a spot check of cells against the plain
+rule. A stale, truncated or corrupt cache is rebuilt and rewritten (a damaged one is reported on
+stderr), never used. A loaded layout is a read-only memory map; the sweeps of one question read
+the rows they need from the file (:mod:`backends.file_rows`), so the process holds only those.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import mmap
+import os
 import random
 import time
 import zlib
@@ -29,12 +27,10 @@ from termo.core.cache import atomic_write_bytes, atomic_write_json, os_reason, r
 from termo.core.feedback import colours, encode
 from termo.games import EXACT, Game
 from termo.core.paths import cache_dir
+from termo.engine.matrix_build import answer_tiles, build_matrix
 
 RULES_VERSION = "two-pass-1"
 _SPOT_CHECKS = 256
-_ROW_BLOCK = 512  # probes per block of the build
-_ANSWER_BLOCK = 2048  # answers per tile: a tile of the letter table stays in cache (measured
-# on Nerdle Classic: 1.1 s for the row sums against 2.9 s untiled)
 
 
 def matrix_signature(game: Game) -> str:
@@ -57,143 +53,6 @@ def expected_code(game: Game, probe: int, answer: int) -> int:
     if game.win_rule != EXACT and game.wins(probe, answer):
         return game.win_code
     return encode(colours(game.probes_norm[probe], game.answers_norm[answer]))
-
-
-def _alphabet(game: Game) -> dict[str, int]:
-    symbols = sorted(set("".join(game.probes_norm)) | set("".join(game.answers_norm)))
-    return {s: i for i, s in enumerate(symbols)}
-
-
-@functools.lru_cache(maxsize=None)
-def mask_table(length: int):
-    """``T[M << L | A]``: the base-3 contribution of a symbol the guess holds at the positions of
-    mask ``M`` when the answer holds it at the positions of mask ``A`` (bit ``L-1-p`` is position
-    ``p``): greens on ``M & A``; then, left to right over ``M & ~A``, yellows while the answer has
-    unused copies (``|A| - |M & A|``). Host int32, ``4**L`` entries (65,536 for 8 tiles)."""
-    np = host().xp
-    n = 1 << length
-    m = np.arange(n, dtype=np.int64)[:, None]
-    a = np.arange(n, dtype=np.int64)[None, :]
-    bits = [(1 << (length - 1 - p)) for p in range(length)]
-    popcount = np.zeros((n, n), dtype=np.int64)
-    for b in bits:
-        popcount = popcount + ((m & a & b) != 0)
-    copies = sum(((a & b) != 0).astype(np.int64) for b in bits)
-    stock = np.broadcast_to(copies, (n, n)) - popcount
-    out = np.zeros((n, n), dtype=np.int64)
-    for p, b in enumerate(bits):
-        green = (m & a & b) != 0
-        yellow = ((m & b) != 0) & ~green & (stock > 0)
-        stock = stock - yellow
-        out = out + (2 * green + yellow) * 3 ** (length - 1 - p)
-    return out.reshape(-1).astype(np.int32)
-
-
-def _letter_table(xp, answer_symbols, symbols, masks, table, n_symbols: int, length: int):
-    """Row ``u`` = contribution of the positions in ``masks[u]`` holding symbol ``symbols[u]``,
-    for every answer: one gather from :func:`mask_table` by (mask, the answer's positions of the
-    symbol). Only the (symbol, mask) pairs some probe uses are tabulated; one extra all-zero row
-    at the end pads probes with fewer distinct symbols than positions. Returns int32."""
-    device = _device(answer_symbols)
-    weights = xp.asarray([1 << (length - 1 - p) for p in range(length)], dtype=xp.int32, device=device)
-    onehot = answer_symbols[None, :, :] == xp.reshape(
-        xp.arange(n_symbols, dtype=answer_symbols.dtype, device=device), (n_symbols, 1, 1)
-    )  # (symbols, answers, L)
-    where = xp.sum(xp.astype(onehot, xp.int32) * weights, axis=2)  # (symbols, answers) position masks
-    answer_masks = xp.take(where, symbols, axis=0)  # (pairs, answers)
-    keys = xp.reshape(masks, (-1, 1)) * (1 << length) + answer_masks
-    contrib = xp.reshape(xp.take(table, xp.reshape(keys, (-1,))), keys.shape)
-    pad = xp.zeros((1, answer_symbols.shape[0]), dtype=contrib.dtype, device=device)
-    return xp.concat([contrib, pad], axis=0)
-
-
-def _matrix_kernel(xp, answer_symbols, symbols, masks, table, index, n_symbols: int, length: int,
-                   dtype_name: str):
-    """The whole build as array code: the letter table, then each probe row as a sum of table
-    rows, in tiles of answers so that the table's slice stays in the processor's cache."""
-    dtype = getattr(xp, dtype_name)
-    letters = xp.astype(_letter_table(xp, answer_symbols, symbols, masks, table, n_symbols, length), dtype)
-    n_probes, n_answers = index.shape[0], letters.shape[1]
-    strips = []
-    for a0 in range(0, n_answers, _ANSWER_BLOCK):
-        tile = letters[:, a0 : min(a0 + _ANSWER_BLOCK, n_answers)]
-        blocks = []
-        for start in range(0, n_probes, _ROW_BLOCK):
-            rows = index[start : min(start + _ROW_BLOCK, n_probes), :]
-            block = xp.take(tile, rows[:, 0], axis=0)
-            for k in range(1, length):
-                block = block + xp.take(tile, rows[:, k], axis=0)
-            blocks.append(block)
-        strips.append(xp.concat(blocks, axis=0) if len(blocks) > 1 else blocks[0])
-    return xp.concat(strips, axis=1) if len(strips) > 1 else strips[0]
-
-
-def _device(arr):
-    return getattr(arr, "device", None)
-
-
-def _probe_rows(probes_norm, alphabet: dict[str, int], length: int):
-    """The (symbol, positions mask) pairs the probes use, and each probe's pair rows (padded)."""
-    pair_id: dict[tuple[int, int], int] = {}
-    rows = []
-    for word in probes_norm:
-        masks: dict[str, int] = {}
-        for p, ch in enumerate(word):
-            masks[ch] = masks.get(ch, 0) | (1 << (length - 1 - p))
-        picked = [pair_id.setdefault((alphabet[ch], m), len(pair_id)) for ch, m in masks.items()]
-        rows.append(picked)
-    pad = len(pair_id)
-    return list(pair_id), [r + [pad] * (length - len(r)) for r in rows]
-
-
-_compiled: dict = {}  # backend name -> compiled kernel (JAX compiles once per shape)
-
-
-def build_matrix(game: Game, backend=None):
-    """Compute the pattern matrix on ``backend`` (no cache involved)."""
-    backend = get_backend(backend)
-    xp = backend.xp
-    length = game.word_length
-    alphabet = _alphabet(game)
-    pairs, rows = _probe_rows(game.probes_norm, alphabet, length)
-    answer_symbols = backend.asarray([[alphabet[c] for c in w] for w in game.answers_norm], dtype=xp.int32)
-    symbols = backend.asarray([sym for sym, _ in pairs], dtype=xp.int64)
-    masks = backend.asarray([m for _, m in pairs], dtype=xp.int32)  # bit L-1-p is position p
-    table = backend.asarray(mask_table(length), dtype=xp.int32)
-    index = backend.asarray(rows, dtype=xp.int64)
-    kernel = _compiled.get(backend.name)
-    if kernel is None:
-        kernel = backend.compile(
-            functools.partial(_matrix_kernel, xp), static_argnames=("n_symbols", "length", "dtype_name")
-        )
-        _compiled[backend.name] = kernel
-    matrix = kernel(
-        answer_symbols, symbols, masks, table, index, n_symbols=len(alphabet), length=length,
-        dtype_name=game.code_dtype
-    )
-    return _apply_win_rule(game, backend, matrix)
-
-
-def _apply_win_rule(game: Game, backend, matrix):
-    """Set the win code on every (probe, answer) pair the game's win rule counts as a win."""
-    if not game.win_classes:
-        return matrix
-    xp = backend.xp
-    rows, cols = [], []
-    for group in game.win_classes:
-        answers = [i for i in group if i < game.n_answers]
-        for p in group:
-            for a in answers:
-                if p != a:
-                    rows.append(p)
-                    cols.append(a)
-    if not rows:
-        return matrix
-    host_m = backend.to_numpy(matrix)
-    if not host_m.flags.writeable:
-        host_m = host_m.copy()
-    host_m[rows, cols] = game.win_code
-    return backend.asarray(host_m)
 
 
 # --- cache ----------------------------------------------------------------------------------
@@ -226,33 +85,73 @@ def _expected_meta(game: Game, layout: str = PROBES_MAJOR) -> dict:
 
 
 def _spot_check(game: Game, matrix, layout: str = PROBES_MAJOR) -> bool:
-    """A loaded matrix must agree with the plain-Python rule on the diagonal and random cells."""
+    """A loaded matrix must agree with the plain-Python rule on the diagonal and random cells
+    (read from a mapped layout's file: through the map, each cell made its whole folio, up to
+    2 MiB, part of the process: ~400 MB of Nerdle Classic's 628 MB for 320 cells)."""
     rng = random.Random(matrix_signature(game))
     cells = [(rng.randrange(game.n_probes), rng.randrange(game.n_answers)) for _ in range(_SPOT_CHECKS)]
     cells += [(i, i) for i in rng.sample(range(game.n_answers), min(64, game.n_answers))]
-    for p, a in cells:
-        value = matrix[p, a] if layout == PROBES_MAJOR else matrix[a, p]
-        if int(value) != expected_code(game, p, a):
-            return False
-    return True
+    rows, cols = zip(*(cells if layout == PROBES_MAJOR else [(a, p) for p, a in cells]))
+    values = host().read_cells(matrix, list(rows), list(cols))
+    return all(value == expected_code(game, p, a) for value, (p, a) in zip(values, cells))
+
+
+class FileBytes:
+    """A file's bytes for :func:`checksum` and :func:`block_checksums`: read in slices into one
+    reused buffer with plain reads, so the page cache holds the file and the process does not
+    (through a memory map, a whole-file checksum made all of it resident: 628 MB of Nerdle
+    Classic's layout). ``len()`` is the file's size when opened."""
+
+    def __init__(self, handle):
+        self._handle = handle
+        self._size = os.fstat(handle.fileno()).st_size
+
+    @classmethod
+    def open(cls, path: Path) -> "FileBytes":
+        return cls(open(path, "rb", buffering=0))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __enter__(self) -> "FileBytes":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._handle.close()
+
+    def slices(self, size: int):
+        """Each ``size``-byte slice of the file in turn (the last one shorter), as a view of the
+        one buffer (valid until the next slice)."""
+        buffer = memoryview(bytearray(min(size, self._size) or 1))
+        self._handle.seek(0)
+        for start in range(0, self._size, size):
+            want = min(size, self._size - start)
+            got = 0
+            while got < want:
+                n = self._handle.readinto(buffer[got:want])
+                if not n:
+                    raise OSError(f"the file ended at byte {start + got} of {self._size}")
+                got += n
+            yield buffer[:want]
 
 
 def checksum(buffer) -> str:
-    """``"crc32:xxxxxxxx"`` of a bytes-like object: ``bytes``, an ``mmap`` of the file, or the
-    buffer of a C-contiguous (memory-mapped) array. crc32 runs at 2-3 GB/s: measured on a load,
-    Nerdle Classic's 628 MB in 0.2-0.3 s (its build: 6.5 s), Termo's 36 MB in 18 ms (0.35 s)."""
+    """``"crc32:xxxxxxxx"`` of a bytes-like object (``bytes``, the buffer of a C-contiguous
+    array) or of a :class:`FileBytes`. crc32 runs at 2-3 GB/s: measured on a load, Nerdle
+    Classic's 628 MB in 0.2-0.3 s (its build: 6.5 s), Termo's 36 MB in 18 ms (0.35 s)."""
+    if isinstance(buffer, FileBytes):
+        crc = 0
+        for piece in buffer.slices(BLOCK_BYTES):
+            crc = zlib.crc32(piece, crc)
+        return f"crc32:{crc & 0xFFFFFFFF:08x}"
     return f"crc32:{zlib.crc32(buffer) & 0xFFFFFFFF:08x}"
 
 
 def file_checksum(path: Path) -> str | None:
-    """:func:`checksum` of a file's bytes, read through a memory map (no copy); None if unreadable."""
+    """:func:`checksum` of a file's bytes, read in slices (:class:`FileBytes`); None if unreadable."""
     try:
-        with open(path, "rb") as handle:
-            try:
-                with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-                    return checksum(mapped)
-            except ValueError:  # an empty file cannot be mapped
-                return checksum(handle.read())
+        with FileBytes.open(path) as data:
+            return checksum(data)
     except OSError:
         return None
 
@@ -279,7 +178,10 @@ BLOCK_BYTES = 1 << 22  # 4 MiB per checksummed block: a damaged block is named, 
 
 
 def block_checksums(buffer, block: int = BLOCK_BYTES) -> list[int]:
-    """crc32 of each ``block``-byte slice of ``buffer`` (the last one shorter)."""
+    """crc32 of each ``block``-byte slice of ``buffer`` (bytes-like or :class:`FileBytes`; the
+    last slice shorter)."""
+    if isinstance(buffer, FileBytes):
+        return [zlib.crc32(piece) & 0xFFFFFFFF for piece in buffer.slices(block)]
     view = memoryview(buffer).cast("B")
     return [zlib.crc32(view[i : i + block]) & 0xFFFFFFFF for i in range(0, len(view), block)]
 
@@ -294,17 +196,18 @@ def _bad_blocks(npy_path: Path, meta: dict) -> list[int] | None:
     when the metadata has none, or they all match a whole that does not), or None when the file
     cannot be read."""
     try:
-        with open(npy_path, "rb") as handle:
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-                if checksum(mapped) == meta.get("checksum"):
-                    return []
-                blocks = meta.get("blocks") if isinstance(meta.get("blocks"), dict) else {}
-                size, expected = blocks.get("size"), blocks.get("crc32")
-                got = block_checksums(mapped, size if isinstance(size, int) and size > 0 else BLOCK_BYTES)
-                if not isinstance(expected, list) or len(expected) != len(got):
-                    return [-1]  # an older record (no block checksums): the file as a whole
-                return [i for i, (a, b) in enumerate(zip(got, expected)) if a != b] or [-1]
-    except (OSError, ValueError):  # missing, unreadable or empty (an empty file cannot be mapped)
+        with FileBytes.open(npy_path) as data:
+            if not len(data):
+                return None  # empty: nothing to parse
+            if checksum(data) == meta.get("checksum"):
+                return []
+            blocks = meta.get("blocks") if isinstance(meta.get("blocks"), dict) else {}
+            size, expected = blocks.get("size"), blocks.get("crc32")
+            got = block_checksums(data, size if isinstance(size, int) and size > 0 else BLOCK_BYTES)
+            if not isinstance(expected, list) or len(expected) != len(got):
+                return [-1]  # an older record (no block checksums): the file as a whole
+            return [i for i, (a, b) in enumerate(zip(got, expected)) if a != b] or [-1]
+    except OSError:  # missing or unreadable
         return None
 
 
@@ -386,6 +289,55 @@ def _store_or_error(game: Game, host_matrix, layout: str = PROBES_MAJOR) -> OSEr
 _store_warned: set = set()
 
 
+def _stream_store(game: Game, backend, layouts: tuple[str, ...]) -> OSError | None:
+    """Build the matrix a tile of answers at a time (:func:`answer_tiles`) and write ``layouts``
+    to the cache as the tiles come, neither ever whole in memory (Nerdle Classic: 628 MB each):
+    the answers-major file row after row, the probes-major one a band of columns per tile. Then
+    each layout's metadata, its checksums read back from the file (which is then verified for
+    this process). None when stored, else the error (the metadata removed first: no cache)."""
+    try:
+        for layout in layouts:
+            npy_path, meta_path = cache_paths(game, layout)
+            meta_path.unlink(missing_ok=True)  # the metadata goes last: no metadata, no cache
+            _stamp_path(npy_path).unlink(missing_ok=True)
+        _write_layouts(game, backend, list(layouts), {})
+        for layout in layouts:
+            npy_path, meta_path = cache_paths(game, layout)
+            identity = _file_identity(npy_path)
+            with FileBytes.open(npy_path) as data:
+                sums = {"checksum": checksum(data), "blocks": {"size": BLOCK_BYTES,
+                                                               "crc32": block_checksums(data)}}
+            atomic_write_json(meta_path, dict(_expected_meta(game, layout), **sums))
+            if identity is not None:
+                _verified[(str(npy_path), tuple(identity), sums["checksum"])] = True
+        return None
+    except OSError as err:
+        return err
+
+
+def _write_layouts(game: Game, backend, layouts: list[str], handles: dict) -> None:
+    """Open each layout's file (atomically: renamed into place once written), then fill them."""
+    if layouts:
+        layout = layouts[0]
+        atomic_write_bytes(cache_paths(game, layout)[0],
+                           lambda handle: _write_layouts(game, backend, layouts[1:], {**handles, layout: handle}))
+        return
+    hb = host()
+    starts = {}
+    for layout, handle in handles.items():
+        header = hb.npy_header(_shape(game, layout), game.code_dtype)
+        handle.write(header)
+        handle.flush()  # the probes-major bands are written at their offsets, past the buffer
+        starts[layout] = len(header)
+    for a0, _, block in answer_tiles(game, backend):
+        size = block.dtype.itemsize
+        if ANSWERS_MAJOR in handles:
+            handles[ANSWERS_MAJOR].write(memoryview(hb.contiguous(block.T)).cast("B"))
+        if PROBES_MAJOR in handles:
+            hb.write_band(handles[PROBES_MAJOR].fileno(), block, starts[PROBES_MAJOR] + a0 * size,
+                          game.n_answers * size)
+
+
 BUILD_STEP = "building the pattern matrix"  # what a spinner says meanwhile (backends.status)
 ANNOUNCE_BYTES = 256 * 2**20  # a first build writing at least this much (both layouts) says so on stderr
 _announced: set = set()
@@ -400,7 +352,7 @@ def disk_bytes(game: Game) -> int:
 
 def announce_build(game: Game) -> None:
     """One stderr line (terminal or not) before a first build that writes a lot to the cache
-    (Nerdle Classic: 628 MB per layout; the answers-major copy may come with a later command):
+    (Nerdle Classic: 628 MB per layout, both written by the build, tile by tile):
     what is written, how much and where. Once per game and process."""
     key = matrix_signature(game)
     size = disk_bytes(game)
@@ -428,14 +380,7 @@ def build_info(game: Game, backend=None, rebuild: bool = False) -> dict:
         if host_matrix is None:
             with status.step(BUILD_STEP):
                 announce_build(game)
-                matrix = build_matrix(game, backend)
-                source = "built"
-                host_matrix = backend.to_numpy(matrix)
-                if host_matrix is matrix:  # NumPy: read-only like a cached (memory-mapped) matrix, so
-                    matrix.flags.writeable = False  # the kernels see one array type and compile once
-                error = _store_or_error(game, host_matrix)
-            if error is not None:
-                source = f"built (not cached: {os_reason(error)})"
+                matrix, source = _build(game, backend)
         else:
             matrix = backend.asarray(host_matrix)
         _memory[key] = matrix
@@ -449,6 +394,21 @@ def build_info(game: Game, backend=None, rebuild: bool = False) -> dict:
         "cache": str(cache_paths(game)[0]),
         "backend": backend.name,
     }
+
+
+def _build(game: Game, backend) -> tuple:
+    """``(matrix, source)``: both layouts built into the cache tile by tile and the matrix read
+    from there; where the cache cannot be written, the matrix built whole and kept in memory."""
+    if _stream_store(game, backend, (PROBES_MAJOR, ANSWERS_MAJOR)) is None:
+        host_matrix = _load_cached(game)
+        if host_matrix is not None:
+            return backend.asarray(host_matrix), "built"
+    matrix = build_matrix(game, backend)
+    host_matrix = backend.to_numpy(matrix)
+    if host_matrix is matrix:  # NumPy: read-only like a cached (memory-mapped) matrix, so
+        matrix.flags.writeable = False  # the kernels see one array type and compile once
+    error = _store_or_error(game, host_matrix)
+    return matrix, "built" if error is None else f"built (not cached: {os_reason(error)})"
 
 
 def pattern_matrix(game: Game, backend=None, rebuild: bool = False):
@@ -473,11 +433,15 @@ def answers_major_matrix(game: Game, rebuild: bool = False):
         return _answers_major[key]
     matrix = None if rebuild else _load_cached(game, ANSWERS_MAJOR)
     if matrix is None:
-        probes_major = host().to_numpy(pattern_matrix(game, host(), rebuild=rebuild))
         with status.step(BUILD_STEP):
             announce_build(game)  # silent when this process announced the matrix just built
-            matrix = host().contiguous(probes_major.T)
-            matrix.flags.writeable = False  # as a memory-mapped cache is (one kernel signature)
-            _store(game, matrix, ANSWERS_MAJOR)
+            if _stream_store(game, host(), (ANSWERS_MAJOR,)) is None:  # tile by tile, as a build
+                matrix = _load_cached(game, ANSWERS_MAJOR)
+        if matrix is None:  # the cache cannot be written: the transposed copy, in memory
+            probes_major = host().to_numpy(pattern_matrix(game, host(), rebuild=rebuild))
+            with status.step(BUILD_STEP):
+                matrix = host().contiguous(probes_major.T)
+                matrix.flags.writeable = False  # as a memory-mapped cache is (one kernel signature)
+                _store(game, matrix, ANSWERS_MAJOR)
     _answers_major[key] = matrix
     return matrix
