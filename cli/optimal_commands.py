@@ -52,6 +52,19 @@ def _parse_time(text: Optional[str]) -> Optional[float]:
     return parse_seconds("time", text)
 
 
+def _parse_loss(text: str) -> float:
+    """``--loss``: a cost of at least 0 guesses, or inf."""
+    import math
+
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        value = math.nan
+    if not value >= 0:
+        fail(f"--loss takes a cost of at least 0 guesses or inf, not {str(text)[:40]!r}")
+    return value
+
+
 @user_errors
 @with_options("cluster", CLUSTER_OPTIONS)
 def optimal_command(
@@ -76,6 +89,10 @@ def optimal_command(
     objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME",
                                                      help="A mode's objective: finish (default), score or win.",
                                                      show_default=False)] = None,
+    loss: Annotated[str, typer.Option("--loss", metavar="COST",
+                                      help="A lost answer (not found within the turn limit) costs the turns played plus "
+                                           "COST guesses; inf: every answer must be found (Selby's figures). "
+                                           "Default 7, as level 3 charges.")] = "7",
     strict: Annotated[bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: "
                                                           "commutative answers win).")] = False,
     beam: Annotated[bool, typer.Option("--beam/--no-beam", help="With --opener (normal mode): also give level 3's "
@@ -98,17 +115,18 @@ def optimal_command(
         fail("a history is for a mode of several boards (--game dueto, quarteto, dordle, ...)")
     g = load_game(game, strict=strict)
     temperature = parse_temperature(t)
+    loss_cost = _parse_loss(loss)
     if rank is not None:
         if opener is not None or time_limit is not None or nodes is not None:
             fail("--rank ranks every first word until it is proved (resumable): give it without --opener, "
                  "--time or --nodes")
-        optimal_rank(g, rank, hard, temperature, cluster, json_out)
+        optimal_rank(g, rank, hard, temperature, loss_cost, cluster, json_out)
         return
     cluster.check_unused()
     seconds = _parse_time(time_limit)
     node_limit = None if nodes is None else parse_int("nodes", nodes, 1, MAX_NODES)
     result = solve(g, opener=opener, hard=hard, t=temperature, time_limit=seconds, node_limit=node_limit,
-                   backend=backend, progress=_stderr_progress())
+                   backend=backend, progress=_stderr_progress(), loss=loss_cost)
     data = result.as_dict()
     data["first_guess"] = g.probes[int(result.tree()["guess"])]
     data["backend"] = _backend_name(backend)
@@ -183,7 +201,9 @@ def _print_text(game, data: dict) -> None:
         status = "proved optimal"
     else:
         status = f"not proved: gap {data['gap']:.6f} (budget spent)"
-    if not data["weighted"]:
+    if data["total"] == float("inf"):
+        typer.echo(f"  no strategy finds every answer within {data['turns']} guesses (proved; --loss inf)")
+    elif not data["weighted"]:
         typer.echo(f"  best strategy: {int(data['total'])} guesses over {data['answers']:,} answers, "
                    f"mean {data['mean']:.6f} ({status})")
         if not data["proved"]:

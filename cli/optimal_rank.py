@@ -67,7 +67,7 @@ CLUSTER_OPTIONS = OptionGroup.of(
     worker_timeout=(worker_timeout_option(""), 60.0), connect_timeout=(ConnectTimeoutOption, 5.0))
 
 
-def optimal_rank(game, n: int, hard: bool, t: float, cluster: Cluster, json_out: bool) -> None:
+def optimal_rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster, json_out: bool) -> None:
     """Rank ``game``'s first words (progress on stderr), print the proven top ``n``."""
     from termo.core.executors import ClusterStopped
     from termo.exact.ranking import rank_first_words, rank_store
@@ -82,7 +82,8 @@ def optimal_rank(game, n: int, hard: bool, t: float, cluster: Cluster, json_out:
     info: dict = {}
     try:
         with progress_bar(f"ranking first words ({game.label})", unit="words") as update:
-            result = rank_first_words(game, n, hard=hard, t=t, chunk=cluster.chunk, store=store, executor=executor,
+            result = rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store,
+                                      executor=executor,
                                       progress=_fresh_work(update), warn=_warn, info=info)
     except ClusterStopped as err:
         raise TermoError(f"{err.reason}; the finished chunks are checkpointed in {folder}; rerun with --resume") from None

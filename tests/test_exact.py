@@ -171,6 +171,25 @@ def test_turn_limit_that_forces_losses(small, backend, turns, weighted):
         assert result.stats["losses"] > 0  # 24 answers cannot all be found in two guesses
 
 
+@pytest.mark.parametrize("hard", [False, True])
+@pytest.mark.parametrize("turns", [2, 3, 4])
+def test_loss_not_allowed_matches_the_oracle(small, turns, hard):
+    """``loss = inf`` (every answer must be found, Selby's objective): infinite where the turn limit
+    forces a loss, else the least total of the strategies that find every answer; the oracle
+    charges an infinite cost per lost answer."""
+    game = dataclasses.replace(uniform(small), max_turns=turns)
+    weights, _ = answer_weights(game, 1.0)
+    oracle = Oracle(game, weights, hard, loss=math.inf)
+    c0 = hard_mode.free(game.word_length) if hard else None
+    expect = oracle.cost(tuple(range(game.n_answers)), turns, c0)
+    result = solve(game, hard=hard, loss=math.inf, node_limit=10_000_000)
+    assert result.proved and result.total == expect and result.loss == math.inf
+    assert (result.stats["losses"] > 0) == math.isinf(expect)
+    if math.isfinite(expect):
+        total, losses = evaluate_tree(game, result.tree(), None, loss=math.inf)
+        assert total == expect and losses == 0
+
+
 @pytest.mark.parametrize("backend", backends_for_test())
 @pytest.mark.parametrize("weighted", [False, True])
 def test_hard_mode_matches_the_oracle(small, backend, weighted):

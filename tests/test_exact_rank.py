@@ -9,6 +9,7 @@ kill of a distributed run resumed with byte-identical output.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -62,6 +63,22 @@ def test_ranking_matches_the_oracle(small, weighted, hard, n):
         else:
             assert row["total"] == value and row["mean"] == value / game.n_answers
     assert got["settled_by_bound"] + got["settled_by_search"] + got["solved_exactly"] == game.n_probes
+
+
+@pytest.mark.parametrize("turns", [3, 4])
+def test_ranking_without_losses_matches_the_oracle(small, turns):
+    """``loss = inf``: first words that must lose an answer have no finite total and never rank."""
+    game = dataclasses.replace(uniform(small), max_turns=turns)
+    weights, _ = answer_weights(game, 1.0)
+    oracle = Oracle(game, weights, False, loss=math.inf)
+    root = tuple(range(game.n_answers))
+    totals = sorted((oracle.guess_cost(root, turns, p), p) for p in range(game.n_probes))
+    finite = [(v, p) for v, p in totals if math.isfinite(v)]
+    got = rank_first_words(game, 2, loss=math.inf)
+    cut = finite[min(2, len(finite)) - 1][0] if finite else math.inf
+    assert [(row["total"], row["word"]) for row in got["ranking"]] == [(v, game.probes[p]) for v, p in finite
+                                                                        if v <= cut]
+    assert got["loss"] == math.inf and got["proved"]
 
 
 def test_checkpoints_are_reused_and_a_damaged_one_is_recomputed(small, tmp_path):

@@ -271,8 +271,10 @@ def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1
 
 
 def _threshold(results: dict, n: int) -> float:
-    """The N-th best exact total so far."""
-    return sorted(v[1] for v in results.values() if v[0] == EXACT_STATUS)[n - 1]
+    """The N-th best exact total so far (inf while fewer than N are known: with ``loss = inf`` a
+    first word that must lose an answer has no finite total)."""
+    totals = sorted(v[1] for v in results.values() if v[0] == EXACT_STATUS)
+    return totals[n - 1] if len(totals) >= n else math.inf
 
 
 def _weighted(spec: RankSpec, game: Game) -> bool:
@@ -298,14 +300,14 @@ def _result(game: Game, spec: RankSpec, n: int, threshold: float, results: dict)
     weighted = _weighted(spec, game)
     scale = _weight_of_all(game, spec) if weighted else float(game.n_answers)
     exact = sorted((v[1], w) for w, v in results.items() if v[0] == EXACT_STATUS)
-    cut = exact[n - 1][0]
+    cut = exact[min(n, len(exact)) - 1][0] if exact else math.inf
     ranking = [{"word": game.probes[w], "total": total if not weighted else total / scale,
                 "mean": total / scale, "proved": True} for total, w in exact if total <= cut]
     how = [v[3] for v in results.values()]
     return {
         "game": game.label, "hard": spec.hard, "t": None if math.isinf(spec.t) or not weighted else spec.t,
         "loss": spec.loss, "rank": n, "answers": game.n_answers, "first_words": game.n_probes,
-        "best": ranking[0]["word"], "ranking": ranking,
+        "best": ranking[0]["word"] if ranking else None, "ranking": ranking,
         "threshold": threshold if not weighted else threshold / scale,
         "settled_by_bound": how.count("bound"), "settled_by_search": how.count("search"),
         "solved_exactly": how.count("solve"), "exact_below_limit": len(exact),

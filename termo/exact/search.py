@@ -21,6 +21,11 @@ from termo.core.errors import TermoError
 from termo.games import EXACT, Game
 
 SLICE_NODES = 20_000  # states expanded per engine call between budget checks and progress lines
+# ``loss = inf`` (every answer must be found, the objective of Selby's published figures) is searched
+# with this finite cost per lost answer: above any total of guesses a game can have (so a strategy
+# that loses never beats one that does not), and exact in float64 for every game here; a value at
+# least this large is reported as infinite.
+LOSS_NOT_ALLOWED = 1e9
 DEFAULT_TIME = 540.0  # seconds: the default budget returns within 10 minutes
 
 
@@ -59,7 +64,7 @@ class ExactResult:
     @property
     def gap(self) -> float:
         """``upper − lower`` in expected guesses (0 when proved)."""
-        return self.upper - self.lower
+        return 0.0 if self.upper == self.lower else self.upper - self.lower
 
     def tree(self) -> dict:
         """The best strategy found as nested plain data: ``{"guess": probe_index, "children":
@@ -124,6 +129,9 @@ class Problem:
         self.hard = bool(hard)
         self.t = float(t)
         self.loss = float(loss)
+        if not self.loss >= 0:
+            raise TermoError(f"--loss must be a cost of at least 0 guesses (or inf), not {loss}")
+        self.search_loss = LOSS_NOT_ALLOWED if math.isinf(self.loss) else self.loss
         self.backend = get_backend(backend)
         if weights is None:
             self.weights, self.weighted = answer_weights(game, self.t)
@@ -134,7 +142,7 @@ class Problem:
             symbols, counts = hard_tables(game)
         options = {} if memo_slots is None else {"memo_slots": int(memo_slots)}
         self.engine = self.backend.exact_engine(
-            answers_major_matrix(game), self.weights, class_mass(game, self.weights), loss=self.loss,
+            answers_major_matrix(game), self.weights, class_mass(game, self.weights), loss=self.search_loss,
             win_code=game.win_code, n_codes=game.n_patterns, max_rounds=game.max_turns,
             exact_rule=game.win_rule == EXACT, symbols=symbols, symbol_counts=counts, hard=self.hard,
             **options)
@@ -378,7 +386,9 @@ class _Search:
         upper_total, _losses = evaluate_tree_fast(prob, tree)
         # the tree is summed in another order than the search: for a weighted prior allow float
         # rounding (uniform totals are integers, compared exactly)
-        slack = 1e-12 * abs(lower_total) if prob.weighted else 0.0
+        if math.isinf(prob.loss) and lower_total >= LOSS_NOT_ALLOWED:
+            lower_total = math.inf  # every strategy loses an answer
+        slack = 1e-12 * abs(lower_total) if prob.weighted and math.isfinite(lower_total) else 0.0
         if proved_all and upper_total > lower_total + slack:  # a memo entry was overwritten: never claim it
             proved_all = False
         if proved_all:
