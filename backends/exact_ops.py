@@ -160,14 +160,14 @@ class ExactEngine:
     def guess_bounds(self, members, rounds: int, allowed=None):
         """Per allowed probe, the lower bound of playing it first at this state (``inf`` for a
         probe that does not split the state): the search's own one-pass bounds."""
-        return self._first_pass(members, rounds, allowed)[0]
+        return self.first_pass(members, rounds, allowed)[0]
 
     def guess_splits(self, members, rounds: int, allowed=None):
         """Per allowed probe, ``Σ_b W(S_b)²`` over its non-winning groups at this state (``inf``
         for a probe that does not split it): the search's tie-break, the finer split first."""
-        return self._first_pass(members, rounds, allowed)[1]
+        return self.first_pass(members, rounds, allowed)[1]
 
-    def _first_pass(self, members, rounds: int, allowed):
+    def first_pass(self, members, rounds: int, allowed=None):
         """(bounds, splits) of every allowed probe at a state, ``inf`` where it does not split."""
         kx = self.kx
         S, allowed, lbs, sq, valid = self._sweep_inputs(members, allowed)

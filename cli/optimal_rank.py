@@ -119,7 +119,10 @@ def _print_ranking(game, result: dict) -> None:
     title = game.title or game.label
     weighted = result["t"] is not None
     mode = "hard mode" if result["hard"] else "normal mode"
-    typer.echo(f"{title}, {mode}: every first word ({result['first_words']:,}) ranked; the best "
+    loss = result["loss"]
+    objective = ("every answer found within the turn limit" if math.isinf(loss) else
+                 f"a lost answer costs {loss:g} guesses more")
+    typer.echo(f"{title}, {mode}, {objective}: every first word ({result['first_words']:,}) ranked; the best "
                f"{result['rank']} proved")
     typer.echo(f"{'rank':>5}  {'first word':<12} {'total' if not weighted else 'expected':>12} {'mean':>10}")
     place = 0
@@ -132,7 +135,8 @@ def _print_ranking(game, result: dict) -> None:
     bound = result["threshold"]
     shown = f"{bound:.0f}" if not weighted and math.isfinite(bound) else f"{bound:.10f}"
     typer.echo(f"every other first word was proved {'above' if not weighted else 'at least'} {shown} "
-               f"({result['settled_by_bound']:,} by the deeper bound, {result['settled_by_search']:,} by a search)")
+               f"({result['settled_by_first_pass'] + result['settled_by_bound']:,} by bounds, "
+               f"{result['settled_by_search']:,} by a search)")
     sys.stdout.flush()
 
 

@@ -62,7 +62,8 @@ def test_ranking_matches_the_oracle(small, weighted, hard, n):
             assert row["mean"] == pytest.approx(value / scale, rel=1e-12, abs=0)
         else:
             assert row["total"] == value and row["mean"] == value / game.n_answers
-    assert got["settled_by_bound"] + got["settled_by_search"] + got["solved_exactly"] == game.n_probes
+    assert (got["settled_by_first_pass"] + got["settled_by_bound"] + got["settled_by_search"]
+            + got["solved_exactly"]) == game.n_probes
 
 
 @pytest.mark.parametrize("turns", [3, 4])

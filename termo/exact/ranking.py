@@ -12,7 +12,8 @@ killed run resumes where it stopped and a lost worker costs its chunk only.
    cut into chunks: a first word is *out* when a lower bound of its total reaches ``limit = τ +
    δ``, ``τ`` the N-th best exact total known when the round starts (``δ = 1`` for a uniform
    game, whose totals are integers, so *out* means strictly worse than ``τ``; ``δ = 0`` for a
-   weighted one). Bounds come first: the one-level-deeper bound of the search
+   weighted one). Bounds come first: the one-pass bound at the root (every first word's at once,
+   in the driver), then the one-level-deeper bound of the search
    (``ExactEngine.deep_guess_bounds``), which settles most words in milliseconds; a word it
    leaves below the limit gets a limit-mode search (``termo.exact.solve(limit=...)``), which
    either proves its total below the limit (exact) or a lower bound at least the limit (out).
@@ -111,7 +112,8 @@ def _problem(spec: RankSpec, game: Game | None = None):
 def settle(spec: RankSpec, words: list[int], limit: float) -> list:
     """Per first word ``[status, lower, upper, how]``: ``exact`` (its total, below ``limit``: lower
     = upper) or ``out`` (``lower`` at least ``limit``; ``upper`` inf); ``how`` says what settled it
-    (``bound``: the deeper bound; ``search``: the limit-mode search; ``solve``: an exact solve)."""
+    (``bound``: the deeper bound; ``search``: the limit-mode search; ``solve``: an exact solve; the
+    driver settles others by the one-pass bound at the root, ``root``, without a chunk)."""
     from termo.exact.search import solve
 
     prob = _problem(spec)
@@ -229,12 +231,12 @@ class _Runner:
         return results
 
 
-def root_order(game: Game, spec: RankSpec) -> list[int]:
+def root_order(game: Game, spec: RankSpec) -> tuple[list[int], list[float]]:
     """Every probe by its split at the root (least ``Σ_b W(S_b)²``, then the index): the order the
-    seeds are taken in and the chunks are cut in."""
+    seeds are taken in and the chunks are cut in; and every probe's one-pass bound at the root."""
     prob = _problem(spec, game)
-    sq = prob.engine.guess_splits(prob.root(), game.max_turns)
-    return sorted(range(game.n_probes), key=lambda i: (float(sq[i]), i))
+    bounds, sq = prob.engine.first_pass(prob.root(), game.max_turns)
+    return sorted(range(game.n_probes), key=lambda i: (float(sq[i]), i)), [float(b) for b in bounds]
 
 
 def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1.0, loss: float | None = None,
@@ -249,7 +251,7 @@ def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1
     started = time.time()
     spec = spec_of(game, hard=hard, t=t, loss=loss)
     runner = _Runner(spec, store or rank_store(None), executor or LocalExecutor(), progress, warn)
-    order = root_order(game, spec)
+    order, first_pass = root_order(game, spec)
     seeds = _seeds(game, order, n)
     runner.total = game.n_probes
     results = runner.run([(w,) for w in seeds], math.inf, "seeds")
@@ -258,7 +260,13 @@ def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1
     start, size = 0, FIRST_ROUND
     while start < len(rest):  # rounds, each against the threshold the earlier ones reached
         limit = _threshold(results, n) + delta
-        block = rest[start:start + size]
+        block = []
+        for w in rest[start:start + size]:  # the one-pass bound at the root settles some at once
+            if first_pass[w] >= limit:
+                results[w] = [OUT_STATUS, first_pass[w], math.inf, "root"]
+            else:
+                block.append(w)
+        runner.done += min(size, len(rest) - start) - len(block)
         results.update(runner.run([tuple(block[i:i + chunk]) for i in range(0, len(block), chunk)], limit,
                                   "first words"))
         start, size = start + size, size * ROUND_GROWTH
@@ -309,7 +317,8 @@ def _result(game: Game, spec: RankSpec, n: int, threshold: float, results: dict)
         "loss": spec.loss, "rank": n, "answers": game.n_answers, "first_words": game.n_probes,
         "best": ranking[0]["word"] if ranking else None, "ranking": ranking,
         "threshold": threshold if not weighted else threshold / scale,
-        "settled_by_bound": how.count("bound"), "settled_by_search": how.count("search"),
+        "settled_by_first_pass": how.count("root"), "settled_by_bound": how.count("bound"),
+        "settled_by_search": how.count("search"),
         "solved_exactly": how.count("solve"), "exact_below_limit": len(exact),
         "proved": len(results) == game.n_probes,
     }
