@@ -21,17 +21,23 @@ DEFAULT_MEMO_SLOTS = 1 << 21  # ~76 MB of memo table
 
 class ExactEngine:
     """The exact search over one pattern matrix in its answers-major layout (``answers_major``:
-    answers × probes codes, C-contiguous), answer weights ``weights`` and class weights
-    ``class_mass`` (see ``backends.kernels.exact``). Host NumPy throughout."""
+    answers × probes codes, C-contiguous) and, when given, its probes-major layout
+    (``probes_major``: probes × answers, read for states of more than ``BIG_STATE`` answers),
+    answer weights ``weights`` and class weights ``class_mass`` (see ``backends.kernels.exact``).
+    Host NumPy throughout."""
 
     def __init__(self, answers_major, weights, class_mass, loss: float, win_code: int, n_codes: int,
                  max_rounds: int, exact_rule: bool = True, symbols=None, symbol_counts=None,
-                 hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS):
+                 hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS, probes_major=None):
         from backends.kernels import exact as kx
 
         self.kx = kx
         self.A = np.ascontiguousarray(answers_major)
         n_answers, n_probes = self.A.shape
+        # B: the same codes indexed [answer, probe], laid out probes-major (the transpose's view)
+        self.B = self.A if probes_major is None else np.ascontiguousarray(probes_major).T
+        if self.B.shape != self.A.shape:
+            raise ValueError(f"the two layouts disagree: {self.A.shape} and {self.B.shape[::-1]}")
         self.n_probes = int(n_probes)
         self.n_answers = int(n_answers)
         self.w = np.ascontiguousarray(weights, dtype=np.float64)
@@ -118,7 +124,7 @@ class ExactEngine:
         else:  # the root's list lives in the top level's buffer (the kernel's layout)
             work = self.lv_allowed[int(rounds)]
             work[: allowed.shape[0]] = allowed
-        v, ex, g = kx.solve(self.A, self.w, self.cm, self.symc, self.symn, self.marks, self.length,
+        v, ex, g = kx.solve(self.A, self.B, self.w, self.cm, self.symc, self.symn, self.marks, self.length,
                             self.hard, self.exact_rule, self.unit, self.loss, self.win,
                             self.mk1, self.mk2, self.mlb, self.mub, self.mg, self.stats,
                             self.cnt, self.wsum, self.cmx, self.seen,
@@ -148,7 +154,7 @@ class ExactEngine:
         """The search's first choice at a state it did not finish (least bound; closed forms)."""
         S, allowed, lbs, sq, valid = self._sweep_inputs(members, allowed)
         n_allowed = allowed.shape[0]
-        return int(self.kx.greedy_guess(self.A, self.w, self.cm, S, S.shape[0], int(rounds), allowed, n_allowed,
+        return int(self.kx.greedy_guess(self.A, self.B, self.w, self.cm, S, S.shape[0], int(rounds), allowed, n_allowed,
                                         self.loss, self.win, self.exact_rule, self.cnt, self.wsum, self.cmx,
                                         self.seen, lbs, sq, valid))
 
@@ -172,7 +178,7 @@ class ExactEngine:
         kx = self.kx
         S, allowed, lbs, sq, valid = self._sweep_inputs(members, allowed)
         m = allowed.shape[0]
-        kx.sweep_state(self.A, self.w, self.cm, S, S.shape[0], allowed, m, int(rounds) - 1, self.loss, self.win,
+        kx.sweep_state(self.A, self.B, self.w, self.cm, S, S.shape[0], allowed, m, int(rounds) - 1, self.loss, self.win,
                        self.unit, self.cnt, self.wsum, self.cmx, self.seen, lbs, sq, valid)
         W = 0.0
         for a in S:
@@ -193,7 +199,7 @@ class ExactEngine:
         n = S.shape[0]
         P = max(1, allowed.shape[0])
         out = np.empty(max(1, guesses.shape[0]), dtype=np.float64)
-        kx.first_guess_bounds(self.A, self.w, self.cm, self.symc, self.symn, self.marks, self.length, self.hard,
+        kx.first_guess_bounds(self.A, self.B, self.w, self.cm, self.symc, self.symn, self.marks, self.length, self.hard,
                               S, n, int(rounds), guesses, guesses.shape[0], allowed, allowed.shape[0], self.loss,
                               self.win, self.exact_rule, self.unit, float(limit), self.cnt, self.wsum, self.cmx,
                               self.seen, np.empty(n, np.int64), np.empty(n + 1, np.int64), np.empty(n + 2, np.int64),
@@ -217,10 +223,12 @@ class ExactSearchOps:
 
     def exact_engine(self, answers_major, weights, class_mass, *, loss: float, win_code: int, n_codes: int,
                      max_rounds: int, exact_rule: bool = True, symbols=None, symbol_counts=None,
-                     hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS) -> ExactEngine:
+                     hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS, probes_major=None) -> ExactEngine:
         """An :class:`ExactEngine` over the game's matrix in its answers-major layout (answers ×
-        probes; a host copy is taken once if it lives on a device)."""
+        probes) and, optionally, its probes-major one (a host copy is taken once of what lives on a
+        device)."""
         host = np.asarray(self.to_numpy(answers_major))
+        rows = None if probes_major is None else np.asarray(self.to_numpy(probes_major))
         return ExactEngine(host, weights, class_mass, loss=loss, win_code=win_code, n_codes=n_codes,
                            max_rounds=max_rounds, exact_rule=exact_rule, symbols=symbols,
-                           symbol_counts=symbol_counts, hard=hard, memo_slots=memo_slots)
+                           symbol_counts=symbol_counts, hard=hard, memo_slots=memo_slots, probes_major=rows)

@@ -415,3 +415,29 @@ def test_first_guess_bounds_are_admissible(small, weighted, hard):
             continue
         assert one[p] <= deep[p] * (1 + 1e-12) and deep[p] <= truth[p] * (1 + 1e-12)
         assert capped[p] <= truth[p] * (1 + 1e-12) and (capped[p] >= best or capped[p] == pytest.approx(deep[p]))
+
+
+@pytest.mark.parametrize("unit", [0, 1, 2])
+def test_big_states_read_the_probes_major_layout_with_the_same_numbers(unit):
+    """A state of more than BIG_STATE answers reads the probes-major layout: every probe's bound,
+    split and validity equal the answers-major pass's, for each pass (any weights, weights 1 under
+    the exact rule, weights 1 with win classes), on a synthetic matrix of 700 answers."""
+    import numpy as np
+
+    rng = np.random.default_rng(unit)
+    n_answers, n_probes, n_codes = 700, 300, 243
+    probes_major = rng.integers(0, n_codes - 1, size=(n_probes, n_answers)).astype(np.uint8)
+    probes_major[np.arange(n_answers) % n_probes, np.arange(n_answers)] = n_codes - 1  # a few wins
+    answers_major = np.ascontiguousarray(probes_major.T)
+    weights = np.ones(n_answers) if unit else rng.random(n_answers) + 0.5
+    classes = rng.integers(1, 3, n_answers).astype(np.float64) if unit == 2 else weights
+    backend = get_backend("numpy")
+    options = dict(loss=LOSS, win_code=n_codes - 1, n_codes=n_codes, max_rounds=6, exact_rule=unit != 2)
+    big = backend.exact_engine(answers_major, weights, classes, probes_major=probes_major, **options)
+    small = backend.exact_engine(answers_major, weights, classes, **options)
+    assert big.unit == small.unit == unit and big.B is not big.A
+    for size in (513, 650, n_answers):
+        members = np.sort(rng.choice(n_answers, size, replace=False))
+        for rounds in (1, 2, 4):
+            a, b = big.first_pass(members, rounds), small.first_pass(members, rounds)
+            assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()

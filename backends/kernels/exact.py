@@ -17,7 +17,8 @@ the weight of ``a``'s class: ``w[a]`` under the exact win rule), every other ans
 second guess, so ``C(T, r) >= 2·W(T) − max_{a∈T} cm[a]`` (``r >= 2``); with one round left
 ``C(T, 1) = W(T) + (W(T) − winmass)·loss``, bounded the same way; a singleton costs its weight.
 A guess's bound is ``W(S) + Σ_b lb(S_b)`` from its partition (computed for every probe in one
-pass per state, :func:`sweep_bounds`), and a state's bound is the least guess bound.
+pass per state, :func:`~backends.kernels.exact_bounds.sweep_state`), and a state's bound is the least
+guess bound.
 
 Search (:func:`solve`): depth first, guesses in ascending bound order (ties: the finer split by
 ``Σ_b W(S_b)²``, then the probe index), each child solved with the budget that is left before the
@@ -33,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from backends.kernels.exact_bounds import (candidates_first, child_bound, closed_form, filter_allowed, partition,
-                                           sweep_bounds, sweep_state)
+                                           sweep_state)
 from backends.numba_shim import njit
 
 
@@ -222,7 +223,7 @@ def group_bounds(A, w, cm, exact_rule, check_memo, loss, win, rc, salt, mk1, mk2
 
 
 @njit(cache=True)
-def solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
+def solve(A, B, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
           mk1, mk2, mlb, mub, mg, stats,
           cnt, wsum, cmx, seen,
           lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals, lv_allowed, lv_need,
@@ -268,7 +269,7 @@ def solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
     sq = lv_sq[r]
     valid = lv_valid[r]
     order = lv_order[r]
-    sweep_state(A, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid)
+    sweep_state(A, B, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid)
     # the guesses worth trying: bound below the limit (the others are set aside, ``excluded``
     # their least bound), handed out in order (bound, split, index) a bound at a time
     level = np.inf
@@ -335,12 +336,12 @@ def solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
             if hard:
                 na = filter_allowed(symc, symn, marks, g, codes[i], length, allowed, n_allowed, child_allowed)
                 chash = set_hash(child_allowed, na, 7)[0] % 1000000007
-                v, ex, _ = solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
+                v, ex, _ = solve(A, B, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
                                  mk1, mk2, mlb, mub, mg, stats, cnt, wsum, cmx, seen,
                                  lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals,
                                  lv_allowed, lv_need, child, r - 1, child_allowed, na, chash, climit)
             else:
-                v, ex, _ = solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
+                v, ex, _ = solve(A, B, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win,
                                  mk1, mk2, mlb, mub, mg, stats, cnt, wsum, cmx, seen,
                                  lv_lbs, lv_sq, lv_valid, lv_order, lv_members, lv_codes, lv_start, lv_vals,
                                  lv_allowed, lv_need, child, r - 1, allowed, n_allowed, ahash, climit)
@@ -380,14 +381,14 @@ def solve(A, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, win
 
 
 @njit(cache=True)
-def greedy_guess(A, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
+def greedy_guess(A, B, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
                  cnt, wsum, cmx, seen, lbs, sq, valid):
     """A guess by the search's own order (least bound, finer split, lowest index), for the
     states the search left unfinished; closed forms where they apply."""
     cv, cg, done = closed_form(A, w, S, n, r, loss, win, exact_rule)
     if done and cg >= 0:
         return cg
-    sweep_bounds(A, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, cnt, wsum, cmx, seen, lbs, sq, valid)
+    sweep_state(A, B, w, cm, S, n, allowed, n_allowed, r - 1, loss, win, 0, cnt, wsum, cmx, seen, lbs, sq, valid)
     best = -1
     for t in range(n_allowed):
         if not valid[t]:
@@ -400,7 +401,7 @@ def greedy_guess(A, w, cm, S, n, r, allowed, n_allowed, loss, win, exact_rule,
 
 
 @njit(cache=True)
-def first_guess_bounds(A, w, cm, symc, symn, marks, length, hard, S, n, r, guesses, n_guesses, allowed, n_allowed,
+def first_guess_bounds(A, B, w, cm, symc, symn, marks, length, hard, S, n, r, guesses, n_guesses, allowed, n_allowed,
                        loss, win, exact_rule, unit, limit, cnt, wsum, cmx, seen, members, codes, start, vals,
                        child_allowed, lbs, sq, valid, out):
     """For each probe of ``guesses``, a lower bound of playing it first at ``S`` (``r`` rounds
@@ -464,7 +465,8 @@ def first_guess_bounds(A, w, cm, symc, symn, marks, length, hard, S, n, r, guess
             if hard:
                 n_sub = filter_allowed(symc, symn, marks, g, codes[i], length, allowed, n_allowed, child_allowed)
                 sub = child_allowed
-            sweep_state(A, w, cm, child, m, sub, n_sub, r - 2, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid)
+            sweep_state(A, B, w, cm, child, m, sub, n_sub, r - 2, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq,
+                        valid)
             best = np.inf
             for t in range(n_sub):
                 if valid[t] and wc + lbs[t] < best:

@@ -211,10 +211,24 @@ def sweep_bounds_classes(A, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, cm
         sq[t] = n + 2 * pairs - wn * wn
 
 
+BIG_STATE = 512  # states with more answers read the matrix probes-major (see sweep_state)
+
+
 @njit(cache=True)
-def sweep_state(A, w, cm, S, n, allowed, n_allowed, rc, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid):
+def sweep_state(A, B, w, cm, S, n, allowed, n_allowed, rc, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid):
     """Every allowed probe's bound at state ``S`` by the pass its weights allow: ``unit`` 1 (weights
-    1, exact win rule), 2 (weights 1, win classes) or 0 (any weights)."""
+    1, exact win rule), 2 (weights 1, win classes) or 0 (any weights). ``A`` and ``B`` hold the
+    same codes, both indexed ``[answer, probe]``: ``A`` answers-major (a small state's rows are
+    contiguous), ``B`` the probes-major layout seen through its transpose (a big state's codes for
+    one probe are one contiguous row); a state of more than :data:`BIG_STATE` answers reads ``B``."""
+    if n > BIG_STATE:
+        _sweep(B, w, cm, S, n, allowed, n_allowed, rc, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid)
+    else:
+        _sweep(A, w, cm, S, n, allowed, n_allowed, rc, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid)
+
+
+@njit(cache=True)
+def _sweep(A, w, cm, S, n, allowed, n_allowed, rc, loss, win, unit, cnt, wsum, cmx, seen, lbs, sq, valid):
     if unit == 1:
         sweep_bounds_unit(A, S, n, allowed, n_allowed, rc, loss, win, cnt, lbs, sq, valid)
     elif unit == 2:

@@ -123,7 +123,7 @@ class Problem:
 
     def __init__(self, game: Game, *, hard: bool = False, t: float = 1.0, backend=None,
                  loss: float = level3.LOSS_COST, memo_slots: int | None = None, weights=None):
-        from termo.engine.matrix import answers_major_matrix
+        from termo.engine.matrix import answers_major_matrix, pattern_matrix
 
         self.game = game
         self.hard = bool(hard)
@@ -145,7 +145,7 @@ class Problem:
             answers_major_matrix(game), self.weights, class_mass(game, self.weights), loss=self.search_loss,
             win_code=game.win_code, n_codes=game.n_patterns, max_rounds=game.max_turns,
             exact_rule=game.win_rule == EXACT, symbols=symbols, symbol_counts=counts, hard=self.hard,
-            **options)
+            probes_major=pattern_matrix(game, host()), **options)
 
     # --- the state after an opener -----------------------------------------------------------
     def root(self):
