@@ -320,6 +320,22 @@ def test_salet_reproduces_selbys_optimum():
     assert max(depths) <= 5  # every answer within five guesses
 
 
+# Selby's proven rankings of the first words (original lists): the five best, normal and hard mode
+SELBY_TOP5 = {False: {"salet": 7920, "reast": 7923, "crate": 7926, "trace": 7926, "slate": 7928},
+              True: {"salet": 8122, "least": 8127, "reast": 8134, "crate": 8143, "trape": 8144}}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hard,word", [(h, w) for h in (False, True) for w in SELBY_TOP5[h]])
+def test_selbys_five_best_first_words_are_proved_one_by_one(hard, word):
+    """`termo optimal --game wordle --opener W [--hard] --loss inf` proves each of Selby's five best
+    first words (hard mode: every answer found within six, as his figures assume)."""
+    from termo.games import get_game
+
+    result = solve(get_game("wordle"), opener=word, hard=hard, loss=math.inf, time_limit=1800)
+    assert result.proved and result.total == SELBY_TOP5[hard][word] and result.stats["losses"] == 0
+
+
 def _depths(tree, depth=1):
     out = [depth]  # the guess itself may be the answer
     for child in tree["children"].values():
