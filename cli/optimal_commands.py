@@ -22,7 +22,7 @@ import typer
 from cli.common import BackendOption, GameOption, JsonOption, fail, load_game, one_line, print_json, progress_interval, user_errors
 from cli.options import command_backend, with_options
 from cli.limits import parse_int, parse_seconds
-from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank
+from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
 
 MAX_NODES = 10**12
 MODE_STATES = 20_000  # states the mode's exact search may solve before it gives up (exit 2)
@@ -71,7 +71,9 @@ def optimal_command(
     ctx: typer.Context,
     game: GameOption = None,
     opener: Annotated[Optional[str], typer.Option("--opener", metavar="WORD",
-                                                  help="Fix the first guess (default: search every first guess).",
+                                                  help="Fix the first guess (default: every first word is ranked "
+                                                       "until the best is proved, resumable like --rank 1; with "
+                                                       "--time or --nodes, one budgeted search instead).",
                                                   show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: greens kept, revealed symbols reused.")] = False,
     t: Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform (ignored by uniform games).")] = "1",
@@ -122,15 +124,24 @@ def optimal_command(
                  "--time or --nodes")
         optimal_rank(g, rank, hard, temperature, loss_cost, cluster, json_out)
         return
-    cluster.check_unused()
+    ranked = None
+    if opener is None and time_limit is None and nodes is None:
+        # every first word: the ranking driver proves the best (resumable), then its proof is shown
+        ranked = ranked_first_words(g, 1, hard, temperature, loss_cost, cluster)
+        opener = ranked["best"]
+    else:
+        cluster.check_unused()
     seconds = _parse_time(time_limit)
     node_limit = None if nodes is None else parse_int("nodes", nodes, 1, MAX_NODES)
     result = solve(g, opener=opener, hard=hard, t=temperature, time_limit=seconds, node_limit=node_limit,
                    backend=backend, progress=_stderr_progress(), loss=loss_cost)
     data = result.as_dict()
     data["first_guess"] = g.probes[int(result.tree()["guess"])]
+    if ranked is not None:
+        data["opener"] = None  # the best over every first word, proved by the ranking
+        data["first_words"] = ranked["first_words"]
     data["backend"] = _backend_name(backend)
-    if result.opener is not None and not hard and beam:
+    if data["opener"] is not None and not hard and beam:
         data["beam"] = beam_value(g, result.opener, temperature, backend)
     if json_out:
         print_json(data)

@@ -54,7 +54,7 @@ class Cluster:
                                        ("--scheduler", self.scheduler), ("--workers", self.workers is not None),
                                        ("--chunk", self.chunk != 64)) if on]
         if given:
-            raise TermoError(f"{', '.join(given)}: only with --rank N")
+            raise TermoError(f"{', '.join(given)}: only with --rank N, or without --opener, --time and --nodes")
 
 
 def _cluster(ctx, **values) -> Cluster:
@@ -69,6 +69,15 @@ CLUSTER_OPTIONS = OptionGroup.of(
 
 def optimal_rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster, json_out: bool) -> None:
     """Rank ``game``'s first words (progress on stderr), print the proven top ``n``."""
+    result = rank(game, n, hard, t, loss, cluster)
+    if json_out:
+        print_json(result)
+        return
+    _print_ranking(game, result)
+
+
+def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> dict:
+    """`termo.exact.ranking.rank_first_words` with the command's checkpoints, executor and progress."""
     from termo.core.executors import ClusterStopped
     from termo.exact.ranking import rank_first_words, rank_store
 
@@ -92,10 +101,7 @@ def optimal_rank(game, n: int, hard: bool, t: float, loss: float, cluster: Clust
     typer.echo(f"optimal: {result['first_words']:,} first words, {counted(info['chunks_computed'], 'chunk')} "
                f"computed, {info['chunks_resumed']} resumed, {info['seconds']:.1f} s; checkpoints in {folder}",
                err=True)
-    if json_out:
-        print_json(result)
-        return
-    _print_ranking(game, result)
+    return result
 
 
 def _fresh_work(update):
@@ -140,4 +146,4 @@ def _print_ranking(game, result: dict) -> None:
     sys.stdout.flush()
 
 
-__all__ = ["CLUSTER_OPTIONS", "Cluster", "RankOption", "optimal_rank"]
+__all__ = ["CLUSTER_OPTIONS", "Cluster", "RankOption", "optimal_rank", "rank"]

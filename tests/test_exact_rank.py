@@ -122,6 +122,18 @@ def _cli(args, **kw):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 
+def test_cli_without_opener_proves_the_best_first_word(capsys, tmp_path):
+    """No --opener: every first word is ranked (resumable, --rank 1), then the best one's proof is
+    printed as a fixed opener's would be, with "opener" null."""
+    from cli.app import main
+
+    code = main(["optimal", "--game", "nerdle-mini", "--checkpoint-dir", str(tmp_path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["opener"] is None and out["first_guess"] == "4*7=28" and out["total"] == 525 and out["proved"]
+    assert out["first_words"] == 206
+
+
 def test_cli_ranks_nerdle_mini(capsys, tmp_path):
     """Nerdle Mini's proven best first guess, 4*7=28, 525 guesses over the 206 answers (docs/exact.md)."""
     from cli.app import main
@@ -134,7 +146,8 @@ def test_cli_ranks_nerdle_mini(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args", [["--rank", "0"], ["--rank", "2", "--opener", "4*7=28"], ["--rank", "2", "--time", "5"],
-                                  ["--workers", "2"], ["--resume"], ["--rank", "2", "--workers", "0"],
+                                  ["--workers", "2", "--opener", "4*7=28"], ["--resume", "--time", "5"],
+                                  ["--rank", "2", "--workers", "0"], ["--loss", "-1"], ["--loss", "many"],
                                   ["--rank", "2", "--chunk", "0"],
                                   ["--rank", "2", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"]])
 def test_cli_bad_input(capsys, tmp_path, args):
