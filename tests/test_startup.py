@@ -507,6 +507,42 @@ def test_warm_up_runs_once_per_kernel_source_and_the_notice_shows(tmp_path):
     assert third.stderr.count(notice) == 1
 
 
+UNUSED_KERNELS = '''
+from backends.numba_shim import njit
+
+@njit(cache=True)
+def triple(x):
+    return 3 * x
+'''
+
+
+def test_a_warm_up_of_a_module_not_imported_is_stamped_beside_the_loaded_kernels(tmp_path):
+    """The warm-up of a kernel module that this process never imports (``optimal``'s, from a
+    suggestion) still runs once and is stamped in numba's cache folder of that module (the folder
+    of a kernel module beside it): the module is not imported to find it, wherever it lies."""
+    pytest.importorskip("numba")
+    kernels = tmp_path / "kernels"
+    kernels.mkdir()
+    (kernels / "usedmod.py").write_text(WARM_MODULE.replace("register_warm_up(warm, [__file__])", ""),
+                                        encoding="utf-8")
+    (kernels / "unusedmod.py").write_text(UNUSED_KERNELS, encoding="utf-8")
+    log = tmp_path / "log.txt"
+    code = (f"import os, sys; sys.path.insert(0, {str(kernels)!r})\n"
+            "from backends.numba_shim import register_warm_up\n"
+            "import usedmod\n"
+            f"register_warm_up(usedmod.warm, [os.path.join({str(kernels)!r}, 'unusedmod.py')])\n"
+            "print(usedmod.kernel(3), 'unusedmod' in sys.modules)")
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"), "WARM_LOG": str(log), "TERMO_NO_NUMBA": ""}
+    for _ in range(2):
+        out = run_python(code, **env)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["4", "False"]
+    assert log.read_text().split() == ["warm"]  # once: the second process found the stamp
+    stamps = list((tmp_path / "numba-cache").rglob("termo-warm-up-*.stamp"))
+    indexes = list((tmp_path / "numba-cache").rglob("usedmod.kernel-*.nbi"))
+    assert len(stamps) == 1 and indexes and stamps[0].parent == indexes[0].parent
+
+
 def test_the_warm_up_covers_what_a_suggestion_compiles():
     """termo.interface.warm_up registers the common commands' warm-up for both engine kernel files."""
     from backends import numba_shim
