@@ -445,6 +445,23 @@ def test_direct_call_reads_the_options_environment(monkeypatch):
     assert kwargs == {"history": None, "backend": "jax"} and environ == {"TERMO_BACKEND": "jax"}
 
 
+def test_termo_version_imports_no_array_library():
+    """``termo --version`` (the console script's entry point, in a process of its own) answers
+    without NumPy, numba, JAX, array_api_compat or any game."""
+    code = ("import sys\n"
+            "sys.argv = ['termo', '--version']\n"
+            "from cli.app import run\n"
+            "try:\n"
+            "    run()\n"
+            "except SystemExit as done:\n"
+            "    heavy = ('numpy', 'numba', 'jax', 'array_api_compat', 'termo.games.termo_pt', 'termo.engine.matrix')\n"
+            "    print(done.code, [m for m in heavy if m in sys.modules])")
+    out = run_python(code)
+    assert out.returncode == 0, out.stderr
+    version, result = out.stdout.splitlines()
+    assert version.startswith("termo ") and result == "0 []"
+
+
 def test_importing_the_cli_imports_no_command_module():
     out = run_python("import sys, cli.app\n"
                      "print([m for m in ('typer', 'numpy', 'cli.solver_commands') if m in sys.modules])")
