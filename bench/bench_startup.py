@@ -31,7 +31,7 @@ measures another checkout of the project (for example the commit before a change
 ``git archive``) with this interpreter, its warm runs interleaved with this one's.
 
 Usage: python bench/bench_startup.py [--repeat 7] [--skip-first] [--compare PATH] [--destermo PATH]
-       [--name startup]
+       [--caches DIR] [--name startup]
 Writes bench/results/<name>.json (median of several runs, machine and backend recorded).
 """
 
@@ -240,6 +240,9 @@ def main() -> int:
     parser.add_argument("--compare-label", default="before", help="its name in the table and the JSON")
     parser.add_argument("--name", default="startup", help="results file bench/results/<name>.json")
     parser.add_argument("--note", default="", help="free text kept in the JSON (which commits were measured)")
+    parser.add_argument("--caches", metavar="DIR", default=None,
+                        help="keep the warm runs' cache folders (matrix, numba's kernels) in DIR/<checkout>/ for"
+                             " a later run, instead of a temporary folder compiled afresh (minutes) and removed")
     parser.add_argument("--destermo", metavar="PATH", default=None,
                         help="a checkout of Destermo: pair the two suggestions with it (see the module doc)")
     parser.add_argument("--destermo-python", metavar="PYTHON", default=None,
@@ -278,11 +281,12 @@ def main() -> int:
                 print("    first run's stderr: " + cold["first"]["stderr"].replace("\n", "\n" + " " * 24))
             for row in cold["later"]:
                 print(f"    later: {row['command']:<40} {row['wall_s']:7.2f} s  {row['compiled_signatures']:3d} kernels compiled")
-    scratch = Path(tempfile.mkdtemp(prefix="termo-bench-warm-"))
+    scratch = Path(args.caches) if args.caches else Path(tempfile.mkdtemp(prefix="termo-bench-warm-"))
     try:
         warm = warm_runs(checkouts, args.repeat, scratch, destermo)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        if not args.caches:
+            shutil.rmtree(scratch, ignore_errors=True)
     payload["warm"] = warm
     print(f"{'warm, whole process (median of ' + str(args.repeat) + ')':<52} {'wall s':>8} {'cpu s':>8} "
           f"{'min':>8} {'max':>8} {'- python':>9}  word")
