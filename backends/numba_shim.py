@@ -278,12 +278,22 @@ def _cache_dir_of(source: str):
     return None
 
 
+def _cache_dir_beside(source: str, cache_dirs: dict):
+    """numba's cache folder of a kernel module in the folder of ``source``, or None: numba keeps
+    the kernels of every module of one folder in one cache folder (each of its cache locators,
+    in-tree ``__pycache__``, ``NUMBA_CACHE_DIR`` or the user-wide one, goes by the source's folder),
+    so a module need not be imported to know where its kernels are."""
+    folder = os.path.dirname(source)
+    return next((path for known, path in cache_dirs.items() if os.path.dirname(known) == folder), None)
+
+
 def warm_up_stamp(sources, cache_dirs):
     """The stamp file of a warm-up over ``sources``, or None when there is nowhere to put it.
-    Its folder is numba's cache folder of the first source that has one (a kernel module)."""
+    Its folder is numba's cache folder of the first source that has one (a kernel module):
+    a kernel module bound already, else one beside it, else the module itself (imported)."""
     folder = next((cache_dirs[s] for s in sources if s in cache_dirs), None)
     if folder is None and sources:
-        folder = _cache_dir_of(sources[0])
+        folder = _cache_dir_beside(sources[0], cache_dirs) or _cache_dir_of(sources[0])
         if folder is not None:
             cache_dirs[sources[0]] = folder
     if folder is None:

@@ -4,9 +4,11 @@ Its namespace is ``array_api_compat.numpy``, loaded on first need: importing tha
 every NumPy submodule (f2py, testing, random, ma ... ~0.1 s), which a short process need not pay.
 :class:`HostNamespace` serves the names that ``array_api_compat.numpy`` takes unchanged from
 NumPy straight from NumPy (the very same objects; a test checks the list against the installed
-version), ``asarray``/``arange``/``zeros``/``full``/``empty``/``astype`` by thin wrappers with
-the compat module's semantics for the host device, and everything else from the compat module
-itself, imported the first time such a name is asked for.
+version), ``asarray``/``arange``/``zeros``/``ones``/``full``/``empty``/``astype`` and the
+``unique_values``/``nonzero``/``argsort`` the searches ask for by thin wrappers with the compat
+module's semantics for the host device, ``cumulative_sum`` by NumPy's own (the same values and
+dtypes), and everything else from the compat module itself, imported the first time such a name
+is asked for: a level-3 suggestion never imports it.
 """
 
 from __future__ import annotations
@@ -73,9 +75,42 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return x.astype(dtype=dtype, copy=copy)
 
 
-_WRAPPERS = {"asarray": asarray, "arange": arange, "zeros": zeros, "empty": empty, "full": full,
-             "astype": astype}
+def ones(shape, *, dtype=None, device=None, **kwargs):
+    _check_host(device)
+    return np.ones(shape, dtype=dtype, **kwargs)
+
+
+def unique_values(x, /):
+    """The distinct values of ``x``, flattened and sorted (NaNs kept apart, as the standard says)."""
+    return np.unique(x, equal_nan=False)
+
+
+def nonzero(x, /):
+    if x.ndim == 0:
+        raise ValueError("nonzero() takes an array of at least one dimension")
+    return np.nonzero(x)
+
+
+def argsort(x, /, *, axis=-1, descending=False, stable=True, **kwargs):
+    """The standard's argsort: stable by default; descending keeps equal keys in their order."""
+    if stable:
+        kwargs["kind"] = "stable"
+    if not descending:
+        return np.argsort(x, axis=axis, **kwargs)
+    # sort the reversed keys ascending, then read that order backwards: equal keys stay in order
+    last = x.shape[axis] - 1
+    return last - np.flip(np.argsort(np.flip(x, axis=axis), axis=axis, **kwargs), axis=axis)
+
+
 _FAST = tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 1)
+_WRAPPERS = {"asarray": asarray, "arange": arange, "zeros": zeros, "empty": empty, "full": full,
+             "astype": astype, "ones": ones, "unique_values": unique_values, "nonzero": nonzero,
+             "argsort": argsort}
+if _FAST:
+    # NumPy >= 2.1 has the standard's cumulative_sum itself: the compat module's (a cumsum with a
+    # zero put first for include_initial) gives the same values and dtypes (tests/test_startup.py),
+    # and asking the compat module for it would import all of it for one call of the level-3 search
+    _WRAPPERS["cumulative_sum"] = np.cumulative_sum
 
 
 class HostNamespace:

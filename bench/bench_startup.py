@@ -9,16 +9,29 @@ from disk, the answer printed), in the order a new user meets them:
   with what it printed on stderr;
 * **second run**: the same command with the same two caches, and whether it compiled again
   (kernel signatures numba wrote); then a few other common commands once each, likewise;
-* **warm runs**: ``termo suggest tarso:BBBBB --level 2``, ``--level 3`` and ``python -c pass``,
-  taken in turn (A B C A B C ...), median of ``--repeat`` runs each, wall and CPU seconds; the
-  caches are the benchmark's own (warmed first), so no other process can rewrite them.
+* **warm runs**: ``termo suggest tarso:BBBBB --level 2``, ``--level 3``, ``termo --version`` and
+  ``python -c pass``, taken in turn (A B C A B C ...), median of ``--repeat`` runs each, wall and
+  CPU seconds, and the word each suggestion printed; the caches are the benchmark's own (warmed
+  first), so no other process can rewrite them.
+
+``--destermo PATH`` pairs the two suggestions with the public Termo solver Destermo (a checkout
+of github.com/Serranegra/Destermo with its own virtual environment, ``PATH/.venv`` unless
+``--destermo-python`` says otherwise), asked the same one-shot questions through its command
+line: ``python solver.py --nivel 2|3`` with ``tarso``, ``BBBBB`` and ``sair`` on its standard
+input (it prints the fixed opener, then its suggestion for the second turn). Its runs join the
+same rotation (termo, Destermo, termo, Destermo ...), and the JSON gets, for each level, both
+medians, the ratio of the medians and the median of the per-round ratios, wall and CPU, and
+whether the two printed the same word in every run. ``targets`` says whether the level-2
+suggestion is at least twice as fast as Destermo's (wall, paired), the level-3 suggestion takes
+at most 1 s (wall) and ``termo --version`` imports no NumPy (checked in a child of its own).
 
 The children run with bytecode caching on (as an installed package has it), even when the
-calling shell sets ``PYTHONDONTWRITEBYTECODE``. ``--compare PATH`` also measures another
-checkout of the project (for example the commit before a change, unpacked with ``git archive``)
-with this interpreter, its warm runs interleaved with this one's.
+calling shell sets ``PYTHONDONTWRITEBYTECODE``; the JSON records both. ``--compare PATH`` also
+measures another checkout of the project (for example the commit before a change, unpacked with
+``git archive``) with this interpreter, its warm runs interleaved with this one's.
 
-Usage: python bench/bench_startup.py [--repeat 7] [--skip-first] [--compare PATH] [--name startup]
+Usage: python bench/bench_startup.py [--repeat 7] [--skip-first] [--compare PATH] [--destermo PATH]
+       [--caches DIR] [--name startup]
 Writes bench/results/<name>.json (median of several runs, machine and backend recorded).
 """
 
@@ -26,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -39,6 +53,11 @@ sys.path.insert(0, str(ROOT))
 from bench.common import save, timed_run  # noqa: E402
 
 HISTORY = ["tarso:BBBBB"]
+PEER_INPUT = "tarso\nBBBBB\nsair\n"  # Destermo's prompts: the guess, its colours, then quit
+TERMO_WORD = re.compile(r"^suggestion:\s+(\S+)", re.M)  # termo suggest's text output
+PEER_WORD = re.compile("sugest\u00e3o:" r"\s+(\S+)")  # Destermo's line for the second turn
+TARGET_RATIO = 0.5  # a level-2 suggestion at least twice as fast as Destermo's (wall, paired)
+TARGET_LEVEL3_S = 1.0  # a level-3 suggestion after tarso:BBBBB in at most a second (wall)
 NOTICE = "compiling the search kernels"
 # other common commands run once each after the first two, with the same caches: did they compile?
 LATER = [
@@ -68,12 +87,16 @@ def child_env(**extra) -> dict:
     return env
 
 
-def run_once(cmd: list[str], repo: Path, env: dict) -> dict:
+def run_once(cmd: list[str], repo: Path, env: dict, stdin: str | None = None, word=None) -> dict:
     """One whole process: wall seconds, CPU seconds (user + system of the child), exit code,
-    and what it wrote on stderr."""
-    proc, wall, cpu = timed_run(cmd, cwd=repo, env=env, capture_output=True, text=True)
-    return {"wall_s": wall, "cpu_s": cpu, "returncode": proc.returncode, "stderr": proc.stderr.strip(),
-            "stdout_bytes": len(proc.stdout)}
+    what it wrote on stderr, and the word ``word`` (a regular expression) finds on its stdout."""
+    proc, wall, cpu = timed_run(cmd, cwd=repo, env=env, capture_output=True, text=True, input=stdin)
+    row = {"wall_s": wall, "cpu_s": cpu, "returncode": proc.returncode, "stderr": proc.stderr.strip(),
+           "stdout_bytes": len(proc.stdout)}
+    if word is not None:
+        found = word.search(proc.stdout)
+        row["word"] = found.group(1) if found else None
+    return row
 
 
 def _compiled_files(folder: Path) -> int:
@@ -103,26 +126,50 @@ def first_and_second(repo: Path, termo: list[str]) -> dict:
             "later": rows[2:]}
 
 
-def warm_runs(checkouts: dict, repeat: int, scratch: Path) -> dict:
-    """Whole processes with every cache warm, every command of every checkout taken in turn
-    (so that a drift of the machine's speed touches them all alike). Each checkout gets its own
-    cache folders under ``scratch`` (the matrix and numba's kernels), warmed first: other
-    processes on the machine cannot rewrite them between two runs."""
-    cases = {"python -c pass": (ROOT, [sys.executable, "-c", "pass"], child_env())}
+def suggest_name(level: int, label: str = "this") -> str:
+    """The name of a warm case: ``termo suggest tarso:BBBBB --level N`` (``[label] `` first for
+    another checkout)."""
+    return ("" if label == "this" else f"[{label}] ") + f"termo suggest {' '.join(HISTORY)} --level {level}"
+
+
+def peer_name(level: int) -> str:
+    return f"destermo solver.py --nivel {level} (tarso, BBBBB)"
+
+
+def warm_cases(checkouts: dict, scratch: Path, destermo: tuple | None) -> dict:
+    """name -> (folder, command, environment, stdin, word pattern): the level-2 suggestion of every
+    checkout (and Destermo's), then the level-3 ones, then ``termo --version`` and a bare Python."""
+    cases = {}
+    envs = {label: child_env(TERMO_CACHE_DIR=str(scratch / label / "termo-cache"),
+                             NUMBA_CACHE_DIR=str(scratch / label / "numba-cache")) for label in checkouts}
+    for level in (2, 3):
+        for label, repo in checkouts.items():
+            command = termo_command(repo) + ["suggest", *HISTORY, "--level", str(level)]
+            cases[suggest_name(level, label)] = (repo, command, envs[label], None, TERMO_WORD)
+        if destermo is not None:
+            folder, python = destermo
+            cases[peer_name(level)] = (folder, [str(python), "solver.py", "--nivel", str(level)], child_env(),
+                                       PEER_INPUT, PEER_WORD)
     for label, repo in checkouts.items():
-        termo = termo_command(repo)
-        prefix = "" if label == "this" else f"[{label}] "
-        env = child_env(TERMO_CACHE_DIR=str(scratch / label / "termo-cache"),
-                        NUMBA_CACHE_DIR=str(scratch / label / "numba-cache"))
-        cases[prefix + "termo suggest tarso:BBBBB --level 2"] = (repo, termo + ["suggest", *HISTORY, "--level", "2"], env)
-        cases[prefix + "termo suggest tarso:BBBBB --level 3"] = (repo, termo + ["suggest", *HISTORY, "--level", "3"], env)
-    for repo, cmd, env in cases.values():  # warm-up: caches, compiled kernels, bytecode, page cache
+        cases[("" if label == "this" else f"[{label}] ") + "termo --version"] = (
+            repo, termo_command(repo) + ["--version"], envs[label], None, None)
+    cases["python -c pass"] = (ROOT, [sys.executable, "-c", "pass"], child_env(), None, None)
+    return cases
+
+
+def warm_runs(checkouts: dict, repeat: int, scratch: Path, destermo: tuple | None = None) -> dict:
+    """Whole processes with every cache warm, every command of every checkout (and Destermo's)
+    taken in turn (so that a drift of the machine's speed touches them all alike). Each checkout
+    gets its own cache folders under ``scratch`` (the matrix and numba's kernels), warmed first:
+    other processes on the machine cannot rewrite them between two runs."""
+    cases = warm_cases(checkouts, scratch, destermo)
+    for repo, cmd, env, stdin, word in cases.values():  # warm-up: caches, kernels, bytecode, page cache
         for _ in range(2):
-            run_once(cmd, repo, env)
+            run_once(cmd, repo, env, stdin, word)
     samples = {name: [] for name in cases}
     for _ in range(repeat):
-        for name, (repo, cmd, env) in cases.items():
-            samples[name].append(run_once(cmd, repo, env))
+        for name, (repo, cmd, env, stdin, word) in cases.items():
+            samples[name].append(run_once(cmd, repo, env, stdin, word))
     out = {}
     for name, runs in samples.items():
         walls = [r["wall_s"] for r in runs]
@@ -133,13 +180,55 @@ def warm_runs(checkouts: dict, repeat: int, scratch: Path) -> dict:
             "max_wall_s": max(walls),
             "median_cpu_s": statistics.median(cpus),
             "runs_wall_s": walls,
+            "runs_cpu_s": cpus,
             "returncodes": sorted({r["returncode"] for r in runs}),
             "notice": any(NOTICE in r["stderr"] for r in runs),
         }
+        if "word" in runs[0]:
+            out[name]["words"] = sorted({str(r["word"]) for r in runs})
     base = out["python -c pass"]["median_wall_s"]
     for row in out.values():
         row["minus_python_start_s"] = row["median_wall_s"] - base
     return out
+
+
+def against_peer(warm: dict) -> dict:
+    """For each level, termo beside Destermo: medians, the ratio of the medians and the median of
+    the per-round ratios (termo / Destermo, wall and CPU), and the words each printed."""
+    out = {}
+    for level in (2, 3):
+        ours, theirs = warm[suggest_name(level)], warm[peer_name(level)]
+        row = {"termo_median_wall_s": ours["median_wall_s"], "destermo_median_wall_s": theirs["median_wall_s"],
+               "termo_median_cpu_s": ours["median_cpu_s"], "destermo_median_cpu_s": theirs["median_cpu_s"],
+               "termo_words": ours["words"], "destermo_words": theirs["words"],
+               "same_answer": len(ours["words"]) == 1 and ours["words"] == theirs["words"]}
+        for kind in ("wall", "cpu"):
+            row[f"ratio_of_medians_{kind}"] = ours[f"median_{kind}_s"] / theirs[f"median_{kind}_s"]
+            row[f"median_paired_ratio_{kind}"] = statistics.median(
+                a / b for a, b in zip(ours[f"runs_{kind}_s"], theirs[f"runs_{kind}_s"]))
+            row[f"times_faster_{kind}"] = 1.0 / row[f"median_paired_ratio_{kind}"]
+        out[f"level{level}"] = row
+    return out
+
+
+VERSION_PROBE = ("import sys, io, contextlib\n"
+                 "from cli.app import main\n"
+                 "with contextlib.redirect_stdout(io.StringIO()):\n"
+                 "    main(['--version'])\n"
+                 "print(sorted(m for m in ('numpy', 'numba', 'typer', 'rich') if m in sys.modules))")
+
+
+def version_imports(repo: Path) -> str:
+    """What ``termo --version`` of ``repo`` imported among NumPy, numba, typer and rich."""
+    proc = subprocess.run([sys.executable, "-c", VERSION_PROBE], cwd=repo, env=child_env(),
+                          capture_output=True, text=True)
+    return proc.stdout.strip() if proc.returncode == 0 else f"failed: {proc.stderr.strip()[-200:]}"
+
+
+def _commit(folder: Path) -> str | None:
+    """The commit a git checkout is at (None when it is not one)."""
+    proc = subprocess.run(["git", "-C", str(folder), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return proc.stdout.strip() if proc.returncode == 0 else None
 
 
 def main() -> int:
@@ -151,13 +240,29 @@ def main() -> int:
     parser.add_argument("--compare-label", default="before", help="its name in the table and the JSON")
     parser.add_argument("--name", default="startup", help="results file bench/results/<name>.json")
     parser.add_argument("--note", default="", help="free text kept in the JSON (which commits were measured)")
+    parser.add_argument("--caches", metavar="DIR", default=None,
+                        help="keep the warm runs' cache folders (matrix, numba's kernels) in DIR/<checkout>/ for"
+                             " a later run, instead of a temporary folder compiled afresh (minutes) and removed")
+    parser.add_argument("--destermo", metavar="PATH", default=None,
+                        help="a checkout of Destermo: pair the two suggestions with it (see the module doc)")
+    parser.add_argument("--destermo-python", metavar="PYTHON", default=None,
+                        help="the interpreter Destermo runs with (default: PATH/.venv/bin/python)")
     args = parser.parse_args()
     checkouts = {"this": ROOT}
     if args.compare:
         checkouts[args.compare_label] = Path(args.compare).resolve()
+    destermo = None
+    if args.destermo:
+        folder = Path(args.destermo).resolve()
+        destermo = (folder, Path(args.destermo_python or folder / ".venv" / "bin" / "python"))
 
     payload: dict = {"checkouts": {k: str(v) for k, v in checkouts.items()}, "backend": "numpy",
-                     "repeat": args.repeat, "command": termo_command(ROOT), "note": args.note}
+                     "repeat": args.repeat, "command": termo_command(ROOT), "note": args.note,
+                     "bytecode": {"children": "on (PYTHONDONTWRITEBYTECODE removed from every child's environment)",
+                                  "calling_shell_PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE")}}
+    if destermo is not None:
+        payload["destermo"] = {"folder": str(destermo[0]), "python": str(destermo[1]), "commit": _commit(destermo[0]),
+                               "stdin": PEER_INPUT}
     try:
         payload["load_average_before"] = os.getloadavg()
     except OSError:
@@ -176,17 +281,35 @@ def main() -> int:
                 print("    first run's stderr: " + cold["first"]["stderr"].replace("\n", "\n" + " " * 24))
             for row in cold["later"]:
                 print(f"    later: {row['command']:<40} {row['wall_s']:7.2f} s  {row['compiled_signatures']:3d} kernels compiled")
-    scratch = Path(tempfile.mkdtemp(prefix="termo-bench-warm-"))
+    scratch = Path(args.caches) if args.caches else Path(tempfile.mkdtemp(prefix="termo-bench-warm-"))
     try:
-        warm = warm_runs(checkouts, args.repeat, scratch)
+        warm = warm_runs(checkouts, args.repeat, scratch, destermo)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        if not args.caches:
+            shutil.rmtree(scratch, ignore_errors=True)
     payload["warm"] = warm
-    print(f"{'warm, whole process (median of ' + str(args.repeat) + ')':<48} {'wall s':>8} {'cpu s':>8} "
-          f"{'min':>8} {'max':>8} {'- python':>9}")
+    print(f"{'warm, whole process (median of ' + str(args.repeat) + ')':<52} {'wall s':>8} {'cpu s':>8} "
+          f"{'min':>8} {'max':>8} {'- python':>9}  word")
     for name, row in warm.items():
-        print(f"{name:<48} {row['median_wall_s']:8.3f} {row['median_cpu_s']:8.3f} {row['min_wall_s']:8.3f} "
-              f"{row['max_wall_s']:8.3f} {row['minus_python_start_s']:9.3f}")
+        print(f"{name:<52} {row['median_wall_s']:8.3f} {row['median_cpu_s']:8.3f} {row['min_wall_s']:8.3f} "
+              f"{row['max_wall_s']:8.3f} {row['minus_python_start_s']:9.3f}  {' '.join(row.get('words', []))}")
+    payload["version_imports"] = {label: version_imports(repo) for label, repo in checkouts.items()}
+    targets = {"version_imports_no_numpy": "numpy" not in payload["version_imports"]["this"]}
+    if destermo is not None:
+        payload["against_destermo"] = peer = against_peer(warm)
+        targets["level2_at_least_2x_faster_than_destermo"] = peer["level2"]["median_paired_ratio_wall"] <= TARGET_RATIO
+        targets["same_answers_as_destermo"] = peer["level2"]["same_answer"] and peer["level3"]["same_answer"]
+        for level in (2, 3):
+            row = peer[f"level{level}"]
+            print(f"level {level}: termo {row['termo_median_wall_s']:.3f} s, Destermo {row['destermo_median_wall_s']:.3f} s"
+                  f" wall (paired ratio {row['median_paired_ratio_wall']:.2f}, {row['times_faster_wall']:.2f}x); cpu"
+                  f" {row['termo_median_cpu_s']:.3f} vs {row['destermo_median_cpu_s']:.3f} s"
+                  f" (paired ratio {row['median_paired_ratio_cpu']:.2f}); words {row['termo_words']} vs"
+                  f" {row['destermo_words']}")
+    targets["level3_at_most_1s"] = warm[suggest_name(3)]["median_wall_s"] <= TARGET_LEVEL3_S
+    payload["targets"] = targets
+    print("targets: " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in targets.items()))
+    print("termo --version imports: " + "; ".join(f"{k} {v}" for k, v in payload["version_imports"].items()))
     try:
         payload["load_average_after"] = os.getloadavg()
     except OSError:

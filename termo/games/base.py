@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 from typing import Callable, Optional
 
@@ -42,6 +42,10 @@ class Game:
     rule other than the exact one: a guess wins against an answer whose key is equal to its own.
     A plugin gives either the keys or ``win_key`` (normalised probe -> key); the keys are then
     computed on first use (a matrix build), not every time the game is loaded.
+
+    ``normal_forms`` (not a field: ``dataclasses.replace`` computes them again) gives the normal
+    forms of the answers and of the probes when they are known already (a plugin's parsed lists,
+    `termo.games.parsed`), so that they are not computed again word by word.
     """
 
     name: str
@@ -69,8 +73,11 @@ class Game:
     description: str = ""
     key: str = ""  # the registry name (``--game``); variants such as termo-extended share it
     _index: dict = field(default=None, repr=False, compare=False, hash=False)
+    normal_forms: InitVar[Optional[tuple]] = None  # (answers_norm, probes_norm), when known
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, normal_forms=None) -> None:
+        if normal_forms is not None:
+            self._take_normal_forms(*normal_forms)
         if self.probes[: len(self.answers)] != self.answers:
             raise TermoError(f"{self.name}: the probe list must start with the answer list")
         if len(self.icf) != len(self.answers):
@@ -86,6 +93,15 @@ class Game:
                 raise TermoError(f"{self.name}: probe {self.probes[i]!r} is listed twice after normalisation")
             index[word] = i
         object.__setattr__(self, "_index", index)
+
+    def _take_normal_forms(self, answers_norm, probes_norm) -> None:
+        """Keep known normal forms as `answers_norm` and `probes_norm` (see the class doc)."""
+        answers_norm, probes_norm = tuple(answers_norm), tuple(probes_norm)
+        if (len(answers_norm), len(probes_norm)) != (len(self.answers), len(self.probes)) or (
+                probes_norm[: len(answers_norm)] != answers_norm):
+            raise TermoError(f"{self.name}: the normal forms given do not match the word lists")
+        self.__dict__["answers_norm"] = answers_norm  # what the cached properties would compute
+        self.__dict__["probes_norm"] = probes_norm
 
     # --- sizes and codes -------------------------------------------------------------------
     @property

@@ -25,6 +25,7 @@ from termo.core.errors import TermoError
 from termo.core.feedback import NERDLE_LETTERS
 from termo.games import equations
 from termo.games.base import EXACT, Game
+from termo.games.parsed import ParsedLists, cached_lists
 from termo.games.words import read_words
 from termo.core.paths import data_dir
 
@@ -60,15 +61,23 @@ def read_equations(name: str, rules: equations.Rules) -> tuple[str, ...]:
 def make(extended: bool = False, strict: bool = False, mini: bool = False) -> Game:
     """Nerdle Classic, or Nerdle Mini when ``mini`` (memoised); ``strict``: the exact win rule."""
     rules = equations.MINI if mini else equations.CLASSIC
-    answers = read_equations(MINI_FILE if mini else CLASSIC_FILE, rules)
     key = "nerdle-mini" if mini else "nerdle"
+    file = MINI_FILE if mini else CLASSIC_FILE
+
+    def parse() -> ParsedLists:
+        answers = read_equations(file, rules)
+        return ParsedLists.parse(answers, (), (0.0,) * len(answers), normalize)
+
+    lists = cached_lists(key, [data_dir() / file], parse)
+    answers = lists.answers
     opener = MINI_OPENER if mini else CLASSIC_OPENER
     return Game(
         name=key,
         word_length=rules.tiles,
         answers=answers,
         probes=answers,
-        icf=(0.0,) * len(answers),
+        icf=lists.icf,
+        normal_forms=lists.normal_forms(),
         max_turns=6,
         title="Nerdle Mini" if mini else "Nerdle",
         language="en",

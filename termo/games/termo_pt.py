@@ -12,6 +12,7 @@ from termo.games import lexicon
 from termo.core.errors import TermoError
 from termo.core.feedback import TERMO_LETTERS, normalize
 from termo.games.base import Game
+from termo.games.parsed import ParsedLists, cached_lists
 from termo.games.words import letters_only
 from termo.core.paths import data_dir
 
@@ -19,9 +20,9 @@ NAME = "termo"
 OPENER = "tarso"
 
 
-@lru_cache(maxsize=None)
-def termo_game(extended: bool = False, fold_cedilla: bool = True) -> Game:
-    """The Termo game (memoised)."""
+def parse_lists(fold_cedilla: bool = True) -> ParsedLists:
+    """Termo's answers, extra probes (the conjugated forms), ICF scores and normal forms, parsed
+    from the shipped files (``fold_cedilla=False``: regrouped from the raw sources)."""
     if fold_cedilla:
         answers = lexicon.load_word_list(data_dir() / lexicon.LEXICON_FILE)
         extras = lexicon.load_word_list(data_dir() / lexicon.EXTRA_PROBES_FILE)
@@ -33,14 +34,30 @@ def termo_game(extended: bool = False, fold_cedilla: bool = True) -> Game:
     if missing and fold_cedilla:  # the shipped clip covers every answer: a gap means a damaged file
         raise TermoError(f"no ICF score for {len(missing)} answers (first: {missing[0]!r})")
     unknown = max(scores.values()) + 1.0  # spellings only the cedilla split creates: rarest of all
-    probes = answers + extras if extended else answers
+    return ParsedLists.parse(answers, extras, (scores.get(w, unknown) for w in answers),
+                             partial(normalize, fold_cedilla=fold_cedilla))
+
+
+def _lists(fold_cedilla: bool) -> ParsedLists:
+    """The parsed lists, from the parsed-game cache (`termo.games.parsed`) when they are shipped ones."""
+    if not fold_cedilla:  # rare, and read from the raw sources: parsed each time
+        return parse_lists(fold_cedilla=False)
+    sources = [data_dir() / name for name in (lexicon.LEXICON_FILE, lexicon.EXTRA_PROBES_FILE, lexicon.ICF_FILE)]
+    return cached_lists(NAME, sources, parse_lists)
+
+
+@lru_cache(maxsize=None)
+def termo_game(extended: bool = False, fold_cedilla: bool = True) -> Game:
+    """The Termo game (memoised)."""
+    lists = _lists(fold_cedilla)
     name = NAME + ("-extended" if extended else "") + ("" if fold_cedilla else "-cedilla")
     return Game(
         name=name,
         word_length=lexicon.WORD_LENGTH,
-        answers=answers,
-        probes=probes,
-        icf=tuple(scores.get(w, unknown) for w in answers),
+        answers=lists.answers,
+        probes=lists.probes(extended),
+        icf=lists.icf,
+        normal_forms=lists.normal_forms(extended),
         max_turns=6,
         title="Termo",
         language="pt",

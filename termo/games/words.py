@@ -48,12 +48,17 @@ def letter_game(*, name: str, title: str, language: str, alphabet: str, answers_
     """A 5-letter, 6-try game with a uniform prior and the exact win rule from two shipped lists
     (answers; every accepted guess, answers included)."""
     from termo.core.paths import data_dir
+    from termo.games.parsed import ParsedLists, cached_lists
 
-    answers = dedupe(read_words(data_dir() / answers_file), normalize, prefer)
-    allowed = dedupe(read_words(data_dir() / allowed_file), normalize, prefer)
-    answers, probes = answers_then_probes(answers, allowed, normalize)
-    return Game(name=name, key=name, word_length=5, answers=answers, probes=probes,
-                icf=(0.0,) * len(answers), max_turns=6, title=title, language=language,
+    def parse() -> ParsedLists:
+        answers = dedupe(read_words(data_dir() / answers_file), normalize, prefer)
+        allowed = dedupe(read_words(data_dir() / allowed_file), normalize, prefer)
+        answers, probes = answers_then_probes(answers, allowed, normalize)
+        return ParsedLists.parse(answers, probes[len(answers):], (0.0,) * len(answers), normalize)
+
+    lists = cached_lists(name, [data_dir() / answers_file, data_dir() / allowed_file], parse)
+    return Game(name=name, key=name, word_length=5, answers=lists.answers, probes=lists.probes(),
+                icf=lists.icf, normal_forms=lists.normal_forms(), max_turns=6, title=title, language=language,
                 symbols=alphabet, normalizer=normalize, guess_error=letters_only,
                 default_opener=opener, uniform_prior=True, description=description,
                 colour_letters=colour_letters)
