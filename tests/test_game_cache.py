@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILDERS = {  # the plugins' builders without their memoisation: each call reads the lists again
     "termo": lambda: termo_pt.termo_game.__wrapped__(),
     "termo-extended": lambda: termo_pt.termo_game.__wrapped__(extended=True),
-    "wordle": lambda: wordle_en.wordle_game.__wrapped__(),
+    "wordle": lambda: wordle_en.edition_game.__wrapped__("original"),
+    "wordle-nyt": lambda: wordle_en.edition_game.__wrapped__("nyt"),
+    "wordle-nyt-2022": lambda: wordle_en.edition_game.__wrapped__("nyt-2022"),
     "wordle-ru": lambda: wordle_ru.wordle_ru_game.__wrapped__(),
     "nerdle": lambda: nerdle.make.__wrapped__(),
     "nerdle-strict": lambda: nerdle.make.__wrapped__(strict=True),
