@@ -168,13 +168,89 @@ def sweep_bounds_unit(A, S, n, allowed, n_allowed, rc, loss, win, cnt, lbs, sq, 
 
 
 @njit(cache=True)
+def cm_small(cm, S, n):
+    """Whether every class size of ``S[:n]`` fits a byte (the pairwise pass's lanes)."""
+    for j in range(n):
+        if cm[S[j]] > 255:
+            return False
+    return True
+
+
+@njit(cache=True)
+def sweep_classes_pairs(A, cm, S, n, n_probes, rc, loss, win, lbs, sq, valid):
+    """:func:`sweep_bounds_classes` over every probe of a small state (``n <= PAIR_MAX``, class
+    sizes below 256) by comparing the state's rows pairwise, a block of probes at a time, like
+    :func:`sweep_unit_pairs`. Per probe and answer ``j``: the earlier answers with its code (their
+    count, the largest class among them) and whether a later one has it; at the last answer of
+    a group, ``min(c_b, m_b)`` is the group's largest class, capped by the earlier ones plus one."""
+    before = np.zeros(PAIR_BLOCK, np.uint8)
+    largest = np.zeros(PAIR_BLOCK, np.uint8)
+    after = np.zeros(PAIR_BLOCK, np.uint8)
+    pairs = np.zeros(PAIR_BLOCK, np.uint8)
+    kk = np.zeros(PAIR_BLOCK, np.uint8)
+    wn = np.zeros(PAIR_BLOCK, np.uint8)
+    caps = np.zeros(PAIR_BLOCK, np.uint8)
+    one = np.uint8(1)
+    zero = np.uint8(0)
+    for p0 in range(0, n_probes, PAIR_BLOCK):
+        pb = min(PAIR_BLOCK, n_probes - p0)
+        pairs[:] = 0
+        kk[:] = 0
+        wn[:] = 0
+        caps[:] = 0
+        for j in range(n):
+            rj = A[S[j], p0:p0 + pb]
+            before[:] = 0
+            after[:] = 0
+            largest[:] = np.uint8(cm[S[j]])
+            for i in range(n):
+                ri = A[S[i], p0:p0 + pb]
+                if i < j:
+                    zi = np.uint8(cm[S[i]])
+                    for q in range(pb):
+                        e = np.uint8(ri[q] == rj[q])
+                        before[q] += e
+                        z = e * zi
+                        largest[q] = z if z > largest[q] else largest[q]
+                elif i > j:
+                    for q in range(pb):
+                        after[q] |= np.uint8(ri[q] == rj[q])
+            for q in range(pb):
+                b = before[q]
+                pairs[q] += b
+                kk[q] += np.uint8(b == zero)
+                w = np.uint8(rj[q] == win)
+                wn[q] += w
+                c = b + one
+                c = largest[q] if largest[q] < c else c
+                caps[q] += np.uint8(after[q] == zero) * (one - w) * c
+        for q in range(pb):
+            w = np.int64(wn[q])
+            k = np.int64(kk[q])
+            valid[p0 + q] = not (k == 1 and w == 0)
+            sm = n - w
+            cs = np.int64(caps[q])
+            if rc <= 0:
+                lbs[p0 + q] = loss * sm
+            elif rc == 1:
+                lbs[p0 + q] = (1.0 + loss) * sm - loss * cs
+            else:
+                lbs[p0 + q] = 2.0 * sm - cs
+            sq[p0 + q] = n + 2 * np.int64(pairs[q]) - w * w
+
+
+@njit(cache=True)
 def sweep_bounds_classes(A, cm, S, n, allowed, n_allowed, rc, loss, win, cnt, cmx, lbs, sq, valid):
     """:func:`sweep_bounds` for weights 1 under a win rule with classes (Nerdle's commutative
     answers: one guess wins a whole class, ``cm[a]`` the size of ``a``'s class): the same numbers,
     branch-free. A group of ``m`` answers whose largest class has ``c`` members in all is bounded
     by ``2m − min(c, m)`` (``(1 + loss)·m − loss·min(c, m)`` with one round left), so per probe
     the pass keeps ``Σ_b min(c_b, m_b)`` up to date as each answer joins its group. ``cnt`` (an
-    integer table over the codes) must be all zero and is left so; ``cmx`` (another) is scratch."""
+    integer table over the codes) must be all zero and is left so; ``cmx`` (another) is scratch.
+    ``allowed`` is ascending (every probe when ``n_allowed`` is the probe count)."""
+    if n <= PAIR_MAX and n_allowed == A.shape[1] and cm_small(cm, S, n):
+        sweep_classes_pairs(A, cm, S, n, n_allowed, rc, loss, win, lbs, sq, valid)
+        return
     cmx[:] = 0
     for t in range(n_allowed):
         p = allowed[t]
