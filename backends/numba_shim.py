@@ -37,8 +37,10 @@ same stderr line.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import importlib.abc
 import importlib.util
 import os
 import platform
@@ -162,7 +164,11 @@ def load():
         if _state["numba"] is not None or _state["failed"]:
             return _state["numba"]
         try:
-            import numba
+            with _scipy_hidden():
+                import numba
+                from numba.core.registry import cpu_target
+
+                cpu_target.target_context.refresh()  # numba's own start-up, done here, SciPy unseen
         except Exception:  # noqa: BLE001 - an installed numba that cannot start: interpret
             _state["failed"] = True
             _bind({k: k.py_func for k in _pending}, range)
@@ -175,6 +181,29 @@ def load():
         _state["numba"] = numba
         _run_warm_ups(numba, stamp_dirs)
         return numba
+
+
+class _HideSciPy(importlib.abc.MetaPathFinder):
+    """Makes ``scipy`` unimportable while it is on ``sys.meta_path``."""
+
+    def find_spec(self, name, path, target=None):
+        if name == "scipy" or name.startswith("scipy."):
+            raise ImportError(f"{name} is not imported while numba starts")
+        return None
+
+
+@contextlib.contextmanager
+def _scipy_hidden():
+    """numba imports SciPy when it starts (0.1–0.3 s; its BLAS serves ``np.dot`` and
+    ``np.linalg`` in compiled code, which no kernel here calls), unless SciPy cannot be found.
+    While numba starts it cannot; after, it imports as usual (the jax extra needs it). Where SciPy
+    is already imported this changes nothing."""
+    finder = _HideSciPy()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
 
 
 def _bind(replacement: dict, real_prange) -> None:

@@ -65,6 +65,21 @@ def test_importing_a_kernel_module_does_not_import_numba(module):
     assert printed_words(f"import sys, {module}\nprint('numba' in sys.modules)", TERMO_NO_NUMBA="") == ["False"]
 
 
+def test_numba_starts_without_scipy_which_still_imports_after():
+    """numba would import SciPy as it starts (for BLAS in compiled code, which no kernel here
+    uses); the shim keeps it out, a kernel runs, and SciPy imports as usual afterwards."""
+    pytest.importorskip("numba")
+    pytest.importorskip("scipy")
+    code = ("import sys, numpy as np\n"
+            "from backends.kernels import entropy as k\n"
+            "a = np.arange(300, dtype=np.float64) / 7\n"
+            "assert k.pairwise_sum(a, 0, 300) == a.sum()\n"
+            "print('scipy' in sys.modules)\n"
+            "import scipy.linalg\n"
+            "print('imported')")
+    assert printed_words(code, TERMO_NO_NUMBA="") == ["False", "imported"]
+
+
 def test_first_kernel_call_binds_every_module_to_numba():
     pytest.importorskip("numba")
     code = ("import numpy as np\n"
