@@ -131,9 +131,11 @@ def main(argv=None) -> None:
 
     path = RESULTS / "exact.json"  # keep a ranking of openers saved by --termo-openers
     if path.exists():
-        kept = json.loads(path.read_text(encoding="utf-8")).get("termo_openers")
-        if kept is not None:
-            payload["termo_openers"] = kept
+        before = json.loads(path.read_text(encoding="utf-8"))
+        if before.get("termo_openers") is not None:
+            payload["termo_openers"] = before["termo_openers"]
+        if not doddle and "process_cpu_s" in before.get("doddle_salet", {}):  # Doddle's last run, kept as it was
+            payload["doddle_salet"] = {**before["doddle_salet"], "from_an_earlier_run": before.get("machine", {}).get("when")}
     save("exact", payload)
 
 
