@@ -343,13 +343,15 @@ def _depths(tree, depth=1):
     return out
 
 
-def test_unit_weight_fast_path_equals_the_general_pass(small):
-    """Weights 1 under the exact rule take the group-size-only bound pass and the candidates-
-    first shortcut; forcing the general pass must give the same values, trees and work."""
-    game = dataclasses.replace(uniform(small), max_turns=4)
+@pytest.mark.parametrize("mode", [1, 2])
+def test_count_passes_give_the_same_search(small, nerdle_small, mode):
+    """Weights 1 take a counting bound pass (1: the exact rule's, with the candidates-first
+    shortcut; 2: Nerdle's commutative rule, with class sizes); forcing the general pass must give
+    the same values, trees and work."""
+    game = dataclasses.replace(uniform(small) if mode == 1 else nerdle_small, max_turns=4)
     fast = Problem(game)
     slow = Problem(game)
-    assert fast.engine.unit == 1
+    assert fast.engine.unit == mode
     slow.engine.unit = 0
     a = solve(game, problem=fast)
     b = solve(game, problem=slow)
@@ -376,19 +378,6 @@ def test_the_count_passes_equal_the_general_pass(small, nerdle_small, rounds):
             slow = engine.guess_bounds(members, rounds), engine.guess_splits(members, rounds)
             engine.unit = mode
             assert fast[0].tolist() == slow[0].tolist() and fast[1].tolist() == slow[1].tolist()
-
-
-def test_commutative_count_pass_gives_the_same_search(nerdle_small):
-    """Nerdle's class-size pass against the general pass: the same values, trees and work."""
-    game = dataclasses.replace(nerdle_small, max_turns=4)
-    fast = Problem(game)
-    slow = Problem(game)
-    assert fast.engine.unit == 2
-    slow.engine.unit = 0
-    a = solve(game, problem=fast)
-    b = solve(game, problem=slow)
-    assert (a.total, a.lower, a.nodes) == (b.total, b.lower, b.nodes)
-    assert json.dumps(a.tree(), sort_keys=True) == json.dumps(b.tree(), sort_keys=True)
 
 
 def test_rank_openers_settles_every_candidate(small):

@@ -14,10 +14,7 @@ import json
 import math
 import os
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -25,10 +22,9 @@ from termo.engine import hard_mode
 from termo.exact.ranking import rank_first_words, rank_store
 from termo.exact.search import answer_weights
 
+from cli_processes import termo_process
 from test_exact import Oracle, uniform
 from solver_oracles import tiny_game
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -114,12 +110,7 @@ def test_bad_rank_is_one_clear_error(small):
 
 # --------------------------------------------------------------------------- the command
 def _cli(args, **kw):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env.setdefault("TERMO_DATA_DIR", str(REPO / "data"))
-    env["TERMO_PROGRESS_INTERVAL"] = "1"
-    return subprocess.Popen([sys.executable, "-m", "cli", "optimal", *args], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    return termo_process(["optimal", *args], progress_interval="1", **kw)
 
 
 def test_cli_without_opener_proves_the_best_first_word(capsys, tmp_path):

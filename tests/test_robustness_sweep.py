@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +13,10 @@ from termo.core.chunks import CheckpointStore
 from termo.robustness.sweep import SweepConfig, run_sweep
 from termo.robustness.world import Column, World, grid_columns, load_world
 
+from cli_processes import termo_process
+
 SMALL = World(size=90)
 COLUMNS = [Column("T=0.7", 0.7, 90), Column("T=1", 1.0, 90), Column("T=inf", math.inf, 90)]
-REPO = Path(__file__).resolve().parents[1]
 
 
 def check_grid(result):
@@ -90,11 +87,7 @@ def test_damaged_checkpoint_is_recomputed(tmp_path):
 
 
 def _cli(args, **kw):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env.setdefault("TERMO_DATA_DIR", str(REPO / "data"))
-    return subprocess.Popen([sys.executable, "-m", "cli", "robustness", *args], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    return termo_process(["robustness", *args], **kw)
 
 
 class Crash(RuntimeError):
