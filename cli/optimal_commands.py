@@ -118,6 +118,8 @@ def optimal_command(
     g = load_game(game, strict=strict)
     temperature = parse_temperature(t)
     loss_cost = _parse_loss(loss)
+    if rank is None and cluster.status and opener is None and time_limit is None and nodes is None:
+        rank = 1  # how far the ranking behind `termo optimal` (no opener) has gone
     if rank is not None:
         if opener is not None or time_limit is not None or nodes is not None:
             fail("--rank ranks every first word until it is proved (resumable): give it without --opener, "

@@ -34,6 +34,9 @@ WorkersOption = Annotated[Optional[int], typer.Option(
     "--workers", metavar="N", show_default=False,
     help=f"With --rank: run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix).")]
 ChunkOption = Annotated[int, typer.Option("--chunk", metavar="N", help="With --rank: first words per checkpointed chunk.")]
+StatusOption = Annotated[bool, typer.Option(
+    "--status", help="With --rank: say how far the checkpointed run has gone (first words settled, the best "
+                     "totals so far, the bracket of the best), computing nothing.")]
 
 
 @dataclass(frozen=True)
@@ -47,12 +50,13 @@ class Cluster:
     chunk: int = 64
     worker_timeout: float = 60.0
     connect_timeout: float = 5.0
+    status: bool = False
 
     def check_unused(self) -> None:
         """These options only mean something with --rank."""
         given = [name for name, on in (("--resume", self.resume), ("--checkpoint-dir", self.checkpoint_dir),
                                        ("--scheduler", self.scheduler), ("--workers", self.workers is not None),
-                                       ("--chunk", self.chunk != 64)) if on]
+                                       ("--chunk", self.chunk != 64), ("--status", self.status)) if on]
         if given:
             raise TermoError(f"{', '.join(given)}: only with --rank N, or without --opener, --time and --nodes")
 
@@ -64,16 +68,20 @@ def _cluster(ctx, **values) -> Cluster:
 CLUSTER_OPTIONS = OptionGroup.of(
     _cluster, resume=(ResumeOption, False), checkpoint_dir=(CheckpointDirOption, None),
     scheduler=(SchedulerOption, None), workers=(WorkersOption, None), chunk=(ChunkOption, 64),
-    worker_timeout=(worker_timeout_option(""), 60.0), connect_timeout=(ConnectTimeoutOption, 5.0))
+    worker_timeout=(worker_timeout_option(""), 60.0), connect_timeout=(ConnectTimeoutOption, 5.0),
+    status=(StatusOption, False))
 
 
 def optimal_rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster, json_out: bool) -> None:
-    """Rank ``game``'s first words (progress on stderr), print the proven top ``n``."""
+    """Rank ``game``'s first words (progress on stderr), print the proven top ``n`` (with
+    ``--status``: how far the checkpointed run has gone)."""
     result = rank(game, n, hard, t, loss, cluster)
     if json_out:
         print_json(result)
-        return
-    _print_ranking(game, result)
+    elif result["proved"]:
+        _print_ranking(game, result)
+    else:
+        _print_status(game, result)
 
 
 def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> dict:
@@ -86,7 +94,10 @@ def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> d
     check_cluster(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
     folder = cluster.checkpoint_dir or default_out(DEFAULT_DIR) / (game.label + ("-hard" if hard else "")) / "checkpoints"
     out_folder(folder, option="--checkpoint-dir")
-    store = rank_store(folder, reuse=cluster.resume)
+    store = rank_store(folder, reuse=cluster.resume or cluster.status)
+    if cluster.status:
+        return rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store, warn=_warn,
+                                compute=False)
     executor = cluster_executor(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
     info: dict = {}
     try:
@@ -119,6 +130,16 @@ def _fresh_work(update):
 
 def _warn(line: str) -> None:
     typer.echo(f"termo: {line}", err=True)
+
+
+def _print_status(game, result: dict) -> None:
+    low, high = result["best_bracket"]
+    typer.echo(f"{game.title or game.label}: {result['settled']:,} of {result['first_words']:,} first words settled "
+               f"({result['chunks_missing']} chunks of the next round not checkpointed yet; --resume goes on)")
+    for row in result["best_so_far"]:
+        typer.echo(f"  {row['word']:<12} {row['total']:>12g} {row['mean']:>10.6f}")
+    typer.echo(f"the best first word's value: between {low:.6f} and {high:.6f} (mean guesses)")
+    sys.stdout.flush()
 
 
 def _print_ranking(game, result: dict) -> None:

@@ -190,8 +190,9 @@ def spec_of(game: Game, *, hard: bool = False, t: float = 1.0, loss: float | Non
 class _Runner:
     """Chunks through an executor: checkpoints reused and written, progress reported."""
 
-    def __init__(self, spec: RankSpec, store: CheckpointStore, executor, progress, warn):
-        self.spec, self.store, self.executor = spec, store, executor
+    def __init__(self, spec: RankSpec, store: CheckpointStore, executor, progress, warn, compute: bool = True):
+        self.spec, self.store, self.executor, self.compute = spec, store, executor, compute
+        self.missing = 0  # chunks not checkpointed, when only the checkpoints are read (compute off)
         self.progress = progress or (lambda done, total, note="": None)
         self.warn = warn or (lambda line: None)
         self.total = 0
@@ -221,6 +222,9 @@ class _Runner:
             else:
                 tasks.append(RankTask(self.spec, tuple(words), limit, key))
         self.progress(self.done, self.total, note)
+        if not self.compute:
+            self.missing += len(tasks)
+            return results
         for task, values in self.executor.run(tasks):
             self.store.put(task.key, list(task.words), values, meta={"spec": self.spec.describe(),
                                                                        "limit": _num(task.limit)})
@@ -242,15 +246,16 @@ def root_order(game: Game, spec: RankSpec) -> tuple[list[int], list[float]]:
 def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1.0, loss: float | None = None,
                      chunk: int = DEFAULT_CHUNK, store: CheckpointStore | None = None, executor=None,
                      progress: Callable | None = None, warn: Callable | None = None,
-                     info: dict | None = None) -> dict:
+                     info: dict | None = None, compute: bool = True) -> dict:
     """The proven ranking of ``game``'s first words (see the module doc): plain data that depends
-    only on the inputs. ``info``, when given, is filled with how the run went."""
+    only on the inputs. ``info``, when given, is filled with how the run went. ``compute=False``
+    only reads the checkpoints: how far a run has gone (:func:`_status`), nothing computed."""
     if int(n) < 1:
         raise TermoError(f"--rank must be at least 1, not {n}")
     n = min(int(n), game.n_probes)
     started = time.time()
     spec = spec_of(game, hard=hard, t=t, loss=loss)
-    runner = _Runner(spec, store or rank_store(None), executor or LocalExecutor(), progress, warn)
+    runner = _Runner(spec, store or rank_store(None), executor or LocalExecutor(), progress, warn, compute)
     order, first_pass = root_order(game, spec)
     seeds = _seeds(game, order, n)
     runner.total = game.n_probes
@@ -258,7 +263,7 @@ def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1
     rest = [w for w in order if w not in results]
     delta = 0.0 if _weighted(spec, game) else 1.0
     start, size = 0, FIRST_ROUND
-    while start < len(rest):  # rounds, each against the threshold the earlier ones reached
+    while start < len(rest) and not runner.missing:  # rounds, each against the threshold the earlier ones reached
         limit = _threshold(results, n) + delta
         block = []
         for w in rest[start:start + size]:  # the one-pass bound at the root settles some at once
@@ -270,7 +275,10 @@ def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1
         results.update(runner.run([tuple(block[i:i + chunk]) for i in range(0, len(block), chunk)], limit,
                                   "first words"))
         start, size = start + size, size * ROUND_GROWTH
-    out = _result(game, spec, n, _threshold(results, n), results)
+    if runner.missing or len(results) < game.n_probes:
+        out = _status(game, spec, n, results, first_pass, runner.missing)
+    else:
+        out = _result(game, spec, n, _threshold(results, n), results)
     if info is not None:
         info.update({"seconds": time.time() - started, "chunks_computed": runner.computed,
                      "chunks_resumed": runner.resumed, "rejected_checkpoints": runner.rejected,
@@ -322,6 +330,24 @@ def _result(game: Game, spec: RankSpec, n: int, threshold: float, results: dict)
         "solved_exactly": how.count("solve"), "exact_below_limit": len(exact),
         "proved": len(results) == game.n_probes,
     }
+
+
+def _status(game: Game, spec: RankSpec, n: int, results: dict, first_pass: list, missing: int) -> dict:
+    """How far an unfinished ranking has gone, from its checkpoints: the exact totals known, and
+    the bracket of the best first word's value: at most the best exact total, at least the least
+    of that and every unsettled word's one-pass bound."""
+    weighted = _weighted(spec, game)
+    scale = _weight_of_all(game, spec) if weighted else float(game.n_answers)
+    exact = sorted((v[1], w) for w, v in results.items() if v[0] == EXACT_STATUS)
+    open_words = [w for w in range(game.n_probes) if w not in results]
+    best = exact[0][0] if exact else math.inf
+    low = min([best] + [first_pass[w] for w in open_words])
+    known = [{"word": game.probes[w], "total": total if not weighted else total / scale, "mean": total / scale,
+              "proved": True} for total, w in exact[:n]]
+    return {"game": game.label, "hard": spec.hard, "t": None if math.isinf(spec.t) or not weighted else spec.t,
+            "loss": spec.loss, "rank": n, "answers": game.n_answers, "first_words": game.n_probes,
+            "proved": False, "settled": len(results), "unsettled": len(open_words), "chunks_missing": missing,
+            "best_so_far": known, "best_bracket": [low / scale, best / scale]}
 
 
 def _weight_of_all(game: Game, spec: RankSpec) -> float:
