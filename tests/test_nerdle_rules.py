@@ -460,7 +460,7 @@ def test_nerdle_game():
     assert (g.name, g.key, g.title, g.word_length, g.max_turns, g.language) == ("nerdle", "nerdle", "Nerdle", 8, 6, "en")
     assert g.n_answers == g.n_probes == 17_723 and g.code_dtype == "uint16"
     assert g.symbols == "0123456789+-*/=" and g.unit == "symbols" and g.uniform_prior
-    assert set(g.icf) == {0.0} and g.win_rule == "commutative" and g.default_opener == "48-32=16"
+    assert set(g.icf) == {0.0} and g.win_rule == "commutative" and g.default_opener == "54-38=16"
     i, j = g.index_of("12+34=46"), g.index_of("34+12=46")
     assert g.wins(i, j) and g.wins(j, i) and not g.wins(i, g.index_of("10-2-3=5"))
     assert not g.wins(g.index_of("10-2-3=5"), g.index_of("10-3-2=5"))

@@ -313,10 +313,12 @@ def test_the_shipped_trees_serve_only_their_configuration():
 
     game = get_game("nerdle")
     tree = find_tree(game, 3, 1.0, False, 10, 1, game.default_opener)
-    # two shipped Classic trees serve the default configuration: the level-3 playout (2.9748)
-    # is preferred to the practical tree (3.0073) by the mean noted when each was built
-    assert tree is not None and tree.method == "level3" and tree.opener == game.default_opener
-    assert tree.info["eval"]["mean"] < 3.0
+    # the default configuration plays the exact tree's opener (its proved 2.9519 beats the level-3
+    # playout's 2.9748 from 48-32=16, which serves that opener instead)
+    assert tree is not None and tree.method == "exact" and tree.opener == game.default_opener
+    assert tree.info["proved"] is True and tree.info["eval"]["mean"] < 2.96
+    level3 = find_tree(game, 3, 1.0, False, 10, 1, "48-32=16")
+    assert level3 is not None and level3.method == "level3" and level3.info["eval"]["mean"] < 3.0
     assert find_tree(game, 2, 1.0, False, 10, 1, game.default_opener) is None
     assert find_tree(game, 3, 1.0, False, 20, 1, game.default_opener) is None
     assert find_tree(game, 3, 1.0, True, 10, 1, game.default_opener) is None
@@ -355,8 +357,10 @@ def test_shipped_files_read_back_and_are_small():
         assert path.stat().st_size < 512 * 1024
         tree, game = read_tree(path)
         assert game.index_of(tree.opener) == tree.root.guess
-        # built from the game's interface opener, except the exact Nerdle tree (its solver chose)
-        assert tree.opener == game.default_opener or path.name == "nerdle-exact.tree.gz"
+        # built from the game's interface opener, except Nerdle Classic's level-3 and practical
+        # trees, built from its best first guess by entropy (the interface opener is the exact tree's)
+        assert tree.opener == game.default_opener or (path.name in ("nerdle-level3.tree.gz", "nerdle-practical.tree.gz")
+                                                      and tree.opener == "48-32=16")
 
 
 def test_a_damaged_cached_tree_is_reported_dropped_and_not_walked(tmp_path, monkeypatch, mini, mini_practical, capsys):

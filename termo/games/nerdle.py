@@ -32,9 +32,12 @@ from termo.core.paths import data_dir
 CLASSIC_FILE = "nerdle_classic.txt"
 MINI_FILE = "nerdle_mini.txt"
 COMMUTATIVE = "commutative"
-# Classic: the published best first guess by entropy (maxjiang216/nerdle-solver, 9.78 bits); the
-# engine agrees: Solver(make(), level=2) over all 17,723 openers, 9.7752 bits (either win rule).
-CLASSIC_OPENER = "48-32=16"
+# Classic: the first guess of the exact solver's best proved strategy, the shipped tree
+# data/trees/nerdle-exact.tree.gz (52,317 guesses over the 17,723 answers, mean 2.951927, proved
+# optimal for this first guess: docs/exact.md), which the default configuration then walks. The
+# best first guess by entropy is 48-32=16 (9.7752 bits; maxjiang216/nerdle-solver publishes 9.78),
+# what `termo opener --level 2` and --opener optimal play; this one has 9.7198 bits.
+CLASSIC_OPENER = "54-38=16"
 # Mini: the best opener by entropy over the 206 answers (uniform prior, commutative rule), found
 # with the engine: termo.book.openers.optimal_opener(Solver(make(mini=True), level=2)) gives 4*7=28,
 # 5.8106 bits in 74 groups (its rearrangement 7*4=28 is in the winning group), ahead of 28/7=4

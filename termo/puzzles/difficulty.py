@@ -3,8 +3,8 @@
 Order the answers from easiest to hardest by
 
 1. the number of guesses on the stored decision tree's path to the answer (real rules),
-2. the size of the answer's feedback group after the opener (``48-32=16``; a smaller group is
-   easier),
+2. the size of the answer's feedback group after the opener (the tree's first guess, ``54-38=16``
+   with the shipped exact tree; a smaller group is easier),
 3. the equation text (the final, deterministic tie-break).
 
 The answer at 1-based position ``r`` of ``N`` has percentile ``100 * r / N`` (the hardest is 100)
