@@ -6,8 +6,7 @@ The work is cut by first word into chunks (:class:`RankTask`), run by :mod:`term
 killed run resumes where it stopped and a lost worker costs its chunk only.
 
 1. **Seeds.** The first words with the finest split at the root (least ``Σ_b W(S_b)²``, then the
-   probe index), ``max(2N, N + 5)`` of them with the game's default opener, are solved exactly,
-   one chunk each. The N-th best of their totals is the *threshold* ``τ``.
+   probe index), ``max(2N, N + 5)`` of them, are solved exactly, one chunk each. The N-th best of their totals is the *threshold* ``τ``.
 2. **Everyone else**, in the same order, in rounds of 256, 1,024, 4,096 ... first words, each
    cut into chunks: a first word is *out* when a lower bound of its total reaches ``limit = τ +
    δ``, ``τ`` the N-th best exact total known when the round starts (``δ = 1`` for a uniform
@@ -298,18 +297,9 @@ def _weighted(spec: RankSpec, game: Game) -> bool:
 
 
 def _seeds(game: Game, order: list[int], n: int) -> list[int]:
-    """The first words solved exactly first: the game's default opener, then the finest splits."""
-    count = min(game.n_probes, max(2 * n, n + 5))
-    seeds = []
-    opener = game.index_of(game.default_opener) if game.default_opener else None
-    if opener is not None:
-        seeds.append(opener)
-    for w in order:
-        if len(seeds) >= count:
-            break
-        if w not in seeds:
-            seeds.append(w)
-    return seeds
+    """The first words solved exactly first: the finest splits. (Not the game's opener: the seeds
+    decide the rounds and so the checkpoints, which must not go stale when the opener changes.)"""
+    return list(order[:min(game.n_probes, max(2 * n, n + 5))])
 
 
 def _result(game: Game, spec: RankSpec, n: int, threshold: float, results: dict) -> dict:
