@@ -6,7 +6,8 @@ The work is cut by first word into chunks (:class:`RankTask`), run by :mod:`term
 killed run resumes where it stopped and a lost worker costs its chunk only.
 
 1. **Seeds.** The first words with the finest split at the root (least ``Σ_b W(S_b)²``, then the
-   probe index), ``max(2N, N + 5)`` of them, are solved exactly, one chunk each. The N-th best of their totals is the *threshold* ``τ``.
+   probe index), ``max(2N, N + 5)`` of them, are solved exactly, one chunk each. The N-th best of
+   their totals is the *threshold* ``τ``.
 2. **Everyone else**, in the same order, in rounds of 256, 1,024, 4,096 ... first words, each
    cut into chunks: a first word is *out* when a lower bound of its total reaches ``limit = τ +
    δ``, ``τ`` the N-th best exact total known when the round starts (``δ = 1`` for a uniform
