@@ -79,7 +79,7 @@ KERNEL_FAMILIES = {
     "tree": ("kernels/tree.py", "kernels/registry.py", "kernels/tree_sweep.py"),
     "exact": ("kernels/exact.py", "kernels/exact_bounds.py"),
     "full-beam": ("kernels/fullbeam.py", "kernels/fullbeam_bounds.py", "kernels/fullbeam_small.py",
-                  "kernels/fullbeam_sweeps.py"),
+                  "kernels/fullbeam_sweeps.py", "kernels/fullbeam_counts.py"),
     "exact-ops": ("exact_ops.py",),
 }
 

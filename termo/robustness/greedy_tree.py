@@ -87,6 +87,7 @@ class GreedyTreeEvaluator:
         self._values: dict = {}
         self._choices: dict = {}
         self._plan = None  # what the backend's best_probes reads for this prior, built on first use
+        self._host_plan = None  # the same for the host's probes_at_least (the win rule), on first use
         # a win rule beyond the exact one (Nerdle's commutative rule): some probe wins against an
         # answer other than itself, so a two-member state may be won by its first guess
         self._equivalent_wins = win_rule.has_equivalent_wins(self.matrix, n_answers, self.win_code)
@@ -189,10 +190,10 @@ class GreedyTreeEvaluator:
             sub = members[self._ops.segment_positions(offsets, t, sub_off)]
             if self._plan is None:
                 self._plan = self.backend.best_probe_plan(self.matrix, self.probe_prior)
-            best, _ = self.backend.best_probes(self._plan, sub, sub_off, self.prior, self.win_code, self.n_bins)
+            best, best_h = self.backend.best_probes(self._plan, sub, sub_off, self.prior, self.win_code, self.n_bins)
             if self._equivalent_wins:  # §5.2's candidates under the game's win rule (win_rule module)
                 best = win_rule.candidates_first(self.matrix, sub, sub_off, self.prior, self.probe_prior, best,
-                                                 self.win_code, self.n_bins)
+                                                 self.win_code, self.n_bins, best_h, self._near_top)
             self.stats.swept += len(todo)
             if len(self._choices) > self.cache_limit:
                 self._choices.clear()
@@ -201,6 +202,16 @@ class GreedyTreeEvaluator:
                 out[i] = g
                 self._choices[node_keys[i]] = g
         return out
+
+
+    def _near_top(self, state, floor_h):
+        """Every probe with an entropy of at least ``floor_h`` over ``state`` (and maybe a few
+        more), on the host (the win rule's recomputation is host work)."""
+        ops = self._ops
+        if self._host_plan is None:
+            same = self.backend is ops and self._plan is not None
+            self._host_plan = self._plan if same else ops.best_probe_plan(self.matrix, self.probe_prior)
+        return ops.probes_at_least(self._host_plan, state, self.prior, floor_h, self.win_code, self.n_bins)
 
 
 def expected_value(matrix, prior, opener: int, rounds: int | None = None, backend=None) -> float:
