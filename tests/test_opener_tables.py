@@ -233,9 +233,26 @@ def test_cli_local_workers_give_the_same_output(tmp_path):
     assert runs[0] == runs[1] and len(json.loads(runs[0])) == 40
 
 
+def test_only_evaluates_the_named_openers_with_the_table_values(capsys, tmp_path):
+    """``--only A B`` and ``--only A --only B``: the named openers, in the --json shape of a whole
+    table, their values those of the whole table, ranked among themselves."""
+    from cli.app import main
+
+    whole = {r["word"]: r["expected"] for r in run_table(TableConfig(game="nerdle-mini"))["openers"]}
+    for args in (["--only", "54/9=6", "4*7=28", "3*8=24"], ["--only", "54/9=6", "--only", "4*7=28", "--only", "3*8=24"]):
+        code = main(["openers", "--game", "nerdle-mini", "--json", "--checkpoint-dir", str(tmp_path), *args])
+        rows = json.loads(capsys.readouterr().out)
+        assert code == 0
+        assert [(r["word"], r["rank"]) for r in rows] == [("4*7=28", 1), ("3*8=24", 2), ("54/9=6", 2)]
+        assert all(r["expected"] == whole[r["word"]] for r in rows)
+    table = run_table(TableConfig(game="nerdle-mini", only=("3*8=24", "3*8=24")))
+    assert table["n_openers"] == 1 and not table["complete"]
+
+
 @pytest.mark.parametrize("args", [["--limit", "0"], ["--limit", "99999"], ["--game", "chess"], ["--workers", "0"],
                                   ["--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], ["--t", "-1"],
-                                  ["--scheduler", "ucx://h:1"], ["--chunk", "0"]])
+                                  ["--scheduler", "ucx://h:1"], ["--chunk", "0"], ["--only", "1+1=3"],
+                                  ["--only", "4*7=28", "--limit", "3"], ["stray"]])
 def test_cli_bad_input(capsys, tmp_path, args):
     from cli.app import main
 

@@ -35,6 +35,7 @@ class TableConfig:
     game: str  # registry name
     t: float = 1.0  # the prior's temperature (games with a word-frequency prior only)
     limit: int | None = None  # the first N answers as openers; None: every answer
+    only: tuple | None = None  # these answers (words, in this order) as the openers; None: see limit
     chunk_size: int = 32
     backend: str = "numpy"
     extended: bool = False
@@ -73,14 +74,37 @@ def rank_rows(pairs) -> list[dict]:
     return out
 
 
-def opener_indices(data, limit: int | None) -> list[int]:
+def opener_indices(data, limit: int | None, only=None) -> list[int]:
+    """The openers' answer indices: ``only`` (words, each once, in the order given), else the
+    first ``limit`` answers, else every answer."""
     n = len(data.answers)
+    if only is not None:
+        if limit is not None:
+            raise TermoError("give --only or --limit, not both")
+        return named_openers(data, only)
     if limit is None:
         return list(range(n))
     limit = int(limit)
     if not 1 <= limit <= n:
         raise TermoError(f"--limit must be between 1 and {n:,} (the game's answers), got {limit}")
     return list(range(limit))
+
+
+def named_openers(data, words) -> list[int]:
+    """Answer indices of ``words`` (the game's normalisation; repeats dropped): a word that is not
+    an answer of the game is an error naming it."""
+    normalize = data.normalize or (lambda w: w.lower())
+    index = {normalize(w): i for i, w in enumerate(data.answers)}
+    out: list[int] = []
+    for word in words:
+        i = index.get(normalize(str(word)))
+        if i is None:
+            raise TermoError(f"{word!r} is not an answer of the game (an opener of the table must be one)")
+        out.append(i)
+    out = list(dict.fromkeys(out))
+    if not out:
+        raise TermoError("--only needs at least one opener")
+    return out
 
 
 def run_table(config: TableConfig, store: CheckpointStore | None = None, executor=None,
@@ -93,7 +117,7 @@ def run_table(config: TableConfig, store: CheckpointStore | None = None, executo
     world = config.world()
     data = load_game_world(world)
     column = table_column(config, data)
-    openers = opener_indices(data, config.limit)
+    openers = opener_indices(data, config.limit, config.only)
     if int(config.chunk_size) < 1:
         raise TermoError(f"the chunk must be at least 1 opener, got {config.chunk_size}")
     sweep = SweepConfig(world=world, columns=[column], mode="all", chunk_size=int(config.chunk_size),
@@ -139,4 +163,4 @@ def summary(table: dict, top: int = 10) -> dict:
 
 
 __all__ = ["TableConfig", "DECIMALS", "FORMAT", "rank_rows", "rounded", "run_table", "summary", "table_column",
-           "opener_indices"]
+           "opener_indices", "named_openers"]
