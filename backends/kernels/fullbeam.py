@@ -56,6 +56,7 @@ import math
 
 import numpy as np
 
+from backends.constants import ROUND_STEP
 from backends.kernels.fullbeam_bounds import _exact_entropy, heavy_split
 from backends.kernels.fullbeam_counts import MAX_COUNT, sweep_counts, uniform_states
 from backends.kernels.fullbeam_small import full_split_choice, sweep_small
@@ -166,6 +167,48 @@ def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_
             best[large[part]] = g
             best_h[large[part]] = h
     return best, best_h
+
+
+@njit(cache=True, parallel=True)
+def candidate_picks(matrix, members, offsets, prior, probe_prior, win_code, n_bins):
+    """The candidates-only follow-up (docs/openers.md): for every state, the member whose guess
+    leaves the fewest answers unsolved on average — the least ``Σ n_b²`` over its non-winning
+    buckets (counts, compared exactly) — then the §5.2 chain: entropy on the 1e-9 grid
+    descending (the member-order convention), probe prior descending, index ascending.
+    Returns (pick, its entropy) per state."""
+    n_states = offsets.shape[0] - 1
+    w, wl, _ = state_weights(prior, members, offsets)
+    out = np.empty(n_states, np.int64)
+    out_h = np.empty(n_states, np.float64)
+    for s in prange(n_states):
+        lo = offsets[s]
+        hi = offsets[s + 1]
+        hist = np.zeros(n_bins, np.float64)
+        cnt = np.zeros(n_bins, np.int64)
+        best = -1
+        best_sq = 0
+        best_key = 0.0
+        best_h = 0.0
+        for q in range(lo, hi):
+            g = members[q]
+            row = matrix[g]
+            for j in range(lo, hi):
+                cnt[row[members[j]]] += 1
+            sq = 0
+            for j in range(lo, hi):
+                c = row[members[j]]
+                k = cnt[c]
+                if k > 0 and c != win_code:
+                    sq += k * k
+                cnt[c] = 0
+            h, _ = _exact_entropy(row, members, lo, hi, w, wl, hist, cnt, win_code)
+            key = np.rint(h / ROUND_STEP)
+            if best < 0 or sq < best_sq or (sq == best_sq and (key > best_key or (key == best_key and (
+                    probe_prior[g] > probe_prior[best] or (probe_prior[g] == probe_prior[best] and g < best))))):
+                best, best_sq, best_key, best_h = g, sq, key, h
+        out[s] = best
+        out_h[s] = best_h
+    return out, out_h
 
 
 def _subset(offsets, ids):

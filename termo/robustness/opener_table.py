@@ -24,7 +24,7 @@ from typing import Callable
 from termo.core.errors import TermoError
 from termo.robustness.checkpoint import CheckpointStore
 from termo.robustness.distributed import LocalExecutor
-from termo.robustness.world import METHOD, Column, World, load_game_world, uniform_column
+from termo.robustness.world import FOLLOW_UP_METHODS, Column, World, load_game_world, uniform_column
 
 DECIMALS = 4
 FORMAT = "termo-opener-table/1"
@@ -36,6 +36,7 @@ class TableConfig:
     t: float = 1.0  # the prior's temperature (games with a word-frequency prior only)
     limit: int | None = None  # the first N answers as openers; None: every answer
     only: tuple | None = None  # these answers (words, in this order) as the openers; None: see limit
+    follow_up: str = "entropy"  # the greedy follow-up (termo.robustness.greedy_tree.FOLLOW_UPS)
     chunk_size: int = 32
     backend: str = "numpy"
     extended: bool = False
@@ -45,14 +46,21 @@ class TableConfig:
 
 
 def table_column(config: TableConfig, data) -> Column:
-    """The prior of the table: the game's uniform prior, or ``p_T`` over every answer."""
+    """The prior of the table: the game's uniform prior, or ``p_T`` over every answer; with the
+    table's follow-up."""
+    from dataclasses import replace
+
+    from termo.robustness.greedy_tree import FOLLOW_UPS
+
+    if config.follow_up not in FOLLOW_UPS:
+        raise TermoError(f"--follow-up must be one of {', '.join(FOLLOW_UPS)}, not {config.follow_up!r}")
     game = config.world().load_game()
     if game.uniform_prior:
-        return uniform_column(data)
+        return replace(uniform_column(data), follow_up=config.follow_up)
     t = float(config.t)
     if not t > 0:
         raise TermoError(f"the temperature must be positive (or inf), got {config.t}")
-    return Column(f"T={t:g}", t, len(data.icf))
+    return Column(f"T={t:g}", t, len(data.icf), follow_up=config.follow_up)
 
 
 def rounded(value: float) -> float:
@@ -135,7 +143,8 @@ def run_table(config: TableConfig, store: CheckpointStore | None = None, executo
         "win_rule": game.win_rule,
         "rounds": world.rounds,
         "loss": world.loss,
-        "method": METHOD,
+        "method": FOLLOW_UP_METHODS[config.follow_up],
+        "follow_up": config.follow_up,
         "n_answers": len(data.answers),
         "n_probes": len(data.probes),
         "n_openers": len(openers),
