@@ -24,6 +24,7 @@ import numpy as np
 
 from backends.constants import ROUND_STEP
 
+FLOOR_SLACK = 1e-9  # probes_at_least: kept below the floor as well (rounding of another summation order)
 CELLS = 24_000_000  # (state, probe, member-or-bin) cells per device call of the batched sweeps
 
 
@@ -306,6 +307,15 @@ class ArrayApiOps:
             hs.append(self.to_numpy(-xp.sum(xp.where(hist > 0.0, safe * xp.log2(safe), 0.0), axis=1)))
             incs.append(self.to_numpy(xp.any(codes == win_code, axis=1)))
         return np.concatenate(hs).astype(np.float64), np.concatenate(incs).astype(bool)
+
+
+    def probes_at_least(self, plan, members, prior, floor_h: float, win_code: int, n_bins: int):
+        """Every probe whose entropy over the state ``members`` is at least ``floor_h``, and
+        possibly a few more (within ``FLOOR_SLACK``, which covers the rounding of another
+        summation order): sorted host int64 indices. ``plan`` is :meth:`best_probe_plan`'s. For
+        the ties at the top of the §5.2 order, without every probe's exact entropy again."""
+        h, _ = self.state_entropies(plan["matrix"], members, prior, win_code, n_bins)
+        return np.flatnonzero(h >= floor_h - FLOOR_SLACK).astype(np.int64)
 
 
 def best_probes_array_api(backend, matrix, members, offsets, prior, probe_prior, win_code, n_bins,

@@ -79,7 +79,7 @@ KERNEL_FAMILIES = {
     "tree": ("kernels/tree.py", "kernels/registry.py", "kernels/tree_sweep.py"),
     "exact": ("kernels/exact.py", "kernels/exact_bounds.py"),
     "full-beam": ("kernels/fullbeam.py", "kernels/fullbeam_bounds.py", "kernels/fullbeam_small.py",
-                  "kernels/fullbeam_sweeps.py"),
+                  "kernels/fullbeam_sweeps.py", "kernels/fullbeam_counts.py"),
     "exact-ops": ("exact_ops.py",),
 }
 
@@ -203,6 +203,17 @@ class HostSearchOps:
         """Every state split by its guess (probes-major ``matrix``): ``(child members, child
         offsets, child parent, child probability, single)``, non-winning buckets in ascending code."""
         return _fullbeam_kernels().partition_states(matrix, members, offsets, guesses, prior, win_code, n_bins)
+
+    def candidate_picks(self, matrix, members, offsets, prior, probe_prior, win_code, n_bins):
+        """The candidates-only follow-up's guess of every state (host int64) and its entropy:
+        the member leaving the fewest answers unsolved on average, then the §5.2 chain."""
+        import numpy as np
+
+        return _fullbeam_kernels().candidate_picks(np.asarray(matrix), np.ascontiguousarray(members, dtype=np.int32),
+                                                   np.ascontiguousarray(offsets, dtype=np.int64),
+                                                   np.ascontiguousarray(prior, dtype=np.float64),
+                                                   np.ascontiguousarray(probe_prior, dtype=np.float64),
+                                                   win_code, n_bins)
 
     def leaf_values(self, members, offsets, prior, rounds_left, loss):
         """Values of the states that need no guess (NaN for the others), §6.1."""

@@ -303,6 +303,20 @@ class NumpyBackend(Backend):
         return kf.best_probes_numba(plan["matrix"], members, offsets, prior, plan["probe_prior"], win_code, n_bins,
                                     order=plan["order"])
 
+    def probes_at_least(self, plan, members, prior, floor_h: float, win_code: int, n_bins: int):
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        weights = np.asarray(prior, dtype=np.float64)[members]
+        from backends.kernels import fullbeam as kf
+        from backends.kernels import fullbeam_counts as kc
+
+        if ("order" not in plan or not 2 <= members.shape[0] <= kc.MAX_COUNT
+                or np.any(weights != weights[0])):  # the count bound needs equal weights
+            return super().probes_at_least(plan, members, prior, floor_h, win_code, n_bins)
+        if plan["order"] is None:
+            plan["order"] = kf.scan_order(plan["matrix"], plan["probe_prior"])
+        probe_order, order_t = plan["order"]
+        return kc.near_best(order_t, probe_order, members, floor_h, n_bins)
+
     def state_entropies(self, matrix, members, prior, win_code: int, n_bins: int):
         if not HAVE_NUMBA:
             return super().state_entropies(matrix, members, prior, win_code, n_bins)

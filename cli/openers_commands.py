@@ -55,6 +55,18 @@ def openers_command(
         typer.Option("--limit", metavar="N", show_default=False,
                      help="Only the first N answers (in the game's answer order) as openers: a partial table."),
     ] = None,
+    only: Annotated[
+        Optional[list[str]],
+        typer.Option("--only", metavar="WORD", show_default=False,
+                     help="Only these openers (answers of the game; repeat the option or list the words after it): "
+                     "ranks are among them."),
+    ] = None,
+    follow_up: Annotated[
+        str,
+        typer.Option("--follow-up", metavar="entropy|candidates-remaining",
+                     help="The greedy follow-up: entropy (the §5.2 first probe over every probe; the default) or "
+                     "candidates-remaining (a candidate leaving the fewest answers unsolved; NerdleBuddy's table)."),
+    ] = "entropy",
     chunk: Annotated[int, typer.Option("--chunk", metavar="N", help="Openers per checkpointed chunk.")] = 32,
     worker_timeout: WorkerTimeoutOption = 60.0,
     connect_timeout: ConnectTimeoutOption = 5.0,
@@ -68,7 +80,7 @@ def openers_command(
 
     backend = command_backend(ctx, backend)
     check_cluster(scheduler, worker_timeout, connect_timeout, workers)
-    config = _table_config(game_name, t, chunk, limit, backend)
+    config = _table_config(game_name, t, chunk, limit, backend, _words(ctx, only), follow_up)
     folder = checkpoint_dir if checkpoint_dir is not None else default_out(DEFAULT_DIR) / config.game / "checkpoints"
     _writable_folder(folder, "--checkpoint-dir")
     if out is not None:
@@ -91,7 +103,18 @@ def openers_command(
     _print_table(table, summary(table, TOP_SHOWN))
 
 
-def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit: Optional[int], backend):
+def _words(ctx: typer.Context, only: Optional[list[str]]) -> Optional[tuple]:
+    """``--only A B C`` and ``--only A --only B``: the words given to --only, and the words left
+    over after the options (click collects them as extra arguments), in order."""
+    if only is None:
+        if ctx.args:
+            raise TermoError(f"unexpected argument {ctx.args[0]!r} (openers are named with --only)")
+        return None
+    return tuple(only) + tuple(ctx.args)
+
+
+def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit: Optional[int], backend,
+                  only: Optional[tuple] = None, follow_up: str = "entropy"):
     """The table's `termo.robustness.opener_table.TableConfig`, its options checked."""
     from backends import get_backend
     from termo.core.prior import parse_temperature
@@ -105,7 +128,14 @@ def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit:
     check_int("chunk", chunk, 1, 100_000)
     if limit is not None:
         check_int("limit", limit, 1)
-    return TableConfig(game=name, t=temperature, limit=limit, chunk_size=chunk, backend=get_backend(backend).name)
+    if only is not None and limit is not None:
+        raise TermoError("give --only or --limit, not both")
+    from termo.robustness.greedy_tree import FOLLOW_UPS
+
+    if follow_up not in FOLLOW_UPS:
+        raise TermoError(f"--follow-up must be one of {', '.join(FOLLOW_UPS)}, not {follow_up!r}")
+    return TableConfig(game=name, t=temperature, limit=limit, chunk_size=chunk, backend=get_backend(backend).name,
+                       only=only, follow_up=follow_up)
 
 
 def _run_table(config, store, executor, info: dict, folder: Path, out: Optional[Path]) -> dict:
@@ -163,10 +193,12 @@ def _writable_file(path: Path) -> None:
 
 def _print_table(table: dict, info: dict) -> None:
     prior = table["prior"]
+    over = (f"over {table['n_probes']:,} probes" if table.get("follow_up", "entropy") == "entropy"
+            else "among the candidates (fewest answers left unsolved)")
     typer.echo(f"{table['title']}: opener table ({table['n_openers']:,} of {table['n_answers']:,} answers as openers, "
-               f"greedy follow-up over {table['n_probes']:,} probes, prior {prior}, {table['rounds']} rounds)")
+               f"greedy follow-up {over}, prior {prior}, {table['rounds']} rounds)")
     if not table["complete"]:
-        typer.echo("partial table (--limit): ranks are among the openers evaluated only")
+        typer.echo("partial table (--limit or --only): ranks are among the openers evaluated only")
     typer.echo(f"{'rank':>5}  {'opener':<12} {'expected':>9}")
     for row in info["top"]:
         value = row["expected"]
@@ -183,7 +215,7 @@ def _print_table(table: dict, info: dict) -> None:
 
 def register(app) -> None:
     """Add ``termo openers`` to the root app."""
-    app.command("openers")(openers_command)
+    app.command("openers", context_settings={"allow_extra_args": True})(openers_command)
 
 
 __all__ = ["openers_command", "register"]

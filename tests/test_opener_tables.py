@@ -25,11 +25,13 @@ REPO = Path(__file__).resolve().parents[1]
 # ----------------------------------------------------------------------------------------------
 # Brute-force oracle: play every game, answer by answer, with the greedy follow-up written naively
 # ----------------------------------------------------------------------------------------------
-def playout_table(matrix, prior, rounds, loss, win, openers):
+def playout_table(matrix, prior, rounds, loss, win, openers, follow_up="entropy"):
     """Expected guesses of each opener: every answer played to its end (or the loss) with the
     rules' greedy tail: one candidate → play it; two → the more probable (first index on ties);
     otherwise the §5.2 first probe (entropy on the 1e-9 grid, candidates first, probe prior,
-    index). A game is won when the guess's code is the win code (the game's win rule)."""
+    index), or with ``follow_up="candidates-remaining"`` the candidate with the least Σ n_b² over
+    its non-winning groups, then entropy, probe prior, index. A game is won when the guess's code
+    is the win code (the game's win rule)."""
     m = [[int(x) for x in row] for row in matrix]
     n = len(prior)
     pp = list(prior) + [0.0] * (len(m) - n)
@@ -49,6 +51,12 @@ def playout_table(matrix, prior, rounds, loss, win, openers):
                 chosen[key] = S[0]
             elif len(S) == 2:
                 chosen[key] = S[0] if prior[S[0]] >= prior[S[1]] else S[1]
+            elif follow_up == "candidates-remaining":
+                def unsolved(g):
+                    codes = [m[g][c] for c in S]
+                    return sum(codes.count(c) ** 2 for c in set(codes) if c != win)
+
+                chosen[key] = min(S, key=lambda g: (unsolved(g), -round(entropy(g, S) / 1e-9), -pp[g], g))
             else:
                 members = set(S)
                 chosen[key] = max(range(len(m)), key=lambda g: (round(entropy(g, S) / 1e-9), g in members,
@@ -72,6 +80,24 @@ def playout_table(matrix, prior, rounds, loss, win, openers):
             expected += prior[answer] * turn
         out.append(expected / total)
     return out
+
+
+def test_candidates_remaining_evaluator_equals_playout_on_nerdle_mini():
+    """The candidates-remaining follow-up (``termo openers --follow-up``): every Nerdle Mini opener
+    played game by game equals the batched evaluator."""
+    from termo.games import get_game
+    from termo.engine.matrix import pattern_matrix
+    from termo.robustness.greedy_tree import GreedyTreeEvaluator
+
+    game = get_game("nerdle-mini")
+    matrix = host().to_numpy(pattern_matrix(game, backend=host()))
+    n = game.n_answers
+    prior = [1.0 / n] * n
+    ev = GreedyTreeEvaluator(matrix, prior, rounds=game.max_turns, n_patterns=game.n_patterns,
+                             follow_up="candidates-remaining")
+    got = ev.expected_values(list(range(n)))
+    want = playout_table(matrix, prior, game.max_turns, 7.0, game.win_code, list(range(n)), "candidates-remaining")
+    assert max(abs(a - b) for a, b in zip(got, want)) < 1e-12
 
 
 def _world_values(world: World, column: Column | None = None):
@@ -233,9 +259,37 @@ def test_cli_local_workers_give_the_same_output(tmp_path):
     assert runs[0] == runs[1] and len(json.loads(runs[0])) == 40
 
 
+def test_only_evaluates_the_named_openers_with_the_table_values(capsys, tmp_path):
+    """``--only A B`` and ``--only A --only B``: the named openers, in the --json shape of a whole
+    table, their values those of the whole table, ranked among themselves."""
+    from cli.app import main
+
+    whole = {r["word"]: r["expected"] for r in run_table(TableConfig(game="nerdle-mini"))["openers"]}
+    for args in (["--only", "54/9=6", "4*7=28", "3*8=24"], ["--only", "54/9=6", "--only", "4*7=28", "--only", "3*8=24"]):
+        code = main(["openers", "--game", "nerdle-mini", "--json", "--checkpoint-dir", str(tmp_path), *args])
+        rows = json.loads(capsys.readouterr().out)
+        assert code == 0
+        assert [(r["word"], r["rank"]) for r in rows] == [("4*7=28", 1), ("3*8=24", 2), ("54/9=6", 2)]
+        assert all(r["expected"] == whole[r["word"]] for r in rows)
+    table = run_table(TableConfig(game="nerdle-mini", only=("3*8=24", "3*8=24")))
+    assert table["n_openers"] == 1 and not table["complete"]
+
+
+def test_candidates_remaining_follow_up_is_its_own_table(tmp_path):
+    """``--follow-up candidates-remaining``: another method in the table and in its checkpoint keys
+    (never mixed with the default's), the same openers, values of its own."""
+    entropy = run_table(TableConfig(game="nerdle-mini"), store=CheckpointStore(tmp_path))
+    other = run_table(TableConfig(game="nerdle-mini", follow_up="candidates-remaining"), store=CheckpointStore(tmp_path))
+    assert (entropy["follow_up"], other["follow_up"]) == ("entropy", "candidates-remaining")
+    assert entropy["method"] != other["method"]
+    assert [r["word"] for r in entropy["openers"]] != [] and len(other["openers"]) == len(entropy["openers"])
+    assert other == run_table(TableConfig(game="nerdle-mini", follow_up="candidates-remaining"))
+
+
 @pytest.mark.parametrize("args", [["--limit", "0"], ["--limit", "99999"], ["--game", "chess"], ["--workers", "0"],
                                   ["--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], ["--t", "-1"],
-                                  ["--scheduler", "ucx://h:1"], ["--chunk", "0"]])
+                                  ["--scheduler", "ucx://h:1"], ["--chunk", "0"], ["--only", "1+1=3"],
+                                  ["--only", "4*7=28", "--limit", "3"], ["--follow-up", "minimax"], ["stray"]])
 def test_cli_bad_input(capsys, tmp_path, args):
     from cli.app import main
 

@@ -1,6 +1,6 @@
 """Kernels of the batched greedy-tree evaluator behind ``termo robustness`` (the full-beam sweep):
-the entry points; the sweeps are in :mod:`.fullbeam_small`, :mod:`.fullbeam_sweeps` and
-:mod:`.fullbeam_bounds`.
+the entry points; the sweeps are in :mod:`.fullbeam_small`, :mod:`.fullbeam_counts`,
+:mod:`.fullbeam_sweeps` and :mod:`.fullbeam_bounds`.
 
 Two jobs, done for many states at once:
 
@@ -37,10 +37,13 @@ Two exact shortcuts make the sweep cheap (neither changes a result):
   the best entropy already seen (1e-5 for the approximation), the probe cannot win and its exact
   entropy is never computed.
 
-States left after the full-split shortcut take one of three exact sweeps (same choice, same bits):
+States left after the full-split shortcut take one of four exact sweeps (same choice, same bits):
 
 * :func:`sweep_small` (at most ``SMALL_MAX`` members): one state per thread, every probe at once
   in vector blocks over the transposed matrix (quadratic in the members, linear in the probes);
+* :func:`sweep_counts` (larger states whose members all weigh the same, as under a uniform prior):
+  bucket counts read answers-major, and a bound that grows while the members are read, so that
+  most probes are dropped after a part of the state (:mod:`.fullbeam_counts`);
 * :func:`sweep_skewed` (larger states whose weight sits on a few members, as under a peaked
   prior): bucket masses of the heavy members first, a bound that covers whatever the light ones
   could add, and the light members read only for the few probes that survive it;
@@ -53,7 +56,9 @@ import math
 
 import numpy as np
 
+from backends.constants import ROUND_STEP
 from backends.kernels.fullbeam_bounds import _exact_entropy, heavy_split
+from backends.kernels.fullbeam_counts import MAX_COUNT, sweep_counts, uniform_states
 from backends.kernels.fullbeam_small import full_split_choice, sweep_small
 from backends.kernels.fullbeam_sweeps import sweep_best, sweep_skewed
 from backends.kernels.sums import pairwise_sum  # NumPy-exact sums, shared with the engine's kernels
@@ -101,12 +106,13 @@ def scan_order(matrix, probe_prior):
 
 
 def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_bins, shortcut=True, order=None,
-                      small_max=SMALL_MAX, light_mass=LIGHT_MASS):
+                      small_max=SMALL_MAX, light_mass=LIGHT_MASS, counts=True):
     """NumPy backend: (best probe index, its entropy) for every state ``members[offsets[s]:offsets[s+1]]``.
 
     ``order`` is :func:`scan_order` of (matrix, probe_prior), computed here when not given.
     ``shortcut`` enables the full-split shortcut; states of at most ``small_max`` members left
-    after it run :func:`sweep_small`; larger ones run :func:`sweep_skewed` when members carrying
+    after it run :func:`sweep_small`; larger ones whose members all weigh the same run
+    :func:`sweep_counts` (``counts``); the others run :func:`sweep_skewed` when members carrying
     ``1 - light_mass`` of the weight are at most ``HEAVY_SHARE_MAX`` of them (``light_mass = 0``
     turns that path off), else :func:`sweep_best`. Every path is exact; the switches exist for
     tests and benchmarks."""
@@ -120,7 +126,7 @@ def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_
     if n_states == 0:
         return np.empty(0, np.int64), np.empty(0, np.float64)
     w, wl, _ = state_weights(prior, members, offsets)
-    if shortcut or small_max > 0:
+    if shortcut or small_max > 0 or counts:
         probe_order, order_t = order if order is not None else scan_order(matrix, probe_prior)
     if shortcut:
         best, best_h = full_split_choice(matrix, order_t, members, offsets, w, wl, probe_prior, probe_order, n_bins,
@@ -136,6 +142,13 @@ def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_
         best[small], best_h[small] = sweep_small(matrix, order_t, probe_order, members[idx], sub_off, w[idx], wl[idx],
                                                  probe_prior, win_code, n_bins)
     large = np.flatnonzero(left & (sizes > small_max))
+    if counts and large.size:
+        even = uniform_states(w, offsets)[large] & (sizes[large] <= MAX_COUNT)
+        if even.any():
+            idx, sub_off = _subset(offsets, large[even])
+            best[large[even]], best_h[large[even]] = sweep_counts(matrix, order_t, probe_order, members[idx], sub_off,
+                                                                  w[idx], wl[idx], probe_prior, win_code, n_bins)
+            large = large[~even]
     if large.size:
         idx, sub_off = _subset(offsets, large)
         lm, lw, lwl = members[idx], w[idx], wl[idx]
@@ -154,6 +167,48 @@ def best_probes_numba(matrix, members, offsets, prior, probe_prior, win_code, n_
             best[large[part]] = g
             best_h[large[part]] = h
     return best, best_h
+
+
+@njit(cache=True, parallel=True)
+def candidate_picks(matrix, members, offsets, prior, probe_prior, win_code, n_bins):
+    """The candidates-only follow-up (docs/openers.md): for every state, the member whose guess
+    leaves the fewest answers unsolved on average — the least ``Σ n_b²`` over its non-winning
+    buckets (counts, compared exactly) — then the §5.2 chain: entropy on the 1e-9 grid
+    descending (the member-order convention), probe prior descending, index ascending.
+    Returns (pick, its entropy) per state."""
+    n_states = offsets.shape[0] - 1
+    w, wl, _ = state_weights(prior, members, offsets)
+    out = np.empty(n_states, np.int64)
+    out_h = np.empty(n_states, np.float64)
+    for s in prange(n_states):
+        lo = offsets[s]
+        hi = offsets[s + 1]
+        hist = np.zeros(n_bins, np.float64)
+        cnt = np.zeros(n_bins, np.int64)
+        best = -1
+        best_sq = 0
+        best_key = 0.0
+        best_h = 0.0
+        for q in range(lo, hi):
+            g = members[q]
+            row = matrix[g]
+            for j in range(lo, hi):
+                cnt[row[members[j]]] += 1
+            sq = 0
+            for j in range(lo, hi):
+                c = row[members[j]]
+                k = cnt[c]
+                if k > 0 and c != win_code:
+                    sq += k * k
+                cnt[c] = 0
+            h, _ = _exact_entropy(row, members, lo, hi, w, wl, hist, cnt, win_code)
+            key = np.rint(h / ROUND_STEP)
+            if best < 0 or sq < best_sq or (sq == best_sq and (key > best_key or (key == best_key and (
+                    probe_prior[g] > probe_prior[best] or (probe_prior[g] == probe_prior[best] and g < best))))):
+                best, best_sq, best_key, best_h = g, sq, key, h
+        out[s] = best
+        out_h[s] = best_h
+    return out, out_h
 
 
 def _subset(offsets, ids):

@@ -108,10 +108,23 @@ def warm_up_full_beam() -> None:
     from termo.robustness.world import Column, World
 
     run_table(TableConfig(game=SMALL_GAME, limit=2, chunk_size=2))
+    _probes_near_the_top(_small_game())  # what the commutative win rule's recomputation runs
     run_table(TableConfig(game=ONE_BYTE_TABLE, limit=1, chunk_size=1))  # an opener table on one-byte codes
     run_sweep(SweepConfig(world=World(size=WORLD), columns=[Column("T=1", 1.0, WORLD)], mode="beam", chunk_size=8))
     small = 40  # --openers all: every probe of the world as the opener
     run_sweep(SweepConfig(world=World(size=small), columns=[Column("T=1", 1.0, small)], mode="all", chunk_size=small))
+
+
+def _probes_near_the_top(game) -> None:
+    from backends import host
+    from termo.engine.matrix import pattern_matrix
+
+    ops = host()
+    xp = ops.xp
+    matrix = ops.to_numpy(pattern_matrix(game, backend=ops))
+    prior = xp.full((game.n_answers,), 1.0 / game.n_answers, dtype=xp.float64)
+    plan = ops.best_probe_plan(matrix, xp.full((game.n_probes,), 1.0, dtype=xp.float64))
+    ops.probes_at_least(plan, xp.arange(30, dtype=xp.int32), prior, 0.0, game.win_code, game.n_patterns)
 
 
 def _sources(families, *names) -> tuple:

@@ -1,7 +1,9 @@
 """Exact expected number of guesses of many openers at once, greedy level-2 tail (rules §6.1–§6.2).
 
 For an opener ``g`` the value is ``E(g) = cost(g, A, rounds - 1)`` with every later guess the
-first probe of the level-2 ordering (§5.2) under the column's prior:
+first probe of the level-2 ordering (§5.2) under the column's prior (``follow_up="entropy"``; the
+``"candidates-remaining"`` follow-up picks ``top(S)`` among the candidates instead, see
+``FOLLOW_UPS``):
 
     V(S, r) = loss                      if r ≤ 0
             = 1                         if |S| = 1
@@ -30,6 +32,13 @@ from termo.worlds.world import termo_defaults
 from termo.robustness import win_rule
 
 LOSS = LOSS_COST  # value of running out of rounds, on top of the guesses already counted (§6.1)
+
+# The follow-up's guess in a state of three or more candidates. "entropy" (the default): the first
+# probe of the §5.2 order over the whole probe space. "candidates-remaining": a candidate only,
+# the one that leaves the fewest answers unsolved on average (Σ n_b² over its non-winning
+# buckets, counts), then the §5.2 chain (entropy, prior, index): the follow-up of NerdleBuddy's
+# published Nerdle opener table (docs/openers.md).
+FOLLOW_UPS = ("entropy", "candidates-remaining")
 
 # numba's default threading layer must not be entered by two threads at once (a threaded Dask
 # worker, say): evaluations in one process take turns; each one is parallel inside.
@@ -65,10 +74,13 @@ class GreedyTreeEvaluator:
     backend: object = None
     cache_limit: int = 4_000_000
     n_patterns: int | None = None  # None: Termo's pattern count (243)
+    follow_up: str = "entropy"  # one of FOLLOW_UPS
     stats: TreeStats = field(default_factory=TreeStats)
 
     def __post_init__(self) -> None:
         self.rounds, self.n_patterns = termo_defaults(self.rounds, self.n_patterns)
+        if self.follow_up not in FOLLOW_UPS:
+            raise ValueError(f"follow_up must be one of {', '.join(FOLLOW_UPS)}, not {self.follow_up!r}")
         xp = host().xp
         self._xp = xp
         self.matrix = host().to_numpy(self.matrix)
@@ -87,6 +99,7 @@ class GreedyTreeEvaluator:
         self._values: dict = {}
         self._choices: dict = {}
         self._plan = None  # what the backend's best_probes reads for this prior, built on first use
+        self._host_plan = None  # the same for the host's probes_at_least (the win rule), on first use
         # a win rule beyond the exact one (Nerdle's commutative rule): some probe wins against an
         # answer other than itself, so a two-member state may be won by its first guess
         self._equivalent_wins = win_rule.has_equivalent_wins(self.matrix, n_answers, self.win_code)
@@ -187,12 +200,8 @@ class GreedyTreeEvaluator:
             sizes = offsets[t + 1] - offsets[t]
             sub_off = xp.concat([xp.zeros((1,), dtype=xp.int64), xp.cumulative_sum(sizes)])
             sub = members[self._ops.segment_positions(offsets, t, sub_off)]
-            if self._plan is None:
-                self._plan = self.backend.best_probe_plan(self.matrix, self.probe_prior)
-            best, _ = self.backend.best_probes(self._plan, sub, sub_off, self.prior, self.win_code, self.n_bins)
-            if self._equivalent_wins:  # §5.2's candidates under the game's win rule (win_rule module)
-                best = win_rule.candidates_first(self.matrix, sub, sub_off, self.prior, self.probe_prior, best,
-                                                 self.win_code, self.n_bins)
+            pick = self._candidate_picks if self.follow_up == "candidates-remaining" else self._entropy_picks
+            best = pick(sub, sub_off)
             self.stats.swept += len(todo)
             if len(self._choices) > self.cache_limit:
                 self._choices.clear()
@@ -202,10 +211,35 @@ class GreedyTreeEvaluator:
                 self._choices[node_keys[i]] = g
         return out
 
+    def _candidate_picks(self, sub, sub_off):
+        """The candidates-only follow-up: one host kernel (its picks are members: no win-rule fix)."""
+        best, _ = self._ops.candidate_picks(self.matrix, sub, sub_off, self.prior, self.probe_prior, self.win_code,
+                                            self.n_bins)
+        return best
+
+    def _entropy_picks(self, sub, sub_off):
+        """The §5.2 first probe of every state: the backend's batched sweep, then the win rule's fix."""
+        if self._plan is None:
+            self._plan = self.backend.best_probe_plan(self.matrix, self.probe_prior)
+        best, best_h = self.backend.best_probes(self._plan, sub, sub_off, self.prior, self.win_code, self.n_bins)
+        if self._equivalent_wins:  # §5.2's candidates under the game's win rule (win_rule module)
+            best = win_rule.candidates_first(self.matrix, sub, sub_off, self.prior, self.probe_prior, best,
+                                             self.win_code, self.n_bins, best_h, self._near_top)
+        return best
+
+    def _near_top(self, state, floor_h):
+        """Every probe with an entropy of at least ``floor_h`` over ``state`` (and maybe a few
+        more), on the host (the win rule's recomputation is host work)."""
+        ops = self._ops
+        if self._host_plan is None:
+            same = self.backend is ops and self._plan is not None
+            self._host_plan = self._plan if same else ops.best_probe_plan(self.matrix, self.probe_prior)
+        return ops.probes_at_least(self._host_plan, state, self.prior, floor_h, self.win_code, self.n_bins)
+
 
 def expected_value(matrix, prior, opener: int, rounds: int | None = None, backend=None) -> float:
     """Convenience: ``E`` of one opener (a fresh evaluator; ``rounds`` None: Termo's turn limit)."""
     return GreedyTreeEvaluator(matrix, prior, rounds=rounds, backend=backend).expected_values([opener])[0]
 
 
-__all__ = ["GreedyTreeEvaluator", "TreeStats", "LOSS", "expected_value"]
+__all__ = ["GreedyTreeEvaluator", "TreeStats", "LOSS", "FOLLOW_UPS", "expected_value"]

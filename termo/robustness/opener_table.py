@@ -24,7 +24,7 @@ from typing import Callable
 from termo.core.errors import TermoError
 from termo.core.chunks import CheckpointStore
 from termo.core.executors import LocalExecutor
-from termo.robustness.world import METHOD, Column, World, load_game_world, uniform_column
+from termo.robustness.world import FOLLOW_UP_METHODS, Column, World, load_game_world, uniform_column
 
 DECIMALS = 4
 FORMAT = "termo-opener-table/1"
@@ -35,6 +35,8 @@ class TableConfig:
     game: str  # registry name
     t: float = 1.0  # the prior's temperature (games with a word-frequency prior only)
     limit: int | None = None  # the first N answers as openers; None: every answer
+    only: tuple | None = None  # these answers (words, in this order) as the openers; None: see limit
+    follow_up: str = "entropy"  # the greedy follow-up (termo.robustness.greedy_tree.FOLLOW_UPS)
     chunk_size: int = 32
     backend: str = "numpy"
     extended: bool = False
@@ -44,14 +46,21 @@ class TableConfig:
 
 
 def table_column(config: TableConfig, data) -> Column:
-    """The prior of the table: the game's uniform prior, or ``p_T`` over every answer."""
+    """The prior of the table: the game's uniform prior, or ``p_T`` over every answer; with the
+    table's follow-up."""
+    from dataclasses import replace
+
+    from termo.robustness.greedy_tree import FOLLOW_UPS
+
+    if config.follow_up not in FOLLOW_UPS:
+        raise TermoError(f"--follow-up must be one of {', '.join(FOLLOW_UPS)}, not {config.follow_up!r}")
     game = config.world().load_game()
     if game.uniform_prior:
-        return uniform_column(data)
+        return replace(uniform_column(data), follow_up=config.follow_up)
     t = float(config.t)
     if not t > 0:
         raise TermoError(f"the temperature must be positive (or inf), got {config.t}")
-    return Column(f"T={t:g}", t, len(data.icf))
+    return Column(f"T={t:g}", t, len(data.icf), follow_up=config.follow_up)
 
 
 def rounded(value: float) -> float:
@@ -73,14 +82,37 @@ def rank_rows(pairs) -> list[dict]:
     return out
 
 
-def opener_indices(data, limit: int | None) -> list[int]:
+def opener_indices(data, limit: int | None, only=None) -> list[int]:
+    """The openers' answer indices: ``only`` (words, each once, in the order given), else the
+    first ``limit`` answers, else every answer."""
     n = len(data.answers)
+    if only is not None:
+        if limit is not None:
+            raise TermoError("give --only or --limit, not both")
+        return named_openers(data, only)
     if limit is None:
         return list(range(n))
     limit = int(limit)
     if not 1 <= limit <= n:
         raise TermoError(f"--limit must be between 1 and {n:,} (the game's answers), got {limit}")
     return list(range(limit))
+
+
+def named_openers(data, words) -> list[int]:
+    """Answer indices of ``words`` (the game's normalisation; repeats dropped): a word that is not
+    an answer of the game is an error naming it."""
+    normalize = data.normalize or (lambda w: w.lower())
+    index = {normalize(w): i for i, w in enumerate(data.answers)}
+    out: list[int] = []
+    for word in words:
+        i = index.get(normalize(str(word)))
+        if i is None:
+            raise TermoError(f"{word!r} is not an answer of the game (an opener of the table must be one)")
+        out.append(i)
+    out = list(dict.fromkeys(out))
+    if not out:
+        raise TermoError("--only needs at least one opener")
+    return out
 
 
 def run_table(config: TableConfig, store: CheckpointStore | None = None, executor=None,
@@ -93,7 +125,7 @@ def run_table(config: TableConfig, store: CheckpointStore | None = None, executo
     world = config.world()
     data = load_game_world(world)
     column = table_column(config, data)
-    openers = opener_indices(data, config.limit)
+    openers = opener_indices(data, config.limit, config.only)
     if int(config.chunk_size) < 1:
         raise TermoError(f"the chunk must be at least 1 opener, got {config.chunk_size}")
     sweep = SweepConfig(world=world, columns=[column], mode="all", chunk_size=int(config.chunk_size),
@@ -111,7 +143,8 @@ def run_table(config: TableConfig, store: CheckpointStore | None = None, executo
         "win_rule": game.win_rule,
         "rounds": world.rounds,
         "loss": world.loss,
-        "method": METHOD,
+        "method": FOLLOW_UP_METHODS[config.follow_up],
+        "follow_up": config.follow_up,
         "n_answers": len(data.answers),
         "n_probes": len(data.probes),
         "n_openers": len(openers),
@@ -139,4 +172,4 @@ def summary(table: dict, top: int = 10) -> dict:
 
 
 __all__ = ["TableConfig", "DECIMALS", "FORMAT", "rank_rows", "rounded", "run_table", "summary", "table_column",
-           "opener_indices"]
+           "opener_indices", "named_openers"]

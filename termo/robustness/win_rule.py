@@ -11,6 +11,8 @@ greedy tail (docs/rules.md §5.2, §5.3, §6.1) then need the game's own rule:
   here, and their full-split shortcut reads it as membership: when the kernel's pick is a
   non-member that wins against a member, the state's first probe is recomputed here with
   membership (:func:`candidates_first`). Every other pick is already the §5.2 first probe.
+  Only the probes near the top of the sweep's entropy are weighed again (a backend's
+  ``probes_at_least`` finds them; any probe tied for the top is among them).
 
 Both are plain host arrays on small inputs (the cases are rare); under the exact rule neither
 is ever called (``GreedyTreeEvaluator`` checks the matrix once).
@@ -45,14 +47,16 @@ def won_pairs(matrix, prior, members, offsets, values, win_code: int) -> None:
     values[two[won]] = 1.0
 
 
-def entropies(matrix, state, prior, n_bins: int):
-    """Entropy (bits) of every probe over ``state`` (member indices) under ``prior``."""
+def entropies(matrix, state, prior, n_bins: int, probes=None):
+    """Entropy (bits) of every probe over ``state`` (member indices) under ``prior``; of the
+    probes ``probes`` only (in that order) when given."""
     matrix = np.asarray(matrix)
     state = np.asarray(state, dtype=np.int64)
     w = np.asarray(prior, dtype=np.float64)[state]
     total = float(w.sum())
     w = w / total if total > 0 else np.full(state.shape[0], 1.0 / state.shape[0])
-    codes = matrix[:, state].astype(np.int64)  # probes × members
+    rows = matrix if probes is None else matrix[np.asarray(probes, dtype=np.int64)]
+    codes = rows[:, state].astype(np.int64)  # probes × members
     n_probes = codes.shape[0]
     keys = (np.arange(n_probes, dtype=np.int64)[:, None] * n_bins + codes).ravel()
     uniq, inverse = np.unique_inverse(keys)
@@ -61,20 +65,34 @@ def entropies(matrix, state, prior, n_bins: int):
     return np.bincount(uniq // n_bins, weights=terms, minlength=n_probes)
 
 
-def first_probe(matrix, state, prior, probe_prior, n_bins: int) -> int:
-    """The §5.2 first probe over ``state``, candidates being the members of ``state``."""
-    h = entropies(matrix, state, prior, n_bins)
+def first_probe(matrix, state, prior, probe_prior, n_bins: int, probes=None) -> int:
+    """The §5.2 first probe over ``state``, candidates being the members of ``state``.
+
+    ``probes`` (sorted indices), when given, must hold every probe whose entropy ties for the
+    top of the 1e-9 grid: only they are weighed (the same pick, for a fraction of the work)."""
+    h = entropies(matrix, state, prior, n_bins, probes)
+    ids = np.arange(h.shape[0]) if probes is None else np.asarray(probes, dtype=np.int64)
     key = np.rint(h / ROUND_STEP)
-    tied = np.nonzero(key == key.max())[0]
+    tied = ids[np.nonzero(key == key.max())[0]]
     member = np.zeros(np.asarray(matrix).shape[0], dtype=bool)
     member[np.asarray(state, dtype=np.int64)] = True
     pp = np.asarray(probe_prior, dtype=np.float64)
     return int(min(tied.tolist(), key=lambda g: (not member[g], -pp[g], g)))
 
 
-def candidates_first(matrix, members, offsets, prior, probe_prior, best, win_code: int, n_bins: int):
+# A probe tied for the top of the grid is within 2 grid steps of the sweep's best entropy in any
+# summation order (they differ by ~1e-13): the probes at least this far below it are enough.
+NEAR_TOP = 10 * ROUND_STEP
+
+
+def candidates_first(matrix, members, offsets, prior, probe_prior, best, win_code: int, n_bins: int,
+                     best_h=None, near=None):
     """``best`` (one probe per state) with every pick that is a non-member winning against a
-    member replaced by the §5.2 first probe under membership (see the module doc)."""
+    member replaced by the §5.2 first probe under membership (see the module doc).
+
+    With ``best_h`` (the sweep's entropy of each pick) and ``near(state, floor_h)`` (every probe
+    with an entropy of at least ``floor_h`` over ``state``, and possibly more: a backend's
+    ``probes_at_least``), only the probes near the top are weighed again."""
     matrix = np.asarray(matrix)
     best = np.asarray(best, dtype=np.int64, copy=True)
     offsets = np.asarray(offsets)
@@ -83,7 +101,8 @@ def candidates_first(matrix, members, offsets, prior, probe_prior, best, win_cod
         g = int(best[s])
         if np.any(state == g) or not np.any(matrix[g, state] == win_code):
             continue
-        best[s] = first_probe(matrix, state, prior, probe_prior, n_bins)
+        probes = None if near is None or best_h is None else near(state, float(best_h[s]) - NEAR_TOP)
+        best[s] = first_probe(matrix, state, prior, probe_prior, n_bins, probes)
     return best
 
 

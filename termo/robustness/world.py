@@ -27,6 +27,7 @@ from termo.robustness.greedy_tree import GreedyTreeEvaluator
 from termo.robustness.scale import family_prior
 
 METHOD = "greedy-tail/v1"  # bump when the definition of a value changes (never for speed-ups)
+FOLLOW_UP_METHODS = {"entropy": METHOD, "candidates-remaining": "candidates-remaining/v1"}  # the same, per follow-up
 
 
 @dataclass(frozen=True)
@@ -93,9 +94,13 @@ class Column:
     t: float
     n_cut: int
     target: float | None = None
+    follow_up: str = "entropy"  # the greedy follow-up (termo.robustness.greedy_tree.FOLLOW_UPS)
 
     def describe(self) -> dict:
-        return {"label": self.label, "T": self.t, "N": self.n_cut, "target": self.target}
+        out = {"label": self.label, "T": self.t, "N": self.n_cut, "target": self.target}
+        if self.follow_up != "entropy":
+            out["follow_up"] = self.follow_up
+        return out
 
 
 def column_prior(data: WorldData, column: Column):
@@ -110,15 +115,19 @@ def uniform_column(data: WorldData) -> Column:
 
 
 def column_key(world: World, data: WorldData, column: Column) -> str:
-    """Hash of everything a column's values depend on."""
-    return digest({
+    """Hash of everything a column's values depend on (the default follow-up adds nothing: its
+    keys are those of every earlier version)."""
+    fields = {
         "method": METHOD,
         "world": world.describe(),
         "matrix": data.signature,
         "icf": digest([repr(x) for x in data.icf]),
         "T": repr(float(column.t)),
         "N": column.n_cut,
-    })
+    }
+    if column.follow_up != "entropy":
+        fields["follow_up"] = FOLLOW_UP_METHODS[column.follow_up]
+    return digest(fields)
 
 
 def chunk_key(world: World, data: WorldData, column: Column, openers: list[int]) -> str:
@@ -146,6 +155,7 @@ def evaluator_for(world: World, column: Column, backend_name: str = "numpy") -> 
         loss=world.loss,
         backend=backend_name,
         n_patterns=data.n_patterns,
+        follow_up=column.follow_up,
     )
     with _EVALUATORS_LOCK:
         _EVALUATORS[key] = ev
