@@ -40,6 +40,13 @@ def build_command(
     strict: Annotated[bool, typer.Option("--strict", metavar="", help="Nerdle: only the written form wins.")] = False,
     time_limit: Annotated[Optional[str], typer.Option("--time", metavar="SECONDS", show_default=False,
                                                       help="exact: the solver's time budget, up to 86,400 s (default: its own).")] = None,
+    samples: Annotated[Optional[str], typer.Option("--samples", metavar="N", show_default=False,
+                                                   help="practical: exploratory probes added at a node of 500 answers or "
+                                                        "fewer (default 2,000).")] = None,
+    remaining: Annotated[str, typer.Option("--remaining", metavar="all|unsolved",
+                                           help="practical: the shortlist's expected remaining answers count every "
+                                                "group (all) or leave out the answers the guess solves (unsolved; "
+                                                "docs/trees.md).")] = "all",
     game_name: GameOption = None,
     json_out: JsonOpt = False,
     backend: BackendOption = None,
@@ -58,9 +65,15 @@ def build_command(
         temperature = parse_temperature(t)
         k, p = parse_int("beam", beam, 1, 100), parse_int("depth", depth, 0, max(game.max_turns - 1, 0))
         seconds = parse_seconds("time", time_limit)  # finite, at most a day, as in `optimal --time`
+        practical = {"remaining": remaining}
+        if samples is not None:
+            practical["samples"] = parse_int("samples", samples, 0, game.n_probes)
+        if method != "practical" and (samples is not None or remaining != "all"):
+            raise TermoError("--samples and --remaining are options of --method practical")
         with progress_bar(f"tree build {game.label} {method}", total=game.n_answers, unit="answers") as update:
             tree = build_tree(game, method, opener, t=temperature, hard=hard, beam=k, depth=p, backend=backend,
-                              progress=lambda done, total: update(done, total), time_limit=seconds)
+                              progress=lambda done, total: update(done, total), time_limit=seconds,
+                              practical=practical if method == "practical" else None)
         path = cache_path(tree) if out is None else out
         try:
             write_tree(tree, game, path)

@@ -201,3 +201,41 @@ def test_tree_eval_of_the_shipped_nerdle_trees_agrees_with_brute_force(name):
     assert data["losses"] == 0
     if tree.method == "exact":
         assert data["total"] == 52317 and data["mean"] < 2.964 and tree.info["proved"] is True
+
+
+@pytest.mark.parametrize("remaining", ["all", "unsolved"])
+def test_practical_ranking_counts_against_plain_python(mini, remaining):
+    """Step 2's Σ n_b² of every probe over a set (docs/trees.md): every group, or the unsolved
+    ones only (``--remaining unsolved``: a commutative win may solve several answers at once)."""
+    from collections import Counter
+
+    from termo.trees.practical import PracticalBuilder
+
+    b = PracticalBuilder(mini, remaining=remaining)
+    xp = b.xp
+    for cands in (list(range(mini.n_answers)), list(range(0, mini.n_answers, 3)), [1, 5, 9, 40]):
+        c = xp.asarray(cands, dtype=xp.int64)
+        pool = b.pool(c)
+        sum_sq, _ = b.split_stats(c, pool)
+        for g, got in zip(pool.tolist(), sum_sq.tolist()):
+            counts = Counter(int(b.m[g][a]) for a in cands)
+            want = sum(k * k for code, k in counts.items() if remaining == "all" or code != mini.win_code)
+            assert got == want
+
+
+def test_practical_unsolved_reading_builds_a_complete_tree(mini):
+    from termo.trees.build import build_tree
+
+    tree = build_tree(mini, "practical", practical={"remaining": "unsolved", "samples": 50})
+    check_against_brute_force(tree, mini)
+    assert tree.info["remaining"] == "unsolved" and tree.info["samples"] == 50
+
+
+@pytest.mark.parametrize("args", [["--remaining", "some"], ["--samples", "-1"], ["--samples", "x"],
+                                  ["--method", "level3", "--samples", "10"]])
+def test_practical_options_refuse_bad_input(tmp_path, capsys, args):
+    from cli.app import main
+
+    code = main(["tree", "build", "--game", "nerdle-mini", "--out", str(tmp_path / "t.tree"), *args])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err

@@ -24,10 +24,11 @@ def check_method(method: str) -> str:
 
 def build_tree(game, method: str, opener: str | None = None, *, t: float = 1.0, hard: bool = False,
                beam: int = 10, depth: int = 1, backend=None, progress=None, solve=None,
-               time_limit: float | None = None) -> Tree:
+               time_limit: float | None = None, practical: dict | None = None) -> Tree:
     """Build a complete tree of ``game`` by ``method`` (see the module docstring);
     ``progress(done, total)`` counts the answers whose branch is finished; ``time_limit``: the
-    exact solver's budget in seconds (its default otherwise)."""
+    exact solver's budget in seconds (its default otherwise); ``practical``: the practical
+    builder's options (``samples``, ``remaining``; its defaults otherwise)."""
     check_method(method)
     started = time.perf_counter()
     info: dict = {}
@@ -43,11 +44,11 @@ def build_tree(game, method: str, opener: str | None = None, *, t: float = 1.0, 
         from termo.trees.playout import allowed_after
         from termo.trees.practical import PracticalBuilder, check_opener
 
-        builder = PracticalBuilder(game, t=t, hard=hard, progress=progress)
+        builder = PracticalBuilder(game, t=t, hard=hard, progress=progress, **(practical or {}))
         rounds_of = (lambda rounds: allowed_after(game, rounds)) if hard else None
         root = builder.build(check_opener(game, opener), rounds_of=rounds_of)
         info = {"shortlist": builder.shortlist, "samples": builder.samples, "sample_limit": builder.sample_limit,
-                "greedy_states": len(builder.values)}
+                "remaining": builder.remaining, "greedy_states": len(builder.values)}
         tree_beam, tree_depth = 10, 1  # it stands in for the default level-3 configuration
     else:
         from termo.trees.exact_adapter import build_exact

@@ -8,7 +8,9 @@ At every node with candidate set S (the answers still possible there):
 2. the pool ranked as the live ``remaining`` ranking does (`termo.engine.partition`): expected
    remaining answers ``Σ n_b² / |S|`` ascending (compared exactly, as the integer ``Σ n_b²``),
    then the §5.2 chain: entropy on the 1e-9 grid descending, candidates first, prior weight
-   descending, probe index ascending;
+   descending, probe index ascending. With ``remaining="unsolved"`` the sum leaves out the
+   winning group (an answer the move solves does not remain): the reading of docs/trees.md that
+   comes nearest the published Nerdle tree;
 3. the first ``SHORTLIST`` (64) get an exact evaluation of the expected total number of
    guesses: ``1 + Σ_b P(b|S) · V(S_b)`` over the non-winning groups, where ``V`` is the exact
    expected number of guesses of the *greedy* policy (play the first guess of step 2's order,
@@ -38,13 +40,14 @@ SAMPLES = 2000
 SAMPLE_LIMIT = 500
 SEED = 20260101
 TIE = 1e-12
+REMAINING = ("all", "unsolved")  # what step 2's Σ n_b² counts: every group, or the unsolved ones
 
 
 class PracticalBuilder:
     """The builder of one game and prior (the greedy values are memoised across nodes)."""
 
     def __init__(self, game, t: float = 1.0, hard: bool = False, shortlist: int = SHORTLIST,
-                 samples: int = SAMPLES, sample_limit: int = SAMPLE_LIMIT, progress=None):
+                 samples: int = SAMPLES, sample_limit: int = SAMPLE_LIMIT, progress=None, remaining: str = "all"):
         from termo.engine.matrix import answers_major_matrix
         from termo.core.prior import Prior
 
@@ -56,6 +59,11 @@ class PracticalBuilder:
         self.shortlist = int(shortlist)
         self.samples = int(samples)
         self.sample_limit = int(sample_limit)
+        if remaining not in REMAINING:
+            raise TermoError(f"--remaining must be one of {', '.join(REMAINING)}, not {remaining!r}")
+        if self.samples < 0:
+            raise TermoError(f"--samples must be at least 0, not {self.samples}")
+        self.remaining = remaining
         from termo.engine.matrix import pattern_matrix
 
         self.mt = answers_major_matrix(game)  # answers x probes: a set's rows are contiguous
@@ -115,6 +123,8 @@ class PracticalBuilder:
         n_pool = int(pool.shape[0])
         codes = xp.take(xp.take(self.mt, cands, axis=0), pool, axis=1)  # (m, P)
         codes = xp.astype(xp.permute_dims(codes, (1, 0)), xp.int64)  # (P, m)
+        if self.remaining == "unsolved":  # the winning group is not counted (module doc, step 2)
+            hits = xp.astype(xp.sum(xp.astype(codes == self.game.win_code, xp.int64), axis=1), xp.float64)
         ws = xp.take(self.w, cands)
         total = xp.sum(ws)
         uniform = bool(xp.all(ws == ws[0]))
@@ -133,6 +143,8 @@ class PracticalBuilder:
                             xp.float64)
         rows = xp.reshape(first // m, (1, -1))
         sum_sq = xp.round(hb.row_histogram(rows, lengths * lengths, n_pool)[0])
+        if self.remaining == "unsolved":
+            sum_sq = sum_sq - hits * hits
         if uniform:
             nlogn = hb.row_histogram(rows, lengths * xp.log2(lengths), n_pool)[0]
             h = math.log2(m) - nlogn / m
