@@ -3,6 +3,7 @@
 
 Usage: python bench/bench_opener_table_full.py [--game nerdle] [--parts 2] [--threads 1] [--chunk 32]
                                                [--checkpoint-dir DIR] [--out NAME]
+                                               [--follow-up entropy|candidates-remaining]
 
 The openers are cut into ``--parts`` contiguous ranges of whole chunks, each run by its own
 process (``--threads`` numba threads each) into one checkpoint folder, the one `termo openers`
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import RESULTS, save  # noqa: E402
 from termo.core.chunks import CheckpointStore  # noqa: E402
 from termo.robustness.opener_table import TableConfig, run_table, summary  # noqa: E402
-from termo.robustness.world import METHOD, World, load_game_world  # noqa: E402
+from termo.robustness.world import World, load_game_world  # noqa: E402
 
 LOAD_EVERY_S = 30
 
@@ -52,12 +53,17 @@ def part_range(n: int, chunk: int, part: int, parts: int) -> tuple[int, int]:
     return (part * n_chunks // parts) * chunk, min(n, ((part + 1) * n_chunks // parts) * chunk)
 
 
-def run_part(game: str, part: int, parts: int, chunk: int, folder: Path) -> None:
+def record_prefix(follow_up: str) -> str:
+    """The CPU records' file prefix: one per follow-up (the chunks of both share the folder)."""
+    return "cpu-part" if follow_up == "entropy" else f"cpu-{follow_up}-part"
+
+
+def run_part(game: str, part: int, parts: int, chunk: int, folder: Path, follow_up: str = "entropy") -> None:
     """One part, its CPU and wall seconds so far written after every chunk (one file per attempt)."""
     cpu0, wall0 = time.process_time(), time.perf_counter()
     data = load_game_world(World(game=game))
     lo, hi = part_range(len(data.answers), chunk, part, parts)
-    record_file = folder / f"cpu-part{part}of{parts}-{os.getpid()}-{int(time.time())}.json"
+    record_file = folder / f"{record_prefix(follow_up)}{part}of{parts}-{os.getpid()}-{int(time.time())}.json"
 
     def record(done: int, total: int, note: str = "") -> None:
         payload = {"part": part, "parts": parts, "openers": [lo, hi], "done": done, "total": total,
@@ -65,7 +71,7 @@ def run_part(game: str, part: int, parts: int, chunk: int, folder: Path) -> None
                    "threads": os.environ.get("NUMBA_NUM_THREADS")}
         record_file.write_text(json.dumps(payload) + "\n", encoding="utf-8")
 
-    config = TableConfig(game=game, only=tuple(data.answers[lo:hi]), chunk_size=chunk)
+    config = TableConfig(game=game, only=tuple(data.answers[lo:hi]), chunk_size=chunk, follow_up=follow_up)
     info: dict = {}
     run_table(config, store=CheckpointStore(folder, reuse=True), progress=record, info=info)
     record(hi - lo, hi - lo)
@@ -78,7 +84,8 @@ def run_parts(args, folder: Path) -> tuple[float, list]:
     env = dict(os.environ, NUMBA_NUM_THREADS=str(args.threads))
     start = time.perf_counter()
     procs = [subprocess.Popen([sys.executable, __file__, "--game", args.game, "--part", f"{i}/{args.parts}",
-                               "--chunk", str(args.chunk), "--checkpoint-dir", str(folder)], env=env)
+                               "--chunk", str(args.chunk), "--checkpoint-dir", str(folder),
+                               "--follow-up", args.follow_up], env=env)
              for i in range(args.parts)]
     loads = []
     while any(p.poll() is None for p in procs):
@@ -92,8 +99,9 @@ def run_parts(args, folder: Path) -> tuple[float, list]:
     return time.perf_counter() - start, loads
 
 
-def attempts(folder: Path, parts: int) -> list[dict]:
-    return [json.loads(f.read_text(encoding="utf-8")) for f in sorted(folder.glob(f"cpu-part*of{parts}-*.json"))]
+def attempts(folder: Path, parts: int, follow_up: str = "entropy") -> list[dict]:
+    files = sorted(folder.glob(f"{record_prefix(follow_up)}*of{parts}-*.json"))
+    return [json.loads(f.read_text(encoding="utf-8")) for f in files]
 
 
 def write_tsv(path: Path, rows: list[dict]) -> None:
@@ -109,29 +117,30 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=32)
     parser.add_argument("--checkpoint-dir", type=Path, default=None)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--follow-up", default="entropy", help="entropy (default) or candidates-remaining")
     parser.add_argument("--part", default=None, help=argparse.SUPPRESS)  # "I/P": run one part (internal)
     args = parser.parse_args()
     folder = args.checkpoint_dir or default_folder(args.game)
     folder.mkdir(parents=True, exist_ok=True)
     if args.part is not None:
         part, parts = (int(x) for x in args.part.split("/"))
-        run_part(args.game, part, parts, args.chunk, folder)
+        run_part(args.game, part, parts, args.chunk, folder, args.follow_up)
         return
     wall, loads = run_parts(args, folder)
-    done = attempts(folder, args.parts)
+    done = attempts(folder, args.parts, args.follow_up)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     info: dict = {}
-    table = run_table(TableConfig(game=args.game, chunk_size=args.chunk), store=CheckpointStore(folder, reuse=True),
+    table = run_table(TableConfig(game=args.game, chunk_size=args.chunk, follow_up=args.follow_up), store=CheckpointStore(folder, reuse=True),
                       info=info)
     assemble_cpu, assemble_wall = time.process_time() - cpu0, time.perf_counter() - wall0
     if info.get("chunks_computed"):
         raise SystemExit(f"{info['chunks_computed']} chunks were not checkpointed by the parts")
-    name = args.out or f"opener_table_{args.game}"
+    name = args.out or f"opener_table_{args.game}" + ("" if args.follow_up == "entropy" else f"_{args.follow_up}")
     write_tsv(RESULTS / f"{name}.tsv", table["openers"])
     top = summary(table, 20)
     cpu_parts = sum(a["cpu_s"] for a in done)
     save(name, {
-        "game": table["game"], "method": METHOD, "n_openers": table["n_openers"], "n_probes": table["n_probes"],
+        "game": table["game"], "method": table["method"], "follow_up": args.follow_up, "n_openers": table["n_openers"], "n_probes": table["n_probes"],
         "complete": table["complete"], "parts": args.parts, "numba_threads_per_part": args.threads,
         "chunk": args.chunk, "cpu_s": cpu_parts + assemble_cpu, "cpu_h": (cpu_parts + assemble_cpu) / 3600,
         "cpu_s_per_opener": (cpu_parts + assemble_cpu) / table["n_openers"],

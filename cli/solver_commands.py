@@ -250,11 +250,12 @@ def opener_command(
     json_out: JsonOpt = False,
     backend: BackendOption = None,
 ) -> None:
-    """The optimal first guess of a configuration and its alternatives (searched and cached when missing).
+    """The best first guess of a configuration and its alternatives (searched and cached when missing).
 
-    This is the configuration's optimum, not the game's interface opener that `termo suggest`
-    plays first (Termo: tarso; `termo suggest --opener optimal` plays this one). 'expected'
-    counts the guesses to solve the game, this one included (level 3)."""
+    This is the configuration's own best (level 3: its search's), not the game's interface opener
+    that `termo suggest` plays first (Termo: tarso; `termo suggest --opener optimal` plays this
+    one), nor the proven optimum of `termo optimal` (docs/exact.md). 'expected' counts the guesses
+    to solve the game, this one included (level 3)."""
     from termo.interface.suggest import Advisor, format_decision, opener_report
 
     backend = command_backend(ctx, backend)
@@ -267,7 +268,7 @@ def opener_command(
     if json_out:
         print_json(data)
     else:
-        typer.echo(f"optimal opener of {game.title or game.label} ({config.describe(game)}{', extended' if game.extended else ''}):")
+        typer.echo(f"best opener of {game.title or game.label} by this configuration ({config.describe(game)}{', extended' if game.extended else ''}):")
         interface = getattr(game, "default_opener", None)
         if interface and interface != data.get("word"):
             typer.echo(f"(the game's interface opener, played first by `termo suggest`, is {interface}; "

@@ -214,7 +214,7 @@ def test_cli_opener_says_which_one_it_is(fake, runner, app):
     optimal = json.loads(invoke(runner, app, ["suggest", "--json", "--opener", "optimal"]).stdout)
     assert optimal["word"] == "tosar" and "--opener default plays tarso" in optimal["reason"]
     text = invoke(runner, app, ["opener"]).stdout
-    assert text.startswith("optimal opener of Termo") and "interface opener" in text and "tarso" in text
+    assert text.startswith("best opener of Termo by this configuration") and "interface opener" in text and "tarso" in text
 
 
 def test_cli_unknown_word_warning_says_what_happens(fake, runner, app):
