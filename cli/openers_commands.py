@@ -90,7 +90,7 @@ def openers_command(
     info: dict = {}
     table = _run_table(config, store, executor, info, folder, out)
     typer.echo(
-        f"openers: {table['n_openers']:,} openers, {counted(info.get('chunks_computed', 0), 'chunk')} computed, "
+        f"openers: {counted(table['n_openers'], 'opener', grouped=True)}, {counted(info.get('chunks_computed', 0), 'chunk')} computed, "
         f"{info.get('chunks_resumed', 0)} resumed, {info.get('seconds', 0.0):.1f} s"
         + (f"; wrote {out}" if out is not None else ""),
         err=True,
