@@ -61,6 +61,7 @@ def open_mode(page, name: str) -> None:
     page.goto(page.base + "/" + name)
     wait_ready(page)
     page.select_option("#opt-level", "2")
+    wait_idle(page)  # the new level asks again: keys typed while that runs are ignored
 
 
 def solved_boards(page) -> list[int]:
