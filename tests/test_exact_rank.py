@@ -93,6 +93,27 @@ def test_checkpoints_are_reused_and_a_damaged_one_is_recomputed(small, tmp_path)
     assert third == first and info["chunks_computed"] == 1 and len(said) == 1 and "rejected" in said[0]
 
 
+def test_progress_counts_the_words_read_from_checkpoints_in_every_round(small, tmp_path):
+    """A resumed run reports how many words came from checkpoints, over every round, so the
+    command's time left is estimated from its own work (it once counted only the seeds' round)."""
+    game = uniform(small)
+    rank_first_words(game, 3, chunk=4, store=rank_store(tmp_path))
+    reports = []
+    info = {}
+    rank_first_words(game, 3, chunk=4, store=rank_store(tmp_path), info=info,
+                     progress=lambda done, total, note="", resumed=0: reports.append((done, resumed)))
+    assert info["chunks_computed"] == 0 and reports
+    words_in_chunks = sum(len(json.loads(f.read_text())["openers"]) for f in tmp_path.glob("*.json"))
+    assert reports[-1][1] == words_in_chunks
+    assert [r for _, r in reports] == sorted(r for _, r in reports)  # it only grows
+    from cli.optimal_rank import _fresh_work
+    seen = []
+    report = _fresh_work(lambda done, total: seen.append((done, total)))
+    report(40, 100, "round", 40)
+    report(52, 100, "round", 48)
+    assert seen == [(0, 60), (4, 52)]
+
+
 def test_a_fresh_store_ignores_old_chunks(small, tmp_path):
     game = uniform(small)
     rank_first_words(game, 2, chunk=4, store=rank_store(tmp_path))

@@ -193,11 +193,12 @@ class _Runner:
     def __init__(self, spec: RankSpec, store: CheckpointStore, executor, progress, warn, compute: bool = True):
         self.spec, self.store, self.executor, self.compute = spec, store, executor, compute
         self.missing = 0  # chunks not checkpointed, when only the checkpoints are read (compute off)
-        self.progress = progress or (lambda done, total, note="": None)
+        self.progress = progress or (lambda done, total, note="", resumed=0: None)
         self.warn = warn or (lambda line: None)
         self.total = 0
         self.done = 0
         self.resumed = 0
+        self.resumed_words = 0  # words read from checkpoints, in every round so far
         self.computed = 0
         self.rejected = 0
 
@@ -217,11 +218,12 @@ class _Runner:
                 self.warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
             if cached is not None:
                 self.resumed += 1
+                self.resumed_words += len(words)
                 self.done += len(words)
                 results.update(zip(words, cached))
             else:
                 tasks.append(RankTask(self.spec, tuple(words), limit, key))
-        self.progress(self.done, self.total, note)
+        self.progress(self.done, self.total, note, self.resumed_words)
         if not self.compute:
             self.missing += len(tasks)
             return results
@@ -231,7 +233,7 @@ class _Runner:
             self.computed += 1
             self.done += len(task.words)
             results.update(zip(task.words, values))
-            self.progress(self.done, self.total, note)
+            self.progress(self.done, self.total, note, self.resumed_words)
         return results
 
 
