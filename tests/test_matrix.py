@@ -143,6 +143,40 @@ def test_answers_major_layout_is_cached_and_checked(tmp_path, monkeypatch):
     assert np.array_equal(matrix_module.answers_major_matrix(game), t)
 
 
+def test_a_layout_checked_ahead_is_trusted_only_when_its_bytes_match(tmp_path, monkeypatch, capsys):
+    """verify_ahead checks the answers-major layout on another thread while the other loads: a
+    sound file is then loaded without a second pass, a damaged one is still reported and rebuilt."""
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(matrix_module, "_memory", {})
+    monkeypatch.setattr(matrix_module, "_answers_major", {})
+    monkeypatch.setattr(matrix_module, "_verified", {})
+    monkeypatch.setattr(matrix_module, "_ahead", {})
+    game = small_game()
+    t = np.array(matrix_module.answers_major_matrix(game))
+    npy, _ = cache_paths(game, matrix_module.ANSWERS_MAJOR)
+
+    matrix_module._verified.clear()
+    monkeypatch.setattr(matrix_module, "_answers_major", {})
+    matrix_module.verify_ahead(game)
+    assert list(matrix_module._ahead) == [str(npy)]
+    reads = []
+    real = matrix_module._bad_blocks
+    monkeypatch.setattr(matrix_module, "_bad_blocks", lambda *a: reads.append(a) or real(*a))
+    assert np.array_equal(matrix_module.answers_major_matrix(game), t)
+    assert not matrix_module._ahead and len(reads) <= 1  # the thread's pass, or the load's: not both
+    matrix_module.verify_ahead(game)  # verified in this process: nothing started
+    assert not matrix_module._ahead
+
+    data = bytearray(npy.read_bytes())
+    data[-1] ^= 0xFF  # same size, one cell changed
+    npy.write_bytes(bytes(data))
+    capsys.readouterr()
+    monkeypatch.setattr(matrix_module, "_answers_major", {})
+    matrix_module.verify_ahead(game)
+    assert np.array_equal(matrix_module.answers_major_matrix(game), t)
+    assert "ignored (its checksum does not match" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name, width", [("nerdle-mini", 48), ("nerdle-mini", 300), ("tiny", 4)])
 def test_a_build_writes_both_layouts_tile_by_tile_as_np_save_would(tmp_path, monkeypatch, name, width):
     """A build streams both layouts to the cache a tile of answers at a time (Nerdle Mini: five

@@ -30,8 +30,9 @@ from backends.base import SweepTables
 def _matrices(game, backend):
     """(device matrix, host matrix, host transposed matrix) of ``game``; the transposed copy
     (answers × probes, contiguous rows per answer) is cached on disk by ``termo.engine.matrix``."""
-    from termo.engine.matrix import answers_major_matrix, pattern_matrix
+    from termo.engine.matrix import answers_major_matrix, pattern_matrix, verify_ahead
 
+    verify_ahead(game)  # the answers-major layout checked on another core while the other loads
     hb = host()
     host_m = _read_only(hb.to_numpy(pattern_matrix(game, backend=hb)))
     dev_m = pattern_matrix(game, backend=backend)  # on NumPy: the host matrix itself

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -218,7 +219,15 @@ def _content_problem(npy_path: Path, meta: dict) -> str | None:
     """None when the file's bytes match the metadata's checksums, else what is wrong. The whole
     file is read once per process (crc32 at 1-3 GB/s: a Termo layout of 36 MB in ~20 ms, a
     Nerdle Classic one of 628 MB in ~0.3 s): no file metadata can vouch for bytes that changed
-    below the file system."""
+    below the file system. A check started ahead (:func:`verify_ahead`) is waited for first."""
+    ahead = _ahead.pop(str(npy_path), None)
+    if ahead is not None:
+        ahead.join()
+    return _checked(npy_path, meta)
+
+
+def _checked(npy_path: Path, meta: dict) -> str | None:
+    """:func:`_content_problem` without waiting for a check started ahead."""
     identity = _file_identity(npy_path)
     key = (str(npy_path), tuple(identity or ()), meta.get("checksum"))
     if identity is not None and key in _verified:
@@ -234,6 +243,40 @@ def _content_problem(npy_path: Path, meta: dict) -> str | None:
         return f"its checksum does not match: {mib} MiB block{'s' if len(bad) > 1 else ''} {where}"
     _verified[key] = True
     return None
+
+
+_ahead: dict = {}  # layout path -> the thread checking it ahead of its load (verify_ahead)
+
+
+def verify_ahead(game: Game, layouts: tuple[str, ...] = (ANSWERS_MAJOR,)) -> None:
+    """Start checking the cached ``layouts``' bytes on a background thread, while the caller loads
+    another layout: a question that needs both (a level-2 or level-3 sweep) reads them side by side
+    on two cores instead of one after the other (crc32 and plain reads release the GIL; Termo's two
+    36 MB layouts: ~54 ms in turn). The load waits for the thread and trusts only what it marked
+    verified: a layout the thread found damaged (or could not read) is checked again by the load,
+    which reports and rebuilds it as ever. A layout not cached, or verified already, starts
+    nothing."""
+    for layout in layouts:
+        npy_path, meta_path = cache_paths(game, layout)
+        if str(npy_path) in _ahead:
+            continue
+        meta = read_json(meta_path)
+        if not isinstance(meta, dict) or not isinstance(meta.get("checksum"), str):
+            continue
+        identity = _file_identity(npy_path)
+        if identity is None or (str(npy_path), tuple(identity), meta.get("checksum")) in _verified:
+            continue
+        thread = threading.Thread(target=_check_quietly, args=(npy_path, meta), name=f"verify {npy_path.name}",
+                                  daemon=True)
+        _ahead[str(npy_path)] = thread
+        thread.start()
+
+
+def _check_quietly(npy_path: Path, meta: dict) -> None:
+    try:
+        _checked(npy_path, meta)  # marks the layout verified, or leaves it to the load
+    except Exception:  # noqa: BLE001 - the load checks again and says what is wrong
+        pass
 
 
 def _load_cached(game: Game, layout: str = PROBES_MAJOR):
