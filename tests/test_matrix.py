@@ -151,6 +151,7 @@ def test_a_layout_checked_ahead_is_trusted_only_when_its_bytes_match(tmp_path, m
     monkeypatch.setattr(matrix_module, "_answers_major", {})
     monkeypatch.setattr(matrix_module, "_verified", {})
     monkeypatch.setattr(matrix_module, "_ahead", {})
+    monkeypatch.setattr(matrix_module, "_asked", set())
     game = small_game()
     t = np.array(matrix_module.answers_major_matrix(game))
     npy, _ = cache_paths(game, matrix_module.ANSWERS_MAJOR)
@@ -164,6 +165,7 @@ def test_a_layout_checked_ahead_is_trusted_only_when_its_bytes_match(tmp_path, m
     monkeypatch.setattr(matrix_module, "_bad_blocks", lambda *a: reads.append(a) or real(*a))
     assert np.array_equal(matrix_module.answers_major_matrix(game), t)
     assert not matrix_module._ahead and len(reads) <= 1  # the thread's pass, or the load's: not both
+    matrix_module._asked.clear()
     matrix_module.verify_ahead(game)  # verified in this process: nothing started
     assert not matrix_module._ahead
 
@@ -172,7 +174,9 @@ def test_a_layout_checked_ahead_is_trusted_only_when_its_bytes_match(tmp_path, m
     npy.write_bytes(bytes(data))
     capsys.readouterr()
     monkeypatch.setattr(matrix_module, "_answers_major", {})
+    matrix_module._asked.clear()
     matrix_module.verify_ahead(game)
+    assert list(matrix_module._ahead) == [str(npy)]
     assert np.array_equal(matrix_module.answers_major_matrix(game), t)
     assert "ignored (its checksum does not match" in capsys.readouterr().err
 

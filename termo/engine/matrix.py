@@ -246,6 +246,7 @@ def _checked(npy_path: Path, meta: dict) -> str | None:
 
 
 _ahead: dict = {}  # layout path -> the thread checking it ahead of its load (verify_ahead)
+_asked: set = set()  # layout paths verify_ahead was asked for in this process
 
 
 def verify_ahead(game: Game, layouts: tuple[str, ...] = (ANSWERS_MAJOR,)) -> None:
@@ -254,12 +255,13 @@ def verify_ahead(game: Game, layouts: tuple[str, ...] = (ANSWERS_MAJOR,)) -> Non
     on two cores instead of one after the other (crc32 and plain reads release the GIL; Termo's two
     36 MB layouts: ~54 ms in turn). The load waits for the thread and trusts only what it marked
     verified: a layout the thread found damaged (or could not read) is checked again by the load,
-    which reports and rebuilds it as ever. A layout not cached, or verified already, starts
-    nothing."""
+    which reports and rebuilds it as ever. A layout not cached, verified already or asked for
+    before in this process (a server's sessions) starts nothing."""
     for layout in layouts:
         npy_path, meta_path = cache_paths(game, layout)
-        if str(npy_path) in _ahead:
+        if str(npy_path) in _asked:
             continue
+        _asked.add(str(npy_path))
         meta = read_json(meta_path)
         if not isinstance(meta, dict) or not isinstance(meta.get("checksum"), str):
             continue

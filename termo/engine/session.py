@@ -123,6 +123,10 @@ class Session:
     def __init__(self, game, matrix=None, hard: bool = False):
         self.game = game
         self.hard = bool(hard)
+        if matrix is None:  # both cached layouts checked on another core while NumPy and the rest load
+            from termo.engine.matrix import ANSWERS_MAJOR, PROBES_MAJOR, verify_ahead
+
+            verify_ahead(game, (PROBES_MAJOR, ANSWERS_MAJOR))
         self._backend = _host()
         self._xp = self._backend.xp
         self._matrix = None if matrix is None else self._backend.to_numpy(matrix)

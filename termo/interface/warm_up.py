@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import termo.engine.entropy  # noqa: F401 - registers the level-2/3 warm-up first (it imports this module back)
 from backends.host_ops import family_sources, kernel_sources, register_warm_up
 
 _HERE = Path(__file__).resolve().parent.parent  # termo/
