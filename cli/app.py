@@ -248,10 +248,41 @@ def direct_call(args):
 BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1"}
 
 
+class Terminated(BaseException):
+    """SIGTERM as an exception (not an `Exception`: no handler of errors swallows it), so the
+    running command unwinds: its ``finally`` blocks run, a local Dask cluster's worker processes
+    are shut down (`termo optimal --rank --workers N` once left them computing for 20 minutes),
+    a progress bar stops; then the exit code is 143 (128 + SIGTERM), as the default action's."""
+
+
+def _terminated(signum, frame) -> None:
+    raise Terminated()
+
+
 def main(argv: typing.Optional[typing.List[str]] = None) -> int:
     """Entry point: usage errors, library errors and file-system errors become one stderr line
     and exit code 2 (`cli.common.one_line`: escaped, echoed input cut); a closed stdout pipe
-    ends quietly with 141 (128 + SIGPIPE, like the tools of a shell pipeline)."""
+    ends quietly with 141 (128 + SIGPIPE, like the tools of a shell pipeline); SIGTERM stops the
+    command as Ctrl-C does (:class:`Terminated`), 143."""
+    import signal
+
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # called off the main thread (a test's helper thread): the default stays
+        previous = None
+    try:
+        return _main(argv)
+    except Terminated:
+        from cli.common import echo_error
+
+        echo_error("termo: terminated")
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: typing.Optional[typing.List[str]] = None) -> int:
     for name, value in BLAS_THREADS.items():
         os.environ.setdefault(name, value)
     import typer

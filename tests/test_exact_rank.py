@@ -199,3 +199,34 @@ def test_kill_then_resume_of_a_distributed_run_gives_identical_output(tmp_path):
     assert clean.returncode == 0, err.decode()
     assert out_resumed == out_fresh
     assert json.loads(out_fresh)["best"] == "4*7=28"
+
+
+def test_sigterm_stops_a_distributed_run_and_its_workers(tmp_path):
+    """SIGTERM to the command alone (as `kill PID` or a job scheduler sends it) stops it as Ctrl-C
+    does: one line, exit 143, and its local Dask workers end with it (they used to go on
+    computing, orphaned); the chunks finished are kept for --resume."""
+    pytest.importorskip("dask.distributed")
+    args = ["--game", "nerdle-mini", "--rank", "5", "--chunk", "1", "--workers", "2", "--json"]
+    folder = tmp_path / "stopped"
+    proc = _cli(args + ["--checkpoint-dir", str(folder)], start_new_session=True)
+    deadline = time.time() + 900
+    while time.time() < deadline and proc.poll() is None and len(list(folder.glob("*.json"))) < 12:
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run finished before it could be stopped"
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 143, err.decode()
+    assert err.decode().rstrip().endswith("termo: terminated") and "Traceback" not in err.decode()
+    group_left = True
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            os.killpg(proc.pid, 0)  # any process left in the run's session (its workers)?
+        except ProcessLookupError:
+            group_left = False
+            break
+        time.sleep(0.05)
+    if group_left:
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert not group_left, "a worker process outlived the run"
+    assert len(list(folder.glob("*.json"))) >= 12
