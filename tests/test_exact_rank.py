@@ -172,19 +172,28 @@ def test_cli_bad_input(capsys, tmp_path, args):
     assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 
+DISTRIBUTED_MINI = ["--game", "nerdle-mini", "--rank", "5", "--chunk", "1", "--workers", "2", "--json"]
+
+
+def _running_with_checkpoints(folder, at_least: int = 12):
+    """The Nerdle Mini ranking on 2 local workers, one first word a chunk, in a session of its
+    own, once ``at_least`` chunks are checkpointed in ``folder`` (the 10 seeds and a first word or
+    two after them), or once it ended."""
+    proc = _cli(DISTRIBUTED_MINI + ["--checkpoint-dir", str(folder)], start_new_session=True)
+    deadline = time.time() + 900
+    while time.time() < deadline and proc.poll() is None and len(list(folder.glob("*.json"))) < at_least:
+        time.sleep(0.01)
+    return proc
+
+
 def test_kill_then_resume_of_a_distributed_run_gives_identical_output(tmp_path):
     """`--workers 2` on Nerdle Mini, one first word a chunk: a real SIGKILL of the whole run (the
     driver and its Dask workers) once some chunks are checkpointed, then --resume; stdout equals
     an uninterrupted run's, byte for byte."""
     pytest.importorskip("dask.distributed")
-    args = ["--game", "nerdle-mini", "--rank", "5", "--chunk", "1", "--workers", "2", "--json"]
+    args = DISTRIBUTED_MINI
     killed = tmp_path / "killed"
-    proc = _cli(args + ["--checkpoint-dir", str(killed)], start_new_session=True)
-    deadline = time.time() + 900
-    while time.time() < deadline and proc.poll() is None:
-        if len(list(killed.glob("*.json"))) >= 12:  # the 10 seeds and a first word or two after them
-            break
-        time.sleep(0.01)
+    proc = _running_with_checkpoints(killed)
     assert proc.poll() is None, "the run finished before it could be killed"
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -206,12 +215,8 @@ def test_sigterm_stops_a_distributed_run_and_its_workers(tmp_path):
     does: one line, exit 143, and its local Dask workers end with it (they used to go on
     computing, orphaned); the chunks finished are kept for --resume."""
     pytest.importorskip("dask.distributed")
-    args = ["--game", "nerdle-mini", "--rank", "5", "--chunk", "1", "--workers", "2", "--json"]
     folder = tmp_path / "stopped"
-    proc = _cli(args + ["--checkpoint-dir", str(folder)], start_new_session=True)
-    deadline = time.time() + 900
-    while time.time() < deadline and proc.poll() is None and len(list(folder.glob("*.json"))) < 12:
-        time.sleep(0.01)
+    proc = _running_with_checkpoints(folder)
     assert proc.poll() is None, "the run finished before it could be stopped"
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=300)

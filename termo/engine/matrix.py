@@ -215,6 +215,17 @@ def _bad_blocks(npy_path: Path, meta: dict) -> list[int] | None:
 _verified: dict = {}  # (path, file identity, checksum) -> True: verified in this process
 
 
+def _verified_key(npy_path: Path, identity: list | None, checksum) -> tuple:
+    """The key of `_verified`: a layout's bytes as of one write (its identity) and one checksum."""
+    return (str(npy_path), tuple(identity or ()), checksum)
+
+
+def _sealed_meta(meta_path: Path) -> dict | None:
+    """A layout's metadata when it holds a checksum (else a plain miss: no cache to check)."""
+    meta = read_json(meta_path)
+    return meta if isinstance(meta, dict) and isinstance(meta.get("checksum"), str) else None
+
+
 def _content_problem(npy_path: Path, meta: dict) -> str | None:
     """None when the file's bytes match the metadata's checksums, else what is wrong. The whole
     file is read once per process (crc32 at 1-3 GB/s: a Termo layout of 36 MB in ~20 ms, a
@@ -229,7 +240,7 @@ def _content_problem(npy_path: Path, meta: dict) -> str | None:
 def _checked(npy_path: Path, meta: dict) -> str | None:
     """:func:`_content_problem` without waiting for a check started ahead."""
     identity = _file_identity(npy_path)
-    key = (str(npy_path), tuple(identity or ()), meta.get("checksum"))
+    key = _verified_key(npy_path, identity, meta.get("checksum"))
     if identity is not None and key in _verified:
         return None
     bad = _bad_blocks(npy_path, meta)
@@ -262,11 +273,11 @@ def verify_ahead(game: Game, layouts: tuple[str, ...] = (ANSWERS_MAJOR,)) -> Non
         if str(npy_path) in _asked:
             continue
         _asked.add(str(npy_path))
-        meta = read_json(meta_path)
-        if not isinstance(meta, dict) or not isinstance(meta.get("checksum"), str):
+        meta = _sealed_meta(meta_path)
+        if meta is None:
             continue
         identity = _file_identity(npy_path)
-        if identity is None or (str(npy_path), tuple(identity), meta.get("checksum")) in _verified:
+        if identity is None or _verified_key(npy_path, identity, meta["checksum"]) in _verified:
             continue
         thread = threading.Thread(target=_check_quietly, args=(npy_path, meta), name=f"verify {npy_path.name}",
                                   daemon=True)
@@ -287,8 +298,8 @@ def _load_cached(game: Game, layout: str = PROBES_MAJOR):
     Missing or stale metadata (another signature, an older format without a checksum) is a plain
     miss; a file that fails its checksum, its shape or the spot check is reported on stderr."""
     npy_path, meta_path = cache_paths(game, layout)
-    meta = read_json(meta_path)
-    if not isinstance(meta, dict) or not isinstance(meta.get("checksum"), str):
+    meta = _sealed_meta(meta_path)
+    if meta is None:
         return None
     if {k: v for k, v in meta.items() if k not in ("checksum", "blocks")} != _expected_meta(game, layout):
         return None
@@ -354,7 +365,7 @@ def _stream_store(game: Game, backend, layouts: tuple[str, ...]) -> OSError | No
                                                                "crc32": block_checksums(data)}}
             atomic_write_json(meta_path, dict(_expected_meta(game, layout), **sums))
             if identity is not None:
-                _verified[(str(npy_path), tuple(identity), sums["checksum"])] = True
+                _verified[_verified_key(npy_path, identity, sums["checksum"])] = True
         return None
     except OSError as err:
         return err
