@@ -24,6 +24,9 @@ medians, the ratio of the medians and the median of the per-round ratios, wall a
 whether the two printed the same word in every run. ``targets`` says whether the level-2
 suggestion is at least twice as fast as Destermo's (wall, paired), the level-3 suggestion takes
 at most 1 s (wall) and ``termo --version`` imports no NumPy (checked in a child of its own).
+Two floors join the rotation, ``python -c 'import numpy'`` and ``python -c 'import numpy, typer'``
+(with termo's BLAS setting): paired with Destermo's level-2 run, ``floors_against_level2`` gives
+their share of its time and what a twice-as-fast answer would have left beyond them.
 
 The children run with bytecode caching on (as an installed package has it), even when the
 calling shell sets ``PYTHONDONTWRITEBYTECODE``; the JSON records both. ``--compare PATH`` also
@@ -51,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import save, timed_run  # noqa: E402
+from cli.app import BLAS_THREADS  # noqa: E402
 
 HISTORY = ["tarso:BBBBB"]
 PEER_INPUT = "tarso\nBBBBB\nsair\n"  # Destermo's prompts: the guess, its colours, then quit
@@ -59,6 +63,10 @@ PEER_WORD = re.compile("sugest\u00e3o:" r"\s+(\S+)")  # Destermo's line for the 
 TARGET_RATIO = 0.5  # a level-2 suggestion at least twice as fast as Destermo's (wall, paired)
 TARGET_LEVEL3_S = 1.0  # a level-3 suggestion after tarso:BBBBB in at most a second (wall)
 NOTICE = "compiling the search kernels"
+# Floors: a process that only starts this Python and imports what any answer computed with NumPy
+# (and one parsed by the command line's library) must import, with termo's BLAS setting. Paired
+# with Destermo's level-2 run, they say how much of its time such a process has already spent.
+FLOORS = {"python -c 'import numpy'": "import numpy", "python -c 'import numpy, typer'": "import numpy, typer"}
 # other common commands run once each after the first two, with the same caches: did they compile?
 LATER = [
     ["suggest", "tarso:YBBBB"],
@@ -154,6 +162,9 @@ def warm_cases(checkouts: dict, scratch: Path, destermo: tuple | None) -> dict:
         cases[("" if label == "this" else f"[{label}] ") + "termo --version"] = (
             repo, termo_command(repo) + ["--version"], envs[label], None, None)
     cases["python -c pass"] = (ROOT, [sys.executable, "-c", "pass"], child_env(), None, None)
+    blas = child_env(**BLAS_THREADS)  # as termo's own start sets it (cli.app.BLAS_THREADS)
+    for name, code in FLOORS.items():
+        cases[name] = (ROOT, [sys.executable, "-c", code], blas, None, None)
     return cases
 
 
@@ -208,6 +219,16 @@ def against_peer(warm: dict) -> dict:
                 a / b for a, b in zip(ours[f"runs_{kind}_s"], theirs[f"runs_{kind}_s"]))
             row[f"times_faster_{kind}"] = 1.0 / row[f"median_paired_ratio_{kind}"]
         out[f"level{level}"] = row
+    theirs = warm[peer_name(2)]
+    out["floors_against_level2"] = floors = {}
+    for name in FLOORS:
+        ours = warm[name]
+        floors[name] = {
+            "median_wall_s": ours["median_wall_s"],
+            "median_paired_ratio_wall": statistics.median(a / b for a, b in zip(ours["runs_wall_s"], theirs["runs_wall_s"])),
+            # what a 2x-faster level-2 answer could spend beyond this floor (negative: nothing)
+            "left_for_a_2x_answer_s": TARGET_RATIO * theirs["median_wall_s"] - ours["median_wall_s"],
+        }
     return out
 
 
@@ -306,6 +327,9 @@ def main() -> int:
                   f" {row['termo_median_cpu_s']:.3f} vs {row['destermo_median_cpu_s']:.3f} s"
                   f" (paired ratio {row['median_paired_ratio_cpu']:.2f}); words {row['termo_words']} vs"
                   f" {row['destermo_words']}")
+        for name, row in peer["floors_against_level2"].items():
+            print(f"floor {name}: {row['median_wall_s']:.3f} s wall, {row['median_paired_ratio_wall']:.2f} of Destermo's"
+                  f" level 2; a 2x answer has {1000 * row['left_for_a_2x_answer_s']:.0f} ms left beyond it")
     targets["level3_at_most_1s"] = warm[suggest_name(3)]["median_wall_s"] <= TARGET_LEVEL3_S
     payload["targets"] = targets
     print("targets: " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in targets.items()))
