@@ -5,8 +5,9 @@ Each run is a fresh Python process that times, with ``time.perf_counter``, the s
 typer, NumPy (with termo's BLAS setting, ``cli.app.BLAS_THREADS``) and the engine's modules, in
 that order, then the command itself, with the game's loading (``load_game``), the session's
 creation, the rounds replayed (the filter) and the decision (``Advisor.move``) timed on the way
-by wrapping those functions. The whole process is timed from outside too; what it spent outside
-all the parts (the interpreter's start, printing, exit) is the rest.
+by wrapping those functions; the process ends as the console script does (``cli.app.exit_now``).
+The whole process is timed from outside too; what it spent outside all the parts (the
+interpreter's start, the exit) is the rest.
 
 Importing ahead changes the order of a real run (there, NumPy loads when the session is made, while
 the cached layouts are checked on another core): the parts are a breakdown, not a replay. The
@@ -73,7 +74,7 @@ try:
 finally:
     part("print and return")
     sys.stderr.write("PARTS " + json.dumps(parts) + "\n")
-sys.exit(code)
+app.exit_now(code)  # as the console script ends (cli.app.run)
 """
 
 

@@ -462,19 +462,50 @@ def test_direct_call_reads_the_options_environment(monkeypatch):
 
 def test_termo_version_imports_no_array_library():
     """``termo --version`` (the console script's entry point, in a process of its own) answers
-    without NumPy, numba, JAX, array_api_compat or any game."""
-    code = ("import sys\n"
+    without NumPy, numba, JAX, array_api_compat or any game (read by an ``atexit`` function:
+    the console script ends the process itself, `cli.app.exit_now`)."""
+    code = ("import atexit, sys\n"
             "sys.argv = ['termo', '--version']\n"
+            "heavy = ('numpy', 'numba', 'jax', 'array_api_compat', 'termo.games.termo_pt', 'termo.engine.matrix')\n"
+            "atexit.register(lambda: print([m for m in heavy if m in sys.modules]))\n"
             "from cli.app import run\n"
-            "try:\n"
-            "    run()\n"
-            "except SystemExit as done:\n"
-            "    heavy = ('numpy', 'numba', 'jax', 'array_api_compat', 'termo.games.termo_pt', 'termo.engine.matrix')\n"
-            "    print(done.code, [m for m in heavy if m in sys.modules])")
+            "run()\n"
+            "print('not reached')")
     out = run_python(code)
     assert out.returncode == 0, out.stderr
     version, result = out.stdout.splitlines()
-    assert version.startswith("termo ") and result == "0 []"
+    assert version.startswith("termo ") and result == "[]"
+
+
+EXIT_NOW = """
+import atexit, sys, threading
+from cli.app import exit_now
+
+go = threading.Event()
+
+def work():
+    go.wait()
+    print("the thread finished")
+
+threading.Thread(target=work).start()  # not a daemon: the exit waits for it
+atexit.register(lambda: print("atexit ran"))
+print("x" * 100_000)  # more than a pipe's buffer: flushed before the end
+sys.stderr.write("to stderr\\n")
+go.set()
+exit_now(3)
+print("not reached")
+"""
+
+
+@pytest.mark.parametrize("debug", ["", "1"])
+def test_exit_now_ends_the_process_as_the_interpreter_would(debug):
+    """`cli.app.exit_now` (the console script's end, without the interpreter's teardown): the exit
+    code, every byte written, the threads that are not daemons waited for, then the ``atexit``
+    functions; with TERMO_DEBUG the interpreter's own exit does the same."""
+    out = run_python(EXIT_NOW, TERMO_DEBUG=debug)
+    assert out.returncode == 3, out.stderr
+    assert out.stdout.splitlines() == ["x" * 100_000, "the thread finished", "atexit ran"]
+    assert out.stderr == "to stderr\n"
 
 
 def test_importing_the_cli_imports_no_command_module():
