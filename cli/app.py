@@ -380,25 +380,23 @@ def run() -> None:
 
 
 def exit_now(code: int) -> None:
-    """End the process with ``code`` the way the interpreter would, less its teardown.
+    """End the process with ``code`` as the interpreter would, less its teardown.
 
     Python's own exit clears every module and object one by one: ~30 ms of a one-shot level-2
-    answer, ~150 ms of a level-3 one (numba's compiled code), `bench/bench_startup.py`. What that
-    teardown is for is done here first, in the interpreter's order: the threads that are not
-    daemons are waited for, the ``atexit`` functions run (Dask's and multiprocessing's clean-ups,
-    `weakref.finalize` such as temporary folders), standard output and error are flushed; then
-    ``os._exit``. termo closes every file it writes before the command returns (atomic writes).
-    A flush that fails, or ``TERMO_DEBUG`` set (a teardown's own errors shown), leaves the exit
-    to the interpreter."""
+    answer, ~150 ms of a level-3 one (numba's compiled code), `bench/bench_startup.py`. When no
+    thread but daemons is left (a one-shot question), what that exit does for the program is done
+    here: the ``atexit`` functions run (Dask's and multiprocessing's clean-ups, `weakref.finalize`
+    such as temporary folders), standard output and error are flushed; then ``os._exit``. termo
+    closes every file it writes before the command returns (atomic writes). A thread that is not
+    a daemon (a pool's worker, a server's), a flush that fails, or ``TERMO_DEBUG`` set (a
+    teardown's own errors shown) leaves the exit to the interpreter, which waits for the threads."""
     import atexit
     import threading
 
-    if os.environ.get("TERMO_DEBUG"):
-        sys.exit(code)
     current = threading.current_thread()
-    for thread in threading.enumerate():
-        if thread is not current and not thread.daemon:
-            thread.join()
+    others = [t for t in threading.enumerate() if t is not current and not t.daemon]
+    if os.environ.get("TERMO_DEBUG") or others or not hasattr(atexit, "_run_exitfuncs"):
+        sys.exit(code)
     atexit._run_exitfuncs()
     try:
         for stream in (sys.stdout, sys.stderr):

@@ -481,13 +481,19 @@ EXIT_NOW = """
 import atexit, sys, threading
 from cli.app import exit_now
 
+class Teardown:
+    def __del__(self):
+        print("teardown")  # only when the interpreter clears the modules
+
+kept = Teardown()
 go = threading.Event()
 
 def work():
     go.wait()
     print("the thread finished")
 
-threading.Thread(target=work).start()  # not a daemon: the exit waits for it
+if sys.argv[1] == "thread":
+    threading.Thread(target=work).start()  # not a daemon: the interpreter's exit waits for it
 atexit.register(lambda: print("atexit ran"))
 print("x" * 100_000)  # more than a pipe's buffer: flushed before the end
 sys.stderr.write("to stderr\\n")
@@ -497,15 +503,20 @@ print("not reached")
 """
 
 
-@pytest.mark.parametrize("debug", ["", "1"])
-def test_exit_now_ends_the_process_as_the_interpreter_would(debug):
-    """`cli.app.exit_now` (the console script's end, without the interpreter's teardown): the exit
-    code, every byte written, the threads that are not daemons waited for, then the ``atexit``
-    functions; with TERMO_DEBUG the interpreter's own exit does the same."""
-    out = run_python(EXIT_NOW, TERMO_DEBUG=debug)
-    assert out.returncode == 3, out.stderr
-    assert out.stdout.splitlines() == ["x" * 100_000, "the thread finished", "atexit ran"]
-    assert out.stderr == "to stderr\n"
+@pytest.mark.parametrize("case, debug, lines", [
+    ("alone", "", ["atexit ran"]),  # the teardown skipped
+    ("alone", "1", ["atexit ran", "teardown"]),  # TERMO_DEBUG: the interpreter's exit
+    ("thread", "", ["the thread finished", "atexit ran", "teardown"]),  # a thread to wait for: likewise
+])
+def test_exit_now_ends_the_process_as_the_interpreter_would(case, debug, lines):
+    """`cli.app.exit_now` (how the console script ends): the exit code, every byte written, the
+    ``atexit`` functions; the interpreter's teardown only with TERMO_DEBUG or a thread that is not
+    a daemon still there (waited for first)."""
+    proc = subprocess.run([sys.executable, "-c", EXIT_NOW, case], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "TERMO_DEBUG": debug}, timeout=600)
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stdout.splitlines() == ["x" * 100_000, *lines]
+    assert proc.stderr == "to stderr\n"
 
 
 def test_importing_the_cli_imports_no_command_module():
