@@ -203,6 +203,11 @@ def warm_runs(checkouts: dict, repeat: int, scratch: Path, destermo: tuple | Non
     return out
 
 
+def paired_ratio(ours: dict, theirs: dict, kind: str) -> float:
+    """The median of the per-round ratios ours / theirs of two warm cases (``kind``: wall or cpu)."""
+    return statistics.median(a / b for a, b in zip(ours[f"runs_{kind}_s"], theirs[f"runs_{kind}_s"]))
+
+
 def against_peer(warm: dict) -> dict:
     """For each level, termo beside Destermo: medians, the ratio of the medians and the median of
     the per-round ratios (termo / Destermo, wall and CPU), and the words each printed."""
@@ -215,8 +220,7 @@ def against_peer(warm: dict) -> dict:
                "same_answer": len(ours["words"]) == 1 and ours["words"] == theirs["words"]}
         for kind in ("wall", "cpu"):
             row[f"ratio_of_medians_{kind}"] = ours[f"median_{kind}_s"] / theirs[f"median_{kind}_s"]
-            row[f"median_paired_ratio_{kind}"] = statistics.median(
-                a / b for a, b in zip(ours[f"runs_{kind}_s"], theirs[f"runs_{kind}_s"]))
+            row[f"median_paired_ratio_{kind}"] = paired_ratio(ours, theirs, kind)
             row[f"times_faster_{kind}"] = 1.0 / row[f"median_paired_ratio_{kind}"]
         out[f"level{level}"] = row
     theirs = warm[peer_name(2)]
@@ -225,7 +229,7 @@ def against_peer(warm: dict) -> dict:
         ours = warm[name]
         floors[name] = {
             "median_wall_s": ours["median_wall_s"],
-            "median_paired_ratio_wall": statistics.median(a / b for a, b in zip(ours["runs_wall_s"], theirs["runs_wall_s"])),
+            "median_paired_ratio_wall": paired_ratio(ours, theirs, "wall"),
             # what a 2x-faster level-2 answer could spend beyond this floor (negative: nothing)
             "left_for_a_2x_answer_s": TARGET_RATIO * theirs["median_wall_s"] - ours["median_wall_s"],
         }

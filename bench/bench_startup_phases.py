@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_startup import child_env  # noqa: E402 - bytecode on, no TERMO_BACKEND, as there
 from bench.common import repeats_parser, save, timed_run  # noqa: E402
 from cli.app import BLAS_THREADS  # noqa: E402
 
@@ -79,9 +80,7 @@ app.exit_now(code)  # as the console script ends (cli.app.run)
 
 
 def one_run(args: list[str]) -> tuple[dict, float, float]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "TERMO_BACKEND")}
-    env.update(BLAS_THREADS)
-    proc, wall, cpu = timed_run([sys.executable, "-c", CHILD, json.dumps(args)], cwd=ROOT, env=env,
+    proc, wall, cpu = timed_run([sys.executable, "-c", CHILD, json.dumps(args)], cwd=ROOT, env=child_env(**BLAS_THREADS),
                                 capture_output=True, text=True)
     line = next((ln for ln in proc.stderr.splitlines() if ln.startswith("PARTS ")), None)
     if proc.returncode != 0 or line is None:

@@ -478,7 +478,7 @@ def test_termo_version_imports_no_array_library():
 
 
 EXIT_NOW = """
-import atexit, sys, threading
+import atexit, os, sys, threading
 from cli.app import exit_now
 
 class Teardown:
@@ -492,7 +492,7 @@ def work():
     go.wait()
     print("the thread finished")
 
-if sys.argv[1] == "thread":
+if os.environ["EXIT_CASE"] == "thread":
     threading.Thread(target=work).start()  # not a daemon: the interpreter's exit waits for it
 atexit.register(lambda: print("atexit ran"))
 print("x" * 100_000)  # more than a pipe's buffer: flushed before the end
@@ -512,8 +512,7 @@ def test_exit_now_ends_the_process_as_the_interpreter_would(case, debug, lines):
     """`cli.app.exit_now` (how the console script ends): the exit code, every byte written, the
     ``atexit`` functions; the interpreter's teardown only with TERMO_DEBUG or a thread that is not
     a daemon still there (waited for first)."""
-    proc = subprocess.run([sys.executable, "-c", EXIT_NOW, case], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "TERMO_DEBUG": debug}, timeout=600)
+    proc = run_python(EXIT_NOW, TERMO_DEBUG=debug, EXIT_CASE=case)
     assert proc.returncode == 3, proc.stderr
     assert proc.stdout.splitlines() == ["x" * 100_000, *lines]
     assert proc.stderr == "to stderr\n"
