@@ -205,7 +205,7 @@ def _mode_battery(study: Study, mode, strategies: Optional[str], n: Optional[int
     """`termo bench battery --game MODE`: level 2 and 3 on the same seeded tuples (termo.analysis.mode_battery)."""
     from termo.analysis.mode_battery import mode_markdown, parse_mode_strategies, run_mode_battery
     from termo.analysis.report import write_report
-    from termo.engine.joint import check_objective
+    from termo.engine.multi.level2 import check_objective
 
     names = parse_mode_strategies(strategies)
     goal = check_objective(objective).name

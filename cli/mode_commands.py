@@ -69,12 +69,12 @@ def play_mode_command(game_key: str, search, objective: str, color: bool, backen
                       **one_board) -> None:
     """`termo play --game MODE`: the boards side by side, the suggestion after each turn
     (``color``: coloured tiles; ``progress_display(label)``: progress on a terminal)."""
-    from termo.engine.joint_factory import joint_solver
+    from termo.engine.multi.factory import multi_solver
     from termo.interface.mode_play import ModePlay
 
     try:
         mode, level, t = mode_options(search, game_key, backend, **one_board)
-        solver = joint_solver(mode, level=level, objective=objective, backend=backend, t=t)
+        solver = multi_solver(mode, level=level, objective=objective, backend=backend, t=t)
     except USER_ERRORS as err:
         fail(str(err))
     interactive, reader, write, error = play_streams()

@@ -7,7 +7,7 @@ stdout, as text or, with ``--json``, as the plain data of ``ExactResult.as_dict`
 ranks every first word (`cli.optimal_rank`, docs/exact.md).
 
 A mode of several boards (``--game quarteto``, history items ``guess:p1/.../pB``) is solved by
-the exact expectimax over product states (`termo.engine.joint_exact`, docs/modes-solver.md) under
+the exact expectimax over product states (`termo.engine.multi.exact`, docs/modes-solver.md) under
 ``--objective``; a state whose joint product of candidates is too large is one line and exit 2.
 """
 
@@ -161,9 +161,9 @@ def _mode_named(name):
 
 def _optimal_mode(mode, history, objective, backend, json_out: bool) -> None:
     """The exact value of a mode's state after ``history`` (one line and exit 2 when too large)."""
-    from termo.engine.joint import check_objective
-    from termo.engine.joint_exact import ExactJoint, joint_product
-    from termo.engine.joint_factory import joint_solver
+    from termo.engine.multi.level2 import check_objective
+    from termo.engine.multi.exact import MultiExact, joint_product
+    from termo.engine.multi.factory import multi_solver
     from termo.interface.modes import replay
 
     goal = check_objective(objective)
@@ -176,9 +176,9 @@ def _optimal_mode(mode, history, objective, backend, json_out: bool) -> None:
         fail(f"{mode.label}: the state has {product:,} joint answer tuples (sizes "
              f"{'x'.join(str(len(c)) for c in boards)}); the exact solver takes at most {MODE_PRODUCT:,}: "
              f"play on, or ask `termo suggest` for level 3")
-    solver = joint_solver(mode, level=2, objective=goal.name, backend=backend)
+    solver = multi_solver(mode, level=2, objective=goal.name, backend=backend)
     started = time.monotonic()
-    exact = ExactJoint(solver.stats, goal, node_limit=MODE_STATES)
+    exact = MultiExact(solver.stats, goal, node_limit=MODE_STATES)
     value, best, ranked = exact.solve(boards, mode.max_turns - state.turns)
     base = goal.base(state.turns, state.solved_on)
     data = {"mode": mode.label, "objective": goal.name, "turn": state.turns + 1, "proved": True,

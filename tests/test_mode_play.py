@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from termo.core.feedback import feedback
-from termo.engine.joint_factory import joint_solver
+from termo.engine.multi.factory import multi_solver
 from termo.games import get_mode
 from termo.interface.mode_play import ModePlay
 
@@ -47,7 +47,7 @@ class FakeSolver:
 @pytest.fixture(scope="module")
 def dueto():
     mode = get_mode("dueto")
-    return mode, joint_solver(mode, level=2)
+    return mode, multi_solver(mode, level=2)
 
 
 def session(mode, solver, lines, width=200, color=False):

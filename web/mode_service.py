@@ -53,7 +53,7 @@ class SolverCache:
 
     def get(self, mode, level: int, objective: str):
         """``(solver, lock)`` for the configuration (built on first use)."""
-        from termo.engine.joint_factory import joint_solver
+        from termo.engine.multi.factory import multi_solver
 
         key = (mode.label, level, objective)
         with self._lock:
@@ -61,7 +61,7 @@ class SolverCache:
             if entry is not None:
                 self._items.move_to_end(key)
                 return entry
-        built = (joint_solver(mode, level=level, objective=objective), threading.Lock())
+        built = (multi_solver(mode, level=level, objective=objective), threading.Lock())
         with self._lock:
             entry = self._items.setdefault(key, built)
             self._items.move_to_end(key)
@@ -83,7 +83,7 @@ SOLVERS = SolverCache()
 def check_options(mode: str = "dueto", level=2, objective: str = "finish") -> int:
     """The level of a request's options, checked before it is given to a lane (a refusal is
     answered at once, never behind a long search)."""
-    from termo.engine.joint import check_objective
+    from termo.engine.multi.level2 import check_objective
 
     load_mode(mode)
     check_objective(check_text("objective", objective))
@@ -116,7 +116,7 @@ def suggest(mode: str = "dueto", history=(), level=2, objective: str = "finish")
     ``turns``, the decision (``level``, ``objective``, ``word``, ``bits``, ``p_solve``,
     ``expected``, ``reason``, ``alternatives``) and ``boards`` (per board: ``board``, ``solved``,
     ``solved_on``, ``candidates``, ``sample``); a won game has ``solved: true`` and no word."""
-    from termo.engine.joint import check_objective
+    from termo.engine.multi.level2 import check_objective
     from termo.interface.modes import replay, suggest_mode
 
     items = check_history(history)

@@ -3,7 +3,7 @@ Binerdle, Quad Nerdle: English) and the joint solver's reasons in each board lan
 
 `strings(language)` is the page's table (the single board's `web.i18n.strings` under it, so the
 shared labels are said once); `reason_messages(reason, game)` is ``{"en", "pt", "ru"}`` for a
-reason of `termo.engine.joint` (the catalogue's own when the reason carries a code, else read back
+reason of `termo.engine.multi.level2` (the catalogue's own when the reason carries a code, else read back
 from its English text here), or None for a reason neither knows (the board then shows the line).
 """
 
@@ -71,7 +71,7 @@ MODE_STRINGS = {
     },
 }
 
-# the joint solver's English reasons (termo.engine.joint), read back into their parts
+# the joint solver's English reasons (termo.engine.multi.level2), read back into their parts
 _REASONS = (
     (re.compile(r"^the largest joint entropy over (?P<n>\d+) unsolved boards?: (?P<bits>[\d.]+) bits$"), "entropy"),
     (re.compile(r"^board (?P<board>\d+) has one candidate left: solve it$"), "forced"),

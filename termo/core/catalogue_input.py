@@ -300,7 +300,7 @@ INPUT: dict[str, dict[str, str]] = {
         "pt": "o histórico termina com uma vitória: não restam candidatas para dividir",
         "ru": "история заканчивается победой: делить больше некого",
     },
-    # ---- several boards at once (termo.engine.boards): one guess, one pattern per board
+    # ---- several boards at once (termo.engine.multi.boards): one guess, one pattern per board
     "boards.count": {
         "en": "{n:p:colour pattern is:colour patterns are} given for {boards:p:board:boards}; give one per board, in board order",
         "pt": "{n:p:padrão de cores foi dado:padrões de cores foram dados} para {boards:p:tabuleiro:tabuleiros}; dê um por tabuleiro, na ordem dos tabuleiros",

@@ -44,13 +44,13 @@ GAP = "   "  # between two boards on a line
 
 
 class ModePlay:
-    """One interactive session of ``mode`` with ``solver`` (a `termo.engine.joint.JointSolver`);
+    """One interactive session of ``mode`` with ``solver`` (a `termo.engine.multi.level2.MultiSolver`);
     ``busy(label)`` wraps each solver call and yields a progress callback or None."""
 
     def __init__(self, mode, solver, input: Iterable[str] | Callable[[str], str | None], write: Callable[[str], None],
                  *, color: bool = False, busy=None, error: Callable[[str], None] | None = None,
                  width: int | None = None, piped: bool | None = None):
-        from termo.engine.boards import BoardsState
+        from termo.engine.multi.boards import BoardsState
 
         self.mode = mode
         self.game = mode.game

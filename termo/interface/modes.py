@@ -30,7 +30,7 @@ def parse_turn(item: str, boards: int) -> tuple[str, list]:
 def replay(mode, history: Sequence[str], matrix=None, on_warning=None):
     """The `BoardsState` after the history items (each checked, see `BoardsState.apply`);
     ``on_warning(text)`` hears about a guess outside the word list (its colours still filter)."""
-    from termo.engine.boards import BoardsState
+    from termo.engine.multi.boards import BoardsState
 
     state = BoardsState.start(mode, matrix=matrix)
     for number, item in enumerate(history, start=1):
@@ -62,12 +62,12 @@ def boards_view(state, sample: int = 10) -> list[dict]:
 def suggest_mode(mode, history: Sequence[str] = (), level: int = 3, objective: str = "finish", *,
                  backend: str | None = None, solver=None, progress=None, t: float | None = None,
                  on_warning=None, state=None) -> dict:
-    """The suggestion for ``mode`` after ``history``: the decision's `JointDecision.as_dict` plus
+    """The suggestion for ``mode`` after ``history``: the decision's `Decision.as_dict` plus
     ``mode``, ``turn`` (the turn to play), ``turns`` (the limit) and ``boards`` (`boards_view`).
     A won game gives ``solved: True`` and no word. ``progress(done, total)`` is passed to a
     solver whose ``decide`` takes one (a long level-3 search); ``t`` is the prior temperature;
     ``state`` is `replay(mode, history)` when the caller has it already (not replayed again)."""
-    from termo.engine.joint_factory import joint_solver
+    from termo.engine.multi.factory import multi_solver
 
     if state is None:
         state = replay(mode, history, on_warning=on_warning)
@@ -80,7 +80,7 @@ def suggest_mode(mode, history: Sequence[str] = (), level: int = 3, objective: s
                          {"tries": mode.max_turns, "next": state.turns + 1})
     else:
         options = {} if t is None else {"t": t}
-        solver = solver or joint_solver(mode, level=level, objective=objective, backend=backend, **options)
+        solver = solver or multi_solver(mode, level=level, objective=objective, backend=backend, **options)
         data.update(decide(solver, state, progress))
     data["boards"] = boards_view(state)
     return data

@@ -1,4 +1,4 @@
-"""Level 2 for several boards (`termo.engine.joint.JointSolver`) against plain-Python oracles.
+"""Level 2 for several boards (`termo.engine.multi.level2.MultiSolver`) against plain-Python oracles.
 
 The oracle is written from docs/modes-solver.md with no shared code: the joint feedback of a
 probe over independent boards is the tuple of each board's colours, its distribution is summed
@@ -17,9 +17,9 @@ import pytest
 
 from solver_oracles import tiny_game
 from termo.core.feedback import feedback_code
-from termo.engine.joint import JointSolver
-from termo.engine.joint_boards import SMALL_SET
-from termo.engine.joint_search import JointSearch
+from termo.engine.multi.level2 import MultiSolver
+from termo.engine.multi.stats import SMALL_SET
+from termo.engine.multi.level3 import MultiSearch
 from termo.games.mode import Mode
 
 
@@ -57,7 +57,7 @@ SETS = [
 
 @pytest.mark.parametrize("boards", SETS)
 def test_level2_joint_bits_equal_the_joint_entropy_of_independent_boards(mode, boards):
-    solver = JointSolver(mode)
+    solver = MultiSolver(mode)
     bits = solver.joint_bits([np.asarray(c, dtype=np.int64) for c in boards])
     assert max(len(c) for c in boards) > SMALL_SET or boards is SETS[0]
     for g in range(mode.game.n_probes):
@@ -68,7 +68,7 @@ def test_level2_picks_the_oracles_best_probe(mode):
     """The oracle's order: forced single candidate, else the largest joint entropy (rounded to
     1e-9), then the solve chance, then the lower index."""
     game = mode.game
-    solver = JointSolver(mode)
+    solver = MultiSolver(mode)
     for boards in SETS:
         arrays = [np.asarray(c, dtype=np.int64) for c in boards]
         singles = [c[0] for c in boards if len(c) == 1]
@@ -88,8 +88,8 @@ def test_level2_picks_the_oracles_best_probe(mode):
 
 def test_the_backends_choose_alike(mode, other_backend):
     """Level 2 and level 3 make the same decisions on every backend (host float64 keys)."""
-    base2, other2 = JointSolver(mode), JointSolver(mode, backend=other_backend)
-    base3, other3 = JointSearch(mode, exact_product=0), JointSearch(mode, backend=other_backend, exact_product=0)
+    base2, other2 = MultiSolver(mode), MultiSolver(mode, backend=other_backend)
+    base3, other3 = MultiSearch(mode, exact_product=0), MultiSearch(mode, backend=other_backend, exact_product=0)
     for boards in SETS[:2]:
         arrays = [np.asarray(c, dtype=np.int64) for c in boards]
         assert base2.choose(arrays, 2) == other2.choose(arrays, 2)
@@ -100,9 +100,9 @@ def test_the_backends_choose_alike(mode, other_backend):
 def test_late_turns_rank_only_the_boards_candidates(mode):
     """With no turn to spare (turns left ≤ unsolved boards + LATE_SLACK) level 2 plays the best
     joint entropy among the unsolved boards' candidates; earlier every probe competes."""
-    import termo.engine.joint as joint
+    import termo.engine.multi.level2 as joint
 
-    solver = JointSolver(mode)
+    solver = MultiSolver(mode)
     boards = [np.array([0, 3, 5, 8, 13, 21], dtype=np.int64), np.array([1, 2, 4, 9, 17], dtype=np.int64)]
     late_turn = mode.max_turns - (len(boards) + joint.LATE_SLACK) + 1
     pool = sorted(set(boards[0].tolist()) | set(boards[1].tolist()))

@@ -20,6 +20,8 @@ from collections import OrderedDict
 
 import numpy as np
 
+from termo.core.keys import candidate_key
+
 SMALL_SET = 12  # sets of at most this many candidates: the host formula, not a backend sweep
 ENTROPY_KEPT = 3000  # entropy vectors memoised (LRU); 12,972 probes × 8 bytes each
 SPLITS_KEPT = 200_000  # (set, probe) partitions memoised (LRU)
@@ -39,9 +41,7 @@ class BoardStats:
         self._entropy: OrderedDict = OrderedDict()
         self._splits: OrderedDict = OrderedDict()
 
-    @staticmethod
-    def key(cands) -> bytes:
-        return np.asarray(cands, dtype=np.int64).tobytes()
+    key = staticmethod(candidate_key)
 
     def weights(self, cands) -> np.ndarray:
         w = self.prior[np.asarray(cands, dtype=np.int64)]

@@ -18,9 +18,9 @@ import pytest
 
 from solver_oracles import tiny_game
 from termo.core.feedback import feedback, feedback_code
-from termo.engine.boards import BoardsState
-from termo.engine.joint_exact import ExactJoint
-from termo.engine.joint_search import JointSearch
+from termo.engine.multi.boards import BoardsState
+from termo.engine.multi.exact import MultiExact
+from termo.engine.multi.level3 import MultiSearch
 from termo.games.mode import Mode
 
 OBJECTIVES = ("finish", "score", "win")
@@ -78,10 +78,10 @@ STATES = [
 
 @pytest.mark.parametrize("objective", OBJECTIVES)
 def test_exact_values_equal_brute_force_expectimax(mode, objective):
-    from termo.engine.joint import JointSolver, check_objective
+    from termo.engine.multi.level2 import MultiSolver, check_objective
 
-    solver = JointSolver(mode)
-    exact = ExactJoint(solver.stats, check_objective(objective))
+    solver = MultiSolver(mode)
+    exact = MultiExact(solver.stats, check_objective(objective))
     value, cost = brute_force(mode.game, objective)
     for boards, r in STATES:
         arrays = [np.asarray(c, dtype=np.int64) for c in boards]
@@ -97,7 +97,7 @@ def test_exact_values_equal_brute_force_expectimax(mode, objective):
 def test_level3_on_small_products_is_the_brute_force_optimum(mode, objective):
     """Level 3 with a beam of every probe decides small products exactly: its pick's value is the
     brute-force optimum, and `decide` reports it (Objective.base included)."""
-    search = JointSearch(mode, objective=objective, beam=mode.game.n_probes, exact_product=64)
+    search = MultiSearch(mode, objective=objective, beam=mode.game.n_probes, exact_product=64)
     value, cost = brute_force(mode.game, objective)
     for boards, r in STATES:
         arrays = [np.asarray(c, dtype=np.int64) for c in boards]
@@ -111,7 +111,7 @@ def test_level3_on_small_products_is_the_brute_force_optimum(mode, objective):
 @pytest.mark.parametrize("objective", OBJECTIVES)
 def test_decide_reports_the_expected_objective(mode, objective):
     game = mode.game
-    search = JointSearch(mode, objective=objective, beam=game.n_probes, exact_product=10**3)
+    search = MultiSearch(mode, objective=objective, beam=game.n_probes, exact_product=10**3)
     state = BoardsState.start(mode)
     answers = (3, 17)
     guess = game.probes[0]
@@ -132,7 +132,7 @@ def test_beam_decisions_on_a_real_mode_are_level2s_shape():
     from termo.games import get_mode
 
     mode = get_mode("dueto")
-    search = JointSearch(mode)
+    search = MultiSearch(mode)
     state = BoardsState.start(mode).apply("tarso", ["BBBBB", "BYBBB"])
     data = search.decide(state).as_dict()
     assert data["word"] and data["expected"] > 2 and data["level"] == 3

@@ -1,6 +1,6 @@
 """Exact expectimax over product states of several boards (docs/modes-solver.md).
 
-The model is the solvers' (`termo.engine.joint`): every unsolved board hides one answer drawn from
+The model is the solvers' (`termo.engine.multi.level2`): every unsolved board hides one answer drawn from
 its candidates with the prior renormalised over them, the boards independently. A state is the
 tuple of the unsolved boards' candidate sets and the turns left; its value under an `Objective`
 is the expected cost still to pay::
@@ -24,11 +24,12 @@ import itertools
 import numpy as np
 
 from termo.core.errors import TermoError
+from termo.core.keys import candidate_key
 
-EXACT_PRODUCT = 5_000  # joint answer tuples (Π |S_b|) above which `ExactJoint` refuses a state
+EXACT_PRODUCT = 5_000  # joint answer tuples (Π |S_b|) above which `MultiExact` refuses a state
 
 
-class ExactJoint:
+class MultiExact:
     """Exact values of product states for one game (``stats``: a `BoardStats`) and objective."""
 
     def __init__(self, stats, objective, node_limit: int = 2_000_000, progress=None, probes=None):
@@ -71,7 +72,7 @@ class ExactJoint:
     # ----------------------------------------------------------------- values
     @staticmethod
     def state_key(boards, r: int):
-        return (tuple(sorted(np.asarray(c, dtype=np.int64).tobytes() for c in boards)), int(r))
+        return (tuple(sorted(candidate_key(c) for c in boards)), int(r))
 
     def value(self, boards, r: int) -> float:
         """V(boards, r): the expected cost still to pay (see the module docstring)."""

@@ -6,7 +6,7 @@ included):
 
 1. **Forced**: a board with one candidate left is played (level 2's rule).
 2. **Exact**: when the joint product Π|S_b| is at most ``exact_product`` the state is solved by
-   the exact expectimax (`termo.engine.joint_exact.ExactJoint`: every probe class, every joint
+   the exact expectimax (`termo.engine.multi.exact.MultiExact`: every probe class, every joint
    outcome, the objective's own costs), its values memoised per state.
 3. **Beam**: otherwise every guess of a beam (the ``beam`` best by level 2's key, plus every
    candidate of the boards with at most ``small`` candidates) gets a one-turn lookahead with a
@@ -34,8 +34,9 @@ import math
 import numpy as np
 
 from termo.core.errors import TermoError
-from termo.engine.joint import JointChoice, JointDecision, JointSolver, _host
-from termo.engine.joint_exact import EXACT_PRODUCT, ExactJoint, joint_product
+from termo.core.decision import Decision
+from termo.engine.multi.level2 import MultiSolver, _host
+from termo.engine.multi.exact import EXACT_PRODUCT, MultiExact, joint_product
 
 ALPHA = 1.0  # h(n) = ALPHA·log2 n + BETA for n ≥ 2 (turns that solve nothing, per board; measured)
 BETA = 0.0
@@ -45,8 +46,8 @@ SMALL = 12
 EXACT_SMALL = 16  # the joint product up to which a decision is exact (measured: 32 costs 0.7 s a Quordle game)
 
 
-class JointSearch(JointSolver):
-    """Level-3 decisions for one mode (the interface of `termo.engine.joint.JointSolver`)."""
+class MultiSearch(MultiSolver):
+    """Level-3 decisions for one mode (the interface of `termo.engine.multi.level2.MultiSolver`)."""
 
     level = 3
 
@@ -60,7 +61,7 @@ class JointSearch(JointSolver):
         self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
         self.exact_product = min(int(exact_product), EXACT_PRODUCT)
         self.progress = progress
-        self.exact = ExactJoint(self.stats, self.objective, probes=self.exact_pool)
+        self.exact = MultiExact(self.stats, self.objective, probes=self.exact_pool)
 
     # ----------------------------------------------------------------- the leaf
     def h(self, counts):
@@ -138,7 +139,7 @@ class JointSearch(JointSolver):
             return u * n + u * (u + 1.0) / 2.0
         return 0.0 if u + n <= r else 1.0
 
-    def decide(self, state) -> JointDecision:
+    def decide(self, state) -> Decision:
         """The suggestion for ``state`` with ``expected`` the objective's value (Objective.base
         included) for it and for every alternative."""
         if state.over:
@@ -167,7 +168,5 @@ class JointSearch(JointSolver):
             board = next(b for b in state.unsolved if int(len(state.candidates[b])) == 1)
             reason = f"board {board + 1} has one candidate left: solve it"
             picks = [(forced, None)] + [p for p in picks if p[0] != forced]
-        choices = [JointChoice(int(g), self.game.probes[int(g)], float(bits[g]), float(chance[g]),
-                               None if e is None else float(e)) for g, e in picks]
-        return JointDecision(choices[0], reason, self.level, self.objective.name,
-                             tuple(choices[1: self.alternatives + 1]))
+        choices = [self._choice(g, bits[g], chance[g], None if e is None else float(e)) for g, e in picks]
+        return self._decision(choices[: self.alternatives + 1], reason)

@@ -4,7 +4,7 @@ The model (docs/modes.md): every unsolved board hides one answer, drawn from its
 the game's prior renormalised over them, and the boards are drawn *independently*. The real games
 draw distinct answers; independence is the approximation, and it matters only when boards share
 candidates (a guess's chance of solving two boards at once is counted though it cannot happen).
-The state itself (`termo.engine.boards.BoardsState`) applies the one joint rule a turn can check:
+The state itself (`termo.engine.multi.boards.BoardsState`) applies the one joint rule a turn can check:
 one guess solves one board at most.
 
 Objectives (``objective=``), each a cost to minimise per game:
@@ -24,7 +24,7 @@ Levels:
   of the guess's colours (the joint entropy of independent boards). Forced moves first: a board
   with one candidate left is solved now (the first such board in board order). Ties of the
   rounded sum go to the guess most likely to solve a board, then to the lower probe index.
-* **3** and the exact solver are in `termo.engine.joint_search`; `termo.engine.joint_factory.joint_solver`
+* **3** and the exact solver are in `termo.engine.multi.level3`; `termo.engine.multi.factory.multi_solver`
   builds either.
 """
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from backends.constants import ROUND_STEP
-from termo.core.decision import JointChoice, JointDecision
+from termo.core.decision import Choice, Decision
 from termo.core.errors import TermoError
 
 OBJECTIVES = ("finish", "score", "win")
@@ -89,9 +89,9 @@ def check_objective(name) -> Objective:
     return Objective(str(name if name is not None else DEFAULT_OBJECTIVE).strip().lower())
 
 
-class JointSolver:
+class MultiSolver:
     """Level-2 decisions for one mode on one backend (``level=3`` builds the search's solver, see
-    `joint_solver`). ``prior`` overrides the game's default prior (float64 over answers)."""
+    `multi_solver`). ``prior`` overrides the game's default prior (float64 over answers)."""
 
     level = 2
 
@@ -108,7 +108,7 @@ class JointSolver:
         self.backend = self.board_solver.backend
         xp = _host().xp
         self.prior = xp.asarray(self.board_solver.prior, dtype=xp.float64)
-        from termo.engine.joint_boards import BoardStats
+        from termo.engine.multi.stats import BoardStats
 
         self.stats = BoardStats(self.game, self.prior, self.sweeper)  # per-board answers, memoised
 
@@ -181,10 +181,16 @@ class JointSolver:
         """One probe per state (a list of candidate arrays of its unsolved boards), for batteries."""
         return [self.choose(boards, turn) for boards, turn in zip(states, turns)]
 
-    def _choice(self, index: int, bits: float, chance: float, expected=None) -> JointChoice:
-        return JointChoice(int(index), self.game.probes[int(index)], float(bits), float(chance), expected)
+    def _choice(self, index: int, bits: float, chance: float, expected=None) -> Choice:
+        return Choice(int(index), self.game.probes[int(index)], bits=float(bits), expected=expected,
+                      p_solve=float(chance))
 
-    def decide(self, state) -> JointDecision:
+    def _decision(self, choices, reason: str) -> Decision:
+        """The decision of ``choices`` (the pick first), with this solver's level and objective."""
+        return Decision(choices[0], reason, alternatives=tuple(choices[1:]), level=self.level,
+                        objective=self.objective.name)
+
+    def decide(self, state) -> Decision:
         """The suggestion for ``state`` (a `BoardsState` not over)."""
         if state.over:
             raise TermoError("the game is over: nothing to suggest", "boards.over_suggest")
@@ -199,9 +205,9 @@ class JointSolver:
             pick = self._choice(forced, scores[0][forced], scores[1][forced])
             reason = f"board {board + 1} has one candidate left: solve it"
             rest = tuple(c for c in choices if c.index != forced)[: self.alternatives]
-            return JointDecision(pick, reason, self.level, self.objective.name, rest)
+            return self._decision((pick,) + rest, reason)
         late = "" if pool is None else " among the boards' candidates (no turn to spare)"
         reason = (f"the largest joint entropy over {len(boards)} unsolved board"
                   f"{'s' if len(boards) != 1 else ''}{late}: {choices[0].bits:.3f} bits")
-        return JointDecision(choices[0], reason, self.level, self.objective.name, tuple(choices[1:]))
+        return self._decision(choices, reason)
 
