@@ -9,30 +9,67 @@ is the expected cost still to pay::
     V(S, r) = min over probes g of  turn_cost(|S|) + Σ_outcomes P(o) · V(S_o, r − 1)
 
 where an outcome is one bucket per board (the win bucket solves that board), its probability the
-product of the buckets' masses. The probes tried are *every* probe of the game, grouped into
-classes that split every board the same way (one representative each: the lowest index); a class
-that splits no board and solves none is left out (a turn that changes nothing costs at least as
-much as not playing it, and every cost here is non-negative). So the value is proved for the
-model. Values and the state memo are keyed by the sorted candidate sets (the boards' order does
-not change any of the three objectives).
+product of the buckets' masses.
+
+`MultiExact.prove` (and `solve`, which insists on a proof) runs the compiled branch and bound of
+`backends.multi_exact` over *every* probe of the game: a canonical state (the boards' candidate
+sets as a multiset: no objective tells the boards apart), a memo, one probe per class of probes
+that split every board alike, proved lower bounds (each board's own exact optimum, the count of
+solving turns, a board's known answer played first) and the best strategy found as the upper
+bound. The root is driven from here: its probes in ascending bound, each proved below the cutoff
+(the best value found, or the sixth best when alternatives are asked) or proved not below it, in
+slices of states so that a time or state budget stops it with the bracket reached.
+
+With ``probes`` (a function of the boards giving the probes to try, as level 3's search passes),
+the recursion is the plain Python expectimax over that pool at every state: level 3's decision
+for small products, not a proof.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+import time
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from termo.core.errors import TermoError
 from termo.core.keys import candidate_key
 
-EXACT_PRODUCT = 5_000  # joint answer tuples (Π |S_b|) above which `MultiExact` refuses a state
+EXACT_PRODUCT = 5_000  # joint answer tuples (Π |S_b|) above which level 3's pool search refuses a state
+SLICE_NODES = 20_000  # states expanded per engine call between budget checks and progress lines
+ALTERNATIVES = 5
+
+
+@dataclass
+class JointResult:
+    """What `MultiExact.prove` found for one state: values are the expected cost still to pay."""
+
+    lower: float
+    upper: float
+    guess: int | None
+    ranked: list = field(default_factory=list)  # [(probe, exact cost)] ascending, the best first
+    proved: bool = False
+    nodes: int = 0
+    seconds: float = 0.0
+    forced: bool = False
+    counters: dict = field(default_factory=dict)
+
+    @property
+    def value(self) -> float:
+        return self.upper
+
+    @property
+    def gap(self) -> float:
+        return 0.0 if self.proved else self.upper - self.lower
 
 
 class MultiExact:
     """Exact values of product states for one game (``stats``: a `BoardStats`) and objective."""
 
-    def __init__(self, stats, objective, node_limit: int = 2_000_000, progress=None, probes=None):
+    def __init__(self, stats, objective, node_limit: int = 2_000_000, progress=None, probes=None,
+                 memo_slots: int | None = None, max_boards: int = 8):
         self.stats = stats
         self.probes = probes  # None: every probe (proved); else boards -> the probes to try
         self.objective = objective
@@ -40,8 +77,57 @@ class MultiExact:
         self.nodes = 0
         self.node_limit = int(node_limit)
         self.progress = progress
+        self.memo_slots = memo_slots
+        self.max_boards = int(max_boards)
+        self._engine = None
+        self._rounds = 0
 
-    # ----------------------------------------------------------------- probes
+    # ----------------------------------------------------------------- the engine
+    def engine(self, rounds: int = 0):
+        """The compiled joint search (`backends.multi_exact.MultiExactEngine`), built on first use."""
+        if self._engine is None or rounds > self._rounds:
+            self._engine = build_engine(self.stats, self.objective.name, max(int(rounds), 13), self.max_boards,
+                                        self.memo_slots)
+            self._rounds = max(int(rounds), 13)
+        return self._engine
+
+    # ----------------------------------------------------------------- values
+    @staticmethod
+    def state_key(boards, r: int):
+        return (tuple(sorted(candidate_key(c) for c in boards)), int(r))
+
+    def value(self, boards, r: int) -> float:
+        """V(boards, r): the expected cost still to pay (see the module docstring)."""
+        return self.solve(boards, r)[0]
+
+    def solve(self, boards, r: int, alternatives: int = ALTERNATIVES):
+        """(V, best probe or None, [(probe, cost)] ascending) for ``boards`` with ``r`` turns left:
+        proved over every probe (the ranked list holds the ``alternatives + 1`` best), or over the
+        pool of ``probes`` when one was given. TermoError when the state budget runs out."""
+        if self.probes is not None:
+            return self._pool_solve(tuple(np.asarray(c, dtype=np.int64) for c in boards), r)
+        result = self.prove(boards, r, node_limit=self.node_limit, alternatives=alternatives)
+        if not result.proved:
+            raise TermoError(f"the exact search passed {self.node_limit:,} states: the state is too large",
+                             "exact.joint_limit", {"nodes": self.node_limit})
+        return result.upper, result.guess, result.ranked
+
+    def prove(self, boards, r: int, time_limit: float | None = None, node_limit: int | None = None,
+              alternatives: int = 0) -> JointResult:
+        """The proved value of a state over every probe, or the bracket reached within
+        ``time_limit`` seconds / ``node_limit`` expanded states (`JointResult`)."""
+        started = time.monotonic()
+        boards = [np.unique(np.asarray(c, dtype=np.int64)) for c in boards]
+        boards = [c for c in boards if c.shape[0]]
+        if not boards:
+            return JointResult(0.0, 0.0, None, [], True)
+        if r <= 0:
+            v = self.objective.loss_cost(len(boards))
+            return JointResult(v, v, None, [], True)
+        root = _Root(self.engine(r), boards, int(r), alternatives, self.progress, started, time_limit, node_limit)
+        return root.run()
+
+    # ----------------------------------------------------------------- level 3's pool
     def probe_classes(self, boards) -> list[int]:
         """One probe per class of probes that split every board alike (among ``self.probes``
         when a subset was given, else every probe), classes that change nothing left out,
@@ -69,18 +155,7 @@ class MultiExact:
         chosen = cols[np.sort(first)]
         return sorted(int(i) for i in (chosen if pool is None else pool[chosen]))
 
-    # ----------------------------------------------------------------- values
-    @staticmethod
-    def state_key(boards, r: int):
-        return (tuple(sorted(candidate_key(c) for c in boards)), int(r))
-
-    def value(self, boards, r: int) -> float:
-        """V(boards, r): the expected cost still to pay (see the module docstring)."""
-        return self.solve(boards, r)[0]
-
-    def solve(self, boards, r: int):
-        """(V, best probe or None, [(probe, cost)] ascending) for ``boards`` with ``r`` turns left."""
-        boards = tuple(np.asarray(c, dtype=np.int64) for c in boards)
+    def _pool_solve(self, boards, r: int):
         if not boards:
             return 0.0, None, []
         if r <= 0:
@@ -100,7 +175,7 @@ class MultiExact:
         return out
 
     def probe_cost(self, boards, g: int, r: int) -> float:
-        """turn_cost + the expectation over joint outcomes of the value after ``g``."""
+        """turn_cost + the expectation over joint outcomes of the value after ``g`` (the pool's)."""
         win = self.stats.win_code
         per_board = [self.stats.split(c, g) for c in boards]
         total = 0.0
@@ -112,8 +187,117 @@ class MultiExact:
                 if code != win:
                     nxt.append(members)
             if p > 0.0:
-                total += p * self.solve(nxt, r - 1)[0]
+                total += p * self._pool_solve(tuple(nxt), r - 1)[0]
         return self.objective.turn_cost(len(boards)) + total
+
+
+class _Root:
+    """The root of a proof, driven probe by probe (see `MultiExact.prove`)."""
+
+    def __init__(self, engine, boards, r, alternatives, progress, started, time_limit, node_limit):
+        self.engine, self.boards, self.r = engine, boards, r
+        self.keep = 1 + max(int(alternatives), 0)
+        self.progress, self.started = progress, started
+        self.deadline = None if time_limit is None else started + float(time_limit)
+        self.node_end = None if node_limit is None else engine.nodes + int(node_limit)
+        self.nodes0 = engine.nodes
+        self.exact: dict = {}  # probe -> exact cost
+        self.stopped = False
+
+    def out_of_budget(self) -> bool:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return True
+        return self.node_end is not None and self.engine.nodes >= self.node_end
+
+    def cutoff(self) -> float:
+        if len(self.exact) < self.keep:
+            return math.inf
+        return sorted(self.exact.values())[self.keep - 1]
+
+    def order(self):
+        """The probes to try, one per class, in ascending (bound, split, index); the forced answer
+        first when a board has one candidate left."""
+        lbs, tie, hsh, valid = self.engine.probe_bounds(self.boards, self.r)
+        idx = np.flatnonzero(valid)
+        idx = idx[np.lexsort((idx, tie[idx], lbs[idx]))]
+        _, first = np.unique(hsh[idx], return_index=True)
+        idx = idx[np.sort(first)]
+        forced = self.engine.forced(self.boards)
+        if forced >= 0:
+            idx = np.concatenate([[forced], idx[idx != forced]])
+        return [int(g) for g in idx], lbs, forced
+
+    def run(self) -> JointResult:
+        order, lbs, forced = self.order()
+        bound = {}  # probe -> proved lower bound of its cost (unfinished)
+        for pos, g in enumerate(order):
+            cut = self.cutoff()
+            if pos > 0 and (lbs[g] >= cut or (forced >= 0 and self.keep == 1)):
+                break  # a board's known answer played first is optimal (docs/modes-solver.md)
+            done, v = self.settle(g, cut, pos, len(order))
+            if not done:
+                bound[g] = v
+                rest = [float(lbs[h]) for h in order[pos + 1:]]
+                return self.result(forced, min([v] + rest), bound)
+            if g not in self.exact:
+                bound[g] = v
+        return self.result(forced, None, bound)
+
+    def settle(self, g, cut, pos, total):
+        """Prove probe ``g``'s cost below ``cut`` or not below it, a slice at a time: (done, bound)."""
+        while True:
+            v, ex = self.engine.probe_cost(self.boards, self.r, g, limit=cut, budget=SLICE_NODES)
+            if ex:
+                self.exact[g] = v
+                return True, v
+            if not self.engine.aborted:
+                return True, v
+            self.report(pos, total)
+            if self.out_of_budget():
+                return False, v
+
+    def report(self, pos, total) -> None:
+        if self.progress is None:
+            return
+        best = min(self.exact.values()) if self.exact else math.inf
+        self.progress(f"{pos + 1:,} of {total:,} first guesses, {self.engine.nodes - self.nodes0:,} states, "
+                      f"best so far {best:.6f}")
+
+    def result(self, forced, pending, bound) -> JointResult:
+        ranked = sorted(self.exact.items(), key=lambda gc: (gc[1], gc[0]))
+        upper = ranked[0][1] if ranked else math.inf
+        guess = ranked[0][0] if ranked else None
+        if pending is None:
+            lower = upper
+        elif forced >= 0 and forced in self.exact:
+            lower = self.exact[forced]
+        else:
+            lower = min(upper, pending)
+        proved = pending is None or lower >= upper
+        return JointResult(lower, upper, guess, ranked[: self.keep], proved, self.engine.nodes - self.nodes0,
+                           time.monotonic() - self.started, forced >= 0, self.engine.counters())
+
+
+def build_engine(stats, objective: str, max_rounds: int, max_boards: int, memo_slots=None):
+    """The compiled joint search over ``stats``' game, prior and probes-major matrix."""
+    from backends.multi_exact import MultiExactEngine
+    from termo.games.base import EXACT
+
+    game = stats.game
+    prior = np.asarray(stats.prior, dtype=np.float64)[: game.n_answers]
+    uniform = bool(np.all(prior == prior[0]))
+    weights = np.ones_like(prior) if uniform else prior
+    classes = np.arange(game.n_answers, dtype=np.int64)
+    if game.win_rule != EXACT:
+        keys = game.probe_win_keys[: game.n_answers]
+        ids: dict = {}
+        classes = np.asarray([ids.setdefault(k, len(ids)) for k in keys], dtype=np.int64)
+    probes_major = np.ascontiguousarray(np.asarray(stats.matrix)[:, : game.n_answers])
+    answers_major = np.ascontiguousarray(np.asarray(stats.matrix_t)[: game.n_answers])
+    options = {} if memo_slots is None else {"memo_slots": int(memo_slots)}
+    return MultiExactEngine(probes_major, answers_major, weights, classes, win_code=game.win_code, n_codes=game.n_patterns,
+                            objective=objective, max_rounds=max_rounds, max_boards=max_boards,
+                            exact_rule=game.win_rule == EXACT, **options)
 
 
 def joint_product(boards) -> int:

@@ -1,0 +1,336 @@
+"""Compiled helpers of the exact joint solver for several boards (:mod:`.multi_exact`): state keys,
+the boards' partitions, the cheap lower bounds and the one pass that bounds every probe at a state.
+
+A state is ``U`` unsolved boards, each a candidate set: ``M[off[b]:off[b + 1]]`` (answer indices,
+ascending), ``r`` rounds left. Each board's answer is drawn from its set with the weights ``w``
+renormalised over it, the boards independently (docs/modes-solver.md). The objective ``obj`` is
+a cost per turn and a cost at a loss, both functions of the unsolved count ``U``:
+
+* ``FINISH``: 1 per turn, 1 at a loss (the turn the last board is solved; a loss counts limit + 1);
+* ``SCORE``: ``U`` per turn, ``U`` at a loss (the sum of the boards' solve turns);
+* ``WIN``: 0 per turn, 1 at a loss (the probability of losing).
+
+The state is *disjoint* when no probe can win two of its boards at once (their candidates lie in
+different win classes): then one guess solves one board at most. Every bound here is admissible
+(at most the true value); docs/modes-solver.md proves each.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from backends.kernels.exact import set_hash
+from backends.numba_shim import njit
+
+FINISH, SCORE, WIN = 0, 1, 2
+
+
+@njit(cache=True)
+def turn_cost(obj, u):
+    if obj == FINISH:
+        return 1.0
+    if obj == SCORE:
+        return float(u)
+    return 0.0
+
+
+@njit(cache=True)
+def loss_cost(obj, u):
+    if obj == SCORE:
+        return float(u)
+    return 1.0
+
+
+@njit(cache=True)
+def insert_key(keys1, keys2, n, k1, k2):
+    """Insert board key (k1, k2) into the sorted ``keys1/keys2[:n]``."""
+    q = n
+    while q > 0 and (keys1[q - 1] > k1 or (keys1[q - 1] == k1 and keys2[q - 1] > k2)):
+        keys1[q] = keys1[q - 1]
+        keys2[q] = keys2[q - 1]
+        q -= 1
+    keys1[q] = k1
+    keys2[q] = k2
+
+
+@njit(cache=True)
+def key_of(keys1, keys2, n, r, packed):
+    """Two int64 keys of a state from its boards' sorted set hashes ``keys1/keys2[:n]`` and ``r``."""
+    for b in range(n):
+        packed[2 * b] = keys1[b] % 1000000000000007
+        packed[2 * b + 1] = keys2[b] % 1000000000000037
+    return set_hash(packed, 2 * n, r * 1000003 + 17)
+
+
+@njit(cache=True)
+def state_key(M, off, U, r, keys1, keys2, packed):
+    """Two int64 keys of the state (boards as a multiset: their set hashes sorted, then ``r``)."""
+    for b in range(U):
+        k1, k2 = set_hash(M[off[b]:off[b + 1]], off[b + 1] - off[b], 0)
+        insert_key(keys1, keys2, b, k1, k2)
+    return key_of(keys1, keys2, U, r, packed)
+
+
+@njit(cache=True)
+def board_mass(w, M, lo, hi):
+    """(W, the heaviest weight) of ``M[lo:hi]``, summed in member order."""
+    total = 0.0
+    big = 0.0
+    for j in range(lo, hi):
+        total += w[M[j]]
+        if w[M[j]] > big:
+            big = w[M[j]]
+    return total, big
+
+
+@njit(cache=True)
+def is_disjoint(cls, M, off, U, marks, stamp):
+    """True when no two boards hold answers of one win class (``marks``: per class, the last
+    ``stamp`` that saw it; ``stamp`` must be fresh, larger than every earlier one)."""
+    for b in range(U):
+        for j in range(off[b], off[b + 1]):
+            c = cls[M[j]]
+            if marks[c] >= stamp and marks[c] != stamp + b:
+                return False
+        for j in range(off[b], off[b + 1]):
+            marks[cls[M[j]]] = stamp + b
+    return True
+
+
+@njit(cache=True)
+def forced_answer(M, off, U, obj, disjoint):
+    """The answer a singleton board forces (the least such answer), or -1. Playing a board's
+    known answer first never hurts finish or win, nor score when the state is disjoint."""
+    if obj == SCORE and not disjoint:
+        return -1
+    best = -1
+    for b in range(U):
+        if off[b + 1] - off[b] == 1:
+            a = M[off[b]]
+            if best < 0 or a < best:
+                best = a
+    return best
+
+
+@njit(cache=True)
+def count_bound(obj, U, r, disjoint, sum_m):
+    """A bound from counting solving turns alone (``sum_m``: Σ_b the heaviest normalised weight)."""
+    if not disjoint or r <= 0:
+        return 0.0
+    if obj == FINISH:
+        if U > r:
+            return float(r + 1)
+        waste = 1.0 - sum_m
+        return float(U) + (waste if waste > 0.0 else 0.0)
+    if obj == SCORE:
+        total = 0.0
+        for i in range(1, U + 1):
+            total += float(i if i <= r + 1 else r + 1)
+        return total
+    return 1.0 if U > r else 0.0
+
+
+@njit(cache=True)
+def poisson_binomial(p_unsolved, U, dist):
+    """``dist[k]``: the probability that ``k`` of ``U`` independent boards stay unsolved."""
+    dist[0] = 1.0
+    for k in range(1, U + 1):
+        dist[k] = 0.0
+    for b in range(U):
+        q = p_unsolved[b]
+        for k in range(b + 1, 0, -1):
+            dist[k] = dist[k] * (1.0 - q) + dist[k - 1] * q
+        dist[0] = dist[0] * (1.0 - q)
+
+
+@njit(cache=True)
+def combine_bound(obj, U, rc, disjoint, pw, eb, em, dist):
+    """A lower bound of a probe's cost from its per-board aggregates: ``pw[b]`` the chance it
+    solves board b, ``eb[b]`` Σ over b's other buckets of P·(a single-board bound of the bucket),
+    ``em[b]`` the chance the next guess could solve b (win bucket counted 1). ``rc``: rounds left
+    after the probe."""
+    tc = turn_cost(obj, U)
+    all_win = 1.0
+    sum_pw = 0.0
+    sum_em = 0.0
+    best_eb = 0.0
+    sum_eb = 0.0
+    for b in range(U):
+        all_win *= pw[b]
+        sum_pw += pw[b]
+        sum_em += em[b]
+        sum_eb += eb[b]
+        if eb[b] > best_eb:
+            best_eb = eb[b]
+    if rc <= 0:
+        if obj == SCORE:
+            return tc + float(U) - sum_pw
+        return tc + 1.0 - all_win
+    if obj == WIN:
+        if not disjoint or U <= rc:
+            return 0.0
+        return _tail(pw, U, rc, dist)
+    if obj == SCORE:
+        count = 0.0
+        if disjoint:
+            count = _score_count(pw, U, rc, dist)
+        return tc + (sum_eb if sum_eb > count else count)
+    count = 1.0 - all_win
+    if disjoint:
+        if U <= rc:
+            waste = 1.0 - sum_em
+            count = float(U) - sum_pw + (waste if waste > 0.0 else 0.0)
+        else:
+            count = _finish_count(pw, U, rc, dist)
+    return tc + (best_eb if best_eb > count else count)
+
+
+@njit(cache=True)
+def _unsolved_dist(pw, U, dist):
+    """``dist[U + 1 + k]``: the chance that ``k`` boards stay unsolved (``dist[:U]`` scratch)."""
+    for b in range(U):
+        dist[b] = 1.0 - pw[b]
+    poisson_binomial(dist[:U], U, dist[U + 1:])
+
+
+@njit(cache=True)
+def _tail(pw, U, rc, dist):
+    _unsolved_dist(pw, U, dist)
+    total = 0.0
+    for k in range(rc + 1, U + 1):
+        total += dist[U + 1 + k]
+    return total
+
+
+@njit(cache=True)
+def _finish_count(pw, U, rc, dist):
+    _unsolved_dist(pw, U, dist)
+    total = 0.0
+    for k in range(1, U + 1):
+        total += dist[U + 1 + k] * float(k if k <= rc else rc + 1)
+    return total
+
+
+@njit(cache=True)
+def _score_count(pw, U, rc, dist):
+    _unsolved_dist(pw, U, dist)
+    total = 0.0
+    for k in range(1, U + 1):
+        tri = 0.0
+        for i in range(1, k + 1):
+            tri += float(i if i <= rc + 1 else rc + 1)
+        total += dist[U + 1 + k] * tri
+    return total
+
+
+@njit(cache=True)
+def probe_pass(X, w, M, off, U, Wb, rc, obj, disjoint, win, probes, n_probes, cnt, wsum, wmax, label, seen,
+               pw, eb, em, dist, lbs, tie, hsh, valid):
+    """For every probe of ``probes[:n_probes]`` at the state: ``lbs`` a lower bound of its cost,
+    ``tie`` Σ P(bucket)² over the boards (the finer split first), ``hsh`` the class of its split
+    (probes splitting every board alike share it: a 64-bit hash of the boards' bucket labels in
+    order of first appearance, the win bucket marked), ``valid`` whether it splits or solves some
+    board. ``X[answer, probe]`` holds the codes: the answers-major matrix for a small state (its
+    rows stay in cache while the probes stream), the probes-major one seen transposed for a big one."""
+    mult = np.uint64(0x9E3779B97F4A7C15)
+    sep = np.uint64(2000)
+    for t in range(n_probes):
+        g = probes[t]
+        h = np.uint64(7)
+        useful = False
+        tsum = 0.0
+        for b in range(U):
+            lo = off[b]
+            hi = off[b + 1]
+            W = Wb[b]
+            ns = 0
+            for j in range(lo, hi):
+                a = M[j]
+                c = X[a, g]
+                if cnt[c] == 0:
+                    label[c] = ns + 1 if c != win else 1000
+                    seen[ns] = c
+                    ns += 1
+                cnt[c] += 1
+                wsum[c] += w[a]
+                if w[a] > wmax[c]:
+                    wmax[c] = w[a]
+                h = h * mult + np.uint64(label[c])
+            h = h * mult + sep
+            pwb = 0.0
+            ebb = 0.0
+            emb = 0.0
+            for i in range(ns):
+                c = seen[i]
+                p = wsum[c] / W
+                if c == win:
+                    pwb = p
+                    emb += p
+                else:
+                    ebb += p * (1.0 if rc <= 0 else 2.0 - wmax[c] / wsum[c])
+                    emb += wmax[c] / W
+                tsum += p * p
+                cnt[c] = 0
+                wsum[c] = 0.0
+                wmax[c] = 0.0
+            if ns > 1 or pwb > 0.0:
+                useful = True
+            pw[b] = pwb
+            eb[b] = ebb
+            em[b] = emb
+        valid[t] = useful
+        tie[t] = tsum
+        h ^= h >> np.uint64(31)
+        hsh[t] = np.int64(h >> np.uint64(1))
+        lbs[t] = combine_bound(obj, U, rc, disjoint, pw, eb, em, dist) if useful else np.inf
+
+
+@njit(cache=True)
+def partition_boards(Bm, w, g, M, off, U, win, cnt, seen, slot, gm, bstart, bcode, bmass, boff, Wb):
+    """Each board's buckets under probe ``g``: board b's buckets are ``boff[b]..boff[b + 1]``,
+    bucket i holds ``gm[bstart[i]:bstart[i + 1]]`` (ascending), code ``bcode[i]``, probability
+    ``bmass[i]`` (its weight over the board's). Buckets in ascending code."""
+    row = Bm[g]
+    nb = 0
+    boff[0] = 0
+    for b in range(U):
+        lo = off[b]
+        hi = off[b + 1]
+        ns = 0
+        for j in range(lo, hi):
+            c = row[M[j]]
+            if cnt[c] == 0:
+                seen[ns] = c
+                ns += 1
+            cnt[c] += 1
+        # ascending codes (insertion sort: few buckets)
+        for i in range(1, ns):
+            v = seen[i]
+            k = i - 1
+            while k >= 0 and seen[k] > v:
+                seen[k + 1] = seen[k]
+                k -= 1
+            seen[k + 1] = v
+        pos = lo
+        for i in range(ns):
+            c = seen[i]
+            bcode[nb + i] = c
+            bstart[nb + i] = pos
+            bmass[nb + i] = 0.0
+            slot[c] = pos
+            pos += cnt[c]
+            cnt[c] = 0
+        bstart[nb + ns] = pos
+        for j in range(lo, hi):
+            a = M[j]
+            c = row[a]
+            gm[slot[c]] = a
+            slot[c] += 1
+        for i in range(ns):
+            s = 0.0
+            for j in range(bstart[nb + i], bstart[nb + i + 1]):
+                s += w[gm[j]]
+            bmass[nb + i] = s / Wb[b]
+        nb += ns
+        boff[b + 1] = nb
+    return nb

@@ -1,0 +1,170 @@
+"""The exact joint solver's engine for several boards: the compiled search of
+``backends/kernels/multi_exact.py`` bound to one game's matrix, weights and objective (the domain,
+``termo/engine/multi/exact.py``, reaches the kernels only through this module; docs/modes-solver.md).
+
+Like the single-board engine (:mod:`backends.exact_ops`), every backend runs these host kernels
+(numba, or the same source as plain Python under ``TERMO_NO_NUMBA=1``) on host NumPy arrays: the
+search is a sequential, data-dependent walk, and one implementation gives every backend the
+same values. A board left alone is a state of this search too (one memo for all): numba cannot
+link a cached recursive kernel of another module into a new compilation, so the single-board
+search of ``kernels/exact.py`` is not called from here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+OBJECTIVES = {"finish": 0, "score": 1, "win": 2}
+DEFAULT_MEMO_SLOTS = 1 << 21  # ~76 MB
+V1_MAX = 400  # boards up to this size get their own exact optimum as a bound (larger: a closed form)
+
+
+class MultiExactEngine:
+    """The joint search over ``probes_major`` (probes × answers codes, host uint8) and the same codes
+    ``answers_major`` (answers × probes, C-contiguous: a small state's sweep reads its rows) with answer
+    weights ``weights`` (the prior; each board renormalises it over its candidates), win classes
+    ``classes`` (per answer: answers one probe can win together share a class), the objective
+    ``objective`` and at most ``max_boards`` boards and ``max_rounds`` rounds."""
+
+    def __init__(self, probes_major, answers_major, weights, classes, *, win_code: int, n_codes: int, objective: str,
+                 max_rounds: int, max_boards: int, exact_rule: bool = True, memo_slots: int = DEFAULT_MEMO_SLOTS):
+        from backends.kernels import multi_exact as kx
+
+        self.kx = kx
+        self.Bm = np.ascontiguousarray(probes_major)
+        self.A = np.ascontiguousarray(answers_major)
+        if self.A.shape != self.Bm.shape[::-1]:
+            raise ValueError(f"the two layouts disagree: {self.Bm.shape} and {self.A.shape[::-1]}")
+        n_probes, n_answers = self.Bm.shape
+        self.n_probes, self.n_answers = int(n_probes), int(n_answers)
+        self.w = np.ascontiguousarray(weights, dtype=np.float64)
+        self.classes = np.ascontiguousarray(classes, dtype=np.int64)
+        self.objective = OBJECTIVES[objective]
+        self.win = int(win_code)
+        self.max_rounds = int(max_rounds)
+        self.max_boards = int(max_boards)
+        self.all_probes = np.arange(n_probes, dtype=np.int64)
+        self.cx = (self.Bm, self.w, self.win, self.objective, self.classes, self.all_probes, self.n_probes, V1_MAX,
+                   bool(exact_rule), self.A)
+        slots = int(memo_slots)
+        self.stats = np.zeros(kx.N_STATS, dtype=np.int64)
+        self.mx = (np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.float64),
+                   np.zeros(slots, np.float64), np.zeros(slots, np.int32), self.stats)
+        self.lx = _scratch(int(n_codes), self.n_answers, self.n_probes, self.max_rounds + 1, self.max_boards,
+                           int(self.classes.max(initial=0)) + 1)
+        self.stamp = 0
+
+    # --- statistics -------------------------------------------------------------------------
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[self.kx.NODES])
+
+    @property
+    def aborted(self) -> bool:
+        return bool(self.stats[self.kx.ABORTED])
+
+    def counters(self) -> dict:
+        kx = self.kx
+        return {"nodes": int(self.stats[kx.NODES]), "memo_hits": int(self.stats[kx.HITS]),
+                "memo_stores": int(self.stats[kx.STORES]), "guesses_tried": int(self.stats[kx.GUESSES]),
+                "full_passes": int(self.stats[kx.PASSES]), "probes_exact": int(self.stats[kx.EXACTS]),
+                "probes_cut_by_bounds": int(self.stats[kx.CUT_BOUND]),
+                "probes_cut_in_search": int(self.stats[kx.CUT_SEARCH]), "cut_cheap": int(self.stats[10]),
+                "bound_lite": int(self.stats[11])}
+
+    # --- states -----------------------------------------------------------------------------
+    def state(self, boards):
+        """(members, offsets, boards, disjoint) of a list of candidate arrays (each ascending)."""
+        sets = [np.unique(np.asarray(c, dtype=np.int64)) for c in boards]
+        sets = [s for s in sets if s.shape[0]]
+        if len(sets) > self.max_boards:
+            raise ValueError(f"{len(sets)} boards, the engine takes {self.max_boards}")
+        off = np.zeros(self.max_boards + 1, dtype=np.int64)
+        for b, s in enumerate(sets):
+            off[b + 1] = off[b] + s.shape[0]
+        M = np.zeros(max(int(off[len(sets)]), 1), dtype=np.int64)
+        if sets:
+            M[: off[len(sets)]] = np.concatenate(sets)
+        return M, off, len(sets), self.is_disjoint(M, off, len(sets))
+
+    def is_disjoint(self, M, off, U) -> bool:
+        seen = {}
+        for b in range(U):
+            for a in M[off[b]:off[b + 1]]:
+                c = int(self.classes[int(a)])
+                if seen.setdefault(c, b) != b:
+                    return False
+        return True
+
+    def _budget(self, budget) -> None:
+        kx = self.kx
+        self.stats[kx.ABORTED] = 0
+        self.stats[kx.BUDGET] = np.iinfo(np.int64).max if budget is None else self.stats[kx.NODES] + int(budget)
+
+    def _check_rounds(self, r: int) -> None:
+        if int(r) > self.max_rounds:
+            raise ValueError(f"rounds {r} above the engine's {self.max_rounds}")
+
+    # --- search -----------------------------------------------------------------------------
+    def solve(self, boards, rounds: int, limit: float = np.inf, budget: int | None = None):
+        """``(value, exact, guess)`` of a state (see ``kernels.multi_exact.solve``); ``budget``:
+        more expanded states at most (None: unlimited)."""
+        self._check_rounds(rounds)
+        M, off, U, disjoint = self.state(boards)
+        self._budget(budget)
+        v, ex, g = self.kx.solve(self.cx, self.mx, self.lx, M, off, U, int(rounds), disjoint,
+                                 float(limit), -1, self.kx.STATE)
+        return float(v), bool(ex), int(g)
+
+    def probe_cost(self, boards, rounds: int, probe: int, limit: float = np.inf, budget: int | None = None):
+        """``(cost, exact)`` of playing ``probe`` at a state: exact below ``limit``, else a bound."""
+        self._check_rounds(rounds)
+        M, off, U, disjoint = self.state(boards)
+        if U == 0 or rounds <= 0:
+            raise ValueError("no probe is played at a finished state")
+        self._budget(budget)
+        v, ex, _ = self.kx.solve(self.cx, self.mx, self.lx, M, off, U, int(rounds), disjoint,
+                                 float(limit), int(probe), self.kx.PROBE)
+        return float(v), bool(ex)
+
+    def probe_bounds(self, boards, rounds: int):
+        """Per probe (every probe of the game): ``(bound, split, class, useful)``, the
+        search's one-pass bounds at the state (``inf`` where a probe changes nothing)."""
+        self._check_rounds(rounds)
+        M, off, U, disjoint = self.state(boards)
+        r = int(rounds)
+        self.kx.state_pass(self.cx, self.lx, M, off, U, r, disjoint, self.all_probes, self.n_probes)
+        lx, kx = self.lx, self.kx
+        return lx[kx.LBS][r].copy(), lx[kx.TIE][r].copy(), lx[kx.HSH][r].copy(), lx[kx.VALID][r].copy()
+
+    def forced(self, boards) -> int:
+        """The answer a singleton board forces (-1: none), by the search's rule."""
+        M, off, U, disjoint = self.state(boards)
+        return int(self.kx.forced_answer(M, off, U, self.objective, disjoint))
+
+    def state_bound(self, boards, rounds: int) -> float:
+        """The state's cheap lower bound (closed forms where they apply)."""
+        M, off, U, disjoint = self.state(boards)
+        self._budget(None)
+        v, _, _ = self.kx.solve(self.cx, self.mx, self.lx, M, off, U, int(rounds), disjoint, np.inf, -1,
+                                self.kx.BOUND)
+        return float(v)
+
+
+def _scratch(n_codes: int, n_answers: int, n_probes: int, R: int, UM: int, n_classes: int):
+    """The search's scratch arrays (``kernels.multi_exact``: CNT ... BEX)."""
+    NM = UM * n_answers + 1
+    return (np.zeros(n_codes, np.int64), np.zeros(n_codes, np.float64), np.zeros(n_codes, np.float64),
+            np.zeros(n_codes, np.int64), np.zeros(max(n_codes, NM), np.int64), np.zeros(n_codes, np.int64),
+            np.zeros(n_classes, np.int64), np.zeros(UM, np.int64), np.zeros(UM, np.int64),
+            np.zeros(2 * UM, np.int64), np.zeros(UM, np.float64), np.zeros(UM, np.float64),
+            np.zeros(UM, np.float64), np.zeros(2 * UM + 2, np.float64),
+            np.zeros((R, n_probes), np.float64), np.zeros((R, n_probes), np.float64),
+            np.zeros((R, n_probes), np.float64), np.zeros((R, n_probes), np.int64),
+            np.zeros((R, n_probes), np.bool_), np.zeros((R, n_probes), np.int64),
+            np.zeros((R, NM), np.int64), np.zeros((R, NM + UM + 1), np.int64), np.zeros((R, NM + UM), np.int64),
+            np.zeros((R, NM + UM), np.float64), np.zeros((R, UM + 1), np.int64),
+            np.zeros((R, NM), np.int64), np.zeros((R, UM + 1), np.int64), np.zeros((R, UM), np.float64),
+            np.zeros((R, NM), np.int64), np.zeros((R, n_probes), np.bool_),
+            np.zeros((R, NM + UM), np.float64), np.zeros((R, NM + UM), np.float64), np.zeros((R, NM + UM), np.bool_),
+            np.zeros((R, NM + UM), np.int64), np.zeros((R, NM + UM), np.int64))
