@@ -17,6 +17,7 @@ import numpy as np
 OBJECTIVES = {"finish": 0, "score": 1, "win": 2}
 DEFAULT_MEMO_SLOTS = 1 << 21  # ~76 MB
 V1_MAX = 400  # boards up to this size get their own exact optimum as a bound (larger: a closed form)
+PASS_ROWS = 96  # candidate sets whose per-probe pass rows are kept (41 bytes per probe each: 51 MB for Wordle)
 
 
 class MultiExactEngine:
@@ -27,7 +28,8 @@ class MultiExactEngine:
     ``objective`` and at most ``max_boards`` boards and ``max_rounds`` rounds."""
 
     def __init__(self, probes_major, answers_major, weights, classes, *, win_code: int, n_codes: int, objective: str,
-                 max_rounds: int, max_boards: int, exact_rule: bool = True, memo_slots: int = DEFAULT_MEMO_SLOTS):
+                 max_rounds: int, max_boards: int, exact_rule: bool = True, memo_slots: int = DEFAULT_MEMO_SLOTS,
+                 pass_rows: int = PASS_ROWS):
         from backends.kernels import multi_exact as kx
 
         self.kx = kx
@@ -45,13 +47,13 @@ class MultiExactEngine:
         self.max_boards = int(max_boards)
         self.all_probes = np.arange(n_probes, dtype=np.int64)
         self.cx = (self.Bm, self.w, self.win, self.objective, self.classes, self.all_probes, self.n_probes, V1_MAX,
-                   bool(exact_rule), self.A)
+                   bool(exact_rule), self.A, _position_keys(self.max_boards * self.n_answers + 1))
         slots = int(memo_slots)
         self.stats = np.zeros(kx.N_STATS, dtype=np.int64)
         self.mx = (np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.float64),
                    np.zeros(slots, np.float64), np.zeros(slots, np.int32), self.stats)
         self.lx = _scratch(int(n_codes), self.n_answers, self.n_probes, self.max_rounds + 1, self.max_boards,
-                           int(self.classes.max(initial=0)) + 1)
+                           int(self.classes.max(initial=0)) + 1, int(pass_rows))
         self.stamp = 0
 
     # --- statistics -------------------------------------------------------------------------
@@ -70,7 +72,9 @@ class MultiExactEngine:
                 "full_passes": int(self.stats[kx.PASSES]), "probes_exact": int(self.stats[kx.EXACTS]),
                 "probes_cut_by_bounds": int(self.stats[kx.CUT_BOUND]),
                 "probes_cut_in_search": int(self.stats[kx.CUT_SEARCH]), "cut_cheap": int(self.stats[10]),
-                "bound_lite": int(self.stats[11])}
+                "bound_lite": int(self.stats[11]), "calls": int(self.stats[12]), "v1_calls": int(self.stats[13]),
+                "children": int(self.stats[14]), "buckets": int(self.stats[15]),
+                "board_passes": int(self.stats[16])}
 
     # --- states -----------------------------------------------------------------------------
     def state(self, boards):
@@ -127,13 +131,26 @@ class MultiExactEngine:
                                  float(limit), int(probe), self.kx.PROBE)
         return float(v), bool(ex)
 
+    def policy_value(self, boards, rounds: int, probe: int | None = None):
+        """The exact value of the search's greedy strategy from a state (``probe``: played first),
+        an upper bound of its optimum, with the strategy's first guess: ``(value, guess)``."""
+        self._check_rounds(rounds)
+        M, off, U, disjoint = self.state(boards)
+        self._budget(None)
+        kx = self.kx
+        what, arg = (kx.POLICY, -1) if probe is None else (kx.PROBE_POLICY, int(probe))
+        if U == 0 or rounds <= 0:
+            return self.solve(boards, rounds)[0], -1
+        v, _, g = kx.solve(self.cx, self.mx, self.lx, M, off, U, int(rounds), disjoint, np.inf, arg, what)
+        return float(v), int(g)
+
     def probe_bounds(self, boards, rounds: int):
         """Per probe (every probe of the game): ``(bound, split, class, useful)``, the
         search's one-pass bounds at the state (``inf`` where a probe changes nothing)."""
         self._check_rounds(rounds)
         M, off, U, disjoint = self.state(boards)
         r = int(rounds)
-        self.kx.state_pass(self.cx, self.lx, M, off, U, r, disjoint, self.all_probes, self.n_probes)
+        self.kx.state_pass(self.cx, self.lx, M, off, U, r, disjoint, self.all_probes, self.n_probes, self.stats)
         lx, kx = self.lx, self.kx
         return lx[kx.LBS][r].copy(), lx[kx.TIE][r].copy(), lx[kx.HSH][r].copy(), lx[kx.VALID][r].copy()
 
@@ -151,8 +168,14 @@ class MultiExactEngine:
         return float(v)
 
 
-def _scratch(n_codes: int, n_answers: int, n_probes: int, R: int, UM: int, n_classes: int):
-    """The search's scratch arrays (``kernels.multi_exact``: CNT ... BEX)."""
+def _position_keys(n: int):
+    """Random odd 64-bit constants, one per member position (the probe-class hash; fixed seed)."""
+    rng = np.random.default_rng(20240535)
+    return rng.integers(0, np.iinfo(np.int64).max, size=n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+
+
+def _scratch(n_codes: int, n_answers: int, n_probes: int, R: int, UM: int, n_classes: int, rows: int):
+    """The search's scratch arrays (``kernels.multi_exact``: CNT ... BK2, then the pass rows)."""
     NM = UM * n_answers + 1
     return (np.zeros(n_codes, np.int64), np.zeros(n_codes, np.float64), np.zeros(n_codes, np.float64),
             np.zeros(n_codes, np.int64), np.zeros(max(n_codes, NM), np.int64), np.zeros(n_codes, np.int64),
@@ -167,4 +190,15 @@ def _scratch(n_codes: int, n_answers: int, n_probes: int, R: int, UM: int, n_cla
             np.zeros((R, NM), np.int64), np.zeros((R, UM + 1), np.int64), np.zeros((R, UM), np.float64),
             np.zeros((R, NM), np.int64), np.zeros((R, n_probes), np.bool_),
             np.zeros((R, NM + UM), np.float64), np.zeros((R, NM + UM), np.float64), np.zeros((R, NM + UM), np.bool_),
-            np.zeros((R, NM + UM), np.int64), np.zeros((R, NM + UM), np.int64))
+            np.zeros((R, NM + UM), np.int64), np.zeros((R, NM + UM), np.int64),
+            *_pass_rows(max(int(rows), 0), UM, n_probes))
+
+
+def _pass_rows(rows: int, UM: int, n_probes: int):
+    """The cached pass rows (``kernels.multi_exact``: CTAG1 ... SLOTS): ``rows`` cached sets, ``UM``
+    scratch rows; none at all when ``rows`` is 0 (every pass computed afresh)."""
+    n = rows + UM if rows else 0
+    P = n_probes if rows else 1
+    return (np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros((n, P), np.float64),
+            np.zeros((n, P), np.float64), np.zeros((n, P), np.float64), np.zeros((n, P), np.float64),
+            np.zeros((n, P), np.int64), np.zeros((n, P), np.bool_), np.zeros(UM, np.int64))

@@ -7,8 +7,10 @@ stdout, as text or, with ``--json``, as the plain data of ``ExactResult.as_dict`
 ranks every first word (`cli.optimal_rank`, docs/exact.md).
 
 A mode of several boards (``--game quarteto``, history items ``guess:p1/.../pB``) is solved by
-the exact expectimax over product states (`termo.engine.multi.exact`, docs/modes-solver.md) under
-``--objective``; a state whose joint product of candidates is too large is one line and exit 2.
+the exact joint search over product states (`termo.engine.multi.exact`, docs/modes-solver.md) under
+``--objective``: proved, or within ``--time``/``--nodes`` the bracket reached (``lower``, ``upper``,
+``gap``). ``--opener WORD --bracket`` brackets a whole two-board game from a fixed first guess
+(`cli.optimal_bracket`).
 """
 
 from __future__ import annotations
@@ -24,9 +26,13 @@ from cli.options import command_backend, with_options
 from cli.limits import parse_int, parse_seconds
 from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
 
+DEFAULT_TIME = 540.0  # seconds: a mode's default budget (the single-board search's)
+OBJECTIVE_TEXT = {"finish": "the turn the last board is solved", "score": "the sum of the boards' solve turns",
+                  "win": "the chance of losing"}
+
 MAX_NODES = 10**12
-MODE_STATES = 20_000  # states the mode's exact search may solve before it gives up (exit 2)
-MODE_PRODUCT = 64  # joint answer tuples (Π |S_b|) that `termo optimal` solves for a mode
+MODE_ALTERNATIVES = 5  # a mode's proved alternatives (the next best first guesses, exact)
+MODE_ALTERNATIVES_PRODUCT = 500  # ... for states of at most this many joint tuples (above: the best only)
 
 
 def _stderr_progress():
@@ -100,6 +106,9 @@ def optimal_command(
     beam: Annotated[bool, typer.Option("--beam/--no-beam", help="With --opener (normal mode): also give level 3's "
                                                                  "value for the same opener, to compare.")] = True,
     rank: RankOption = None,
+    bracket: Annotated[bool, typer.Option("--bracket", help="With a mode of two boards and --opener: a proved lower "
+                                                            "bound and the exact value of the best strategy found "
+                                                            "over every answer pair (docs/modes-solver.md).")] = False,
     cluster: Cluster = Cluster(),
 ) -> None:
     """The minimum expected number of guesses, proved by branch and bound (or the bounds reached);
@@ -111,8 +120,18 @@ def optimal_command(
     backend = command_backend(ctx, backend)
     mode = _mode_named(game)
     if mode is not None:
-        _optimal_mode(mode, history or [], objective, backend, json_out)
+        if bracket:
+            from cli.optimal_bracket import optimal_bracket
+
+            optimal_bracket(mode, opener, history, objective, t, cluster, json_out)
+            return
+        if opener is not None:
+            fail("--opener with a mode: give --bracket (a whole game from that first guess), or play it as the history")
+        cluster.check_unused()
+        _optimal_mode(mode, history or [], objective, backend, json_out, time_limit, nodes)
         return
+    if bracket:
+        fail("--bracket is for a mode of two boards (--game dordle, dueto, ...)")
     if history:
         fail("a history is for a mode of several boards (--game dueto, quarteto, dordle, ...)")
     g = load_game(game, strict=strict)
@@ -159,41 +178,57 @@ def _mode_named(name):
     return get_mode(key) if key in MODE_NAMES else None
 
 
-def _optimal_mode(mode, history, objective, backend, json_out: bool) -> None:
-    """The exact value of a mode's state after ``history`` (one line and exit 2 when too large)."""
-    from termo.engine.multi.level2 import check_objective
+def _optimal_mode(mode, history, objective, backend, json_out: bool, time_limit, nodes) -> None:
+    """The exact value of a mode's state after ``history``: proved, or the bracket reached within
+    ``--time``/``--nodes`` (default: 540 s, as for one board)."""
     from termo.engine.multi.exact import MultiExact, joint_product
     from termo.engine.multi.factory import multi_solver
+    from termo.engine.multi.level2 import check_objective
     from termo.interface.modes import replay
 
     goal = check_objective(objective)
     state = replay(mode, history)
     if state.over:
         fail("the game is over: nothing to solve")
+    seconds = _parse_time(time_limit)
+    node_limit = None if nodes is None else parse_int("nodes", nodes, 1, MAX_NODES)
+    if seconds is None and node_limit is None:
+        seconds = DEFAULT_TIME
     boards = [state.candidates[b] for b in state.unsolved]
-    product = joint_product(boards)
-    if product > MODE_PRODUCT:
-        fail(f"{mode.label}: the state has {product:,} joint answer tuples (sizes "
-             f"{'x'.join(str(len(c)) for c in boards)}); the exact solver takes at most {MODE_PRODUCT:,}: "
-             f"play on, or ask `termo suggest` for level 3")
     solver = multi_solver(mode, level=2, objective=goal.name, backend=backend)
-    started = time.monotonic()
-    exact = MultiExact(solver.stats, goal, node_limit=MODE_STATES)
-    value, best, ranked = exact.solve(boards, mode.max_turns - state.turns)
+    exact = MultiExact(solver.stats, goal, progress=_stderr_progress())
+    alternatives = MODE_ALTERNATIVES if joint_product(boards) <= MODE_ALTERNATIVES_PRODUCT else 0
+    result = exact.prove(boards, mode.max_turns - state.turns, time_limit=seconds, node_limit=node_limit,
+                         alternatives=alternatives)
     base = goal.base(state.turns, state.solved_on)
-    data = {"mode": mode.label, "objective": goal.name, "turn": state.turns + 1, "proved": True,
-            "word": mode.game.probes[int(best)], "expected": base + value,
-            "alternatives": [{"word": mode.game.probes[int(p)], "expected": base + c} for p, c in ranked[1:6]],
-            "boards": [len(c) for c in boards], "states": exact.nodes,
-            "seconds": round(time.monotonic() - started, 3)}
+    probes = mode.game.probes
+    data = {"mode": mode.label, "objective": goal.name, "turn": state.turns + 1, "proved": result.proved,
+            "word": None if result.guess is None else probes[int(result.guess)],
+            "expected": base + result.upper, "lower": base + result.lower, "upper": base + result.upper,
+            "gap": result.gap, "alternatives": [{"word": probes[int(p)], "expected": base + c}
+                                                 for p, c in result.ranked[1:]],
+            "boards": [len(c) for c in boards], "tuples": joint_product(boards), "states": result.nodes,
+            "seconds": round(result.seconds, 3)}
     if json_out:
         print_json(data)
         return
-    typer.echo(f"{mode.title or mode.label}, turn {data['turn']}, {goal.maximise_label}: play {data['word']} "
-               f"(expected {data['expected']:.10f}, proved over every guess for independent boards)")
+    _print_mode(mode, goal, data)
+
+
+def _print_mode(mode, goal, data: dict) -> None:
+    head = f"{mode.title or mode.label}, turn {data['turn']}, objective {goal.name} ({OBJECTIVE_TEXT[goal.name]})"
+    if data["proved"]:
+        typer.echo(f"{head}: play {data['word']} (expected {data['expected']:.10f}, proved over every guess for "
+                   f"independent boards)")
+    elif data["word"] is None:
+        typer.echo(f"{head}: not proved, no strategy valued within the budget; lower bound {data['lower']:.10f}")
+    else:
+        typer.echo(f"{head}: play {data['word']} (best found: expected {data['upper']:.10f}; not proved: lower "
+                   f"bound {data['lower']:.10f}, gap {data['gap']:.10f}, budget spent)")
     for alt in data["alternatives"]:
         typer.echo(f"  {alt['word']}: {alt['expected']:.10f}")
-    typer.echo(f"  {data['states']:,} states solved in {data['seconds']:.1f} s")
+    typer.echo(f"  {data['tuples']:,} joint answer tuples, {data['states']:,} states expanded in "
+               f"{data['seconds']:.1f} s")
 
 
 def _backend_name(backend) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from backends.kernels.exact import set_hash
 from backends.numba_shim import njit
 
 FINISH, SCORE, WIN = 0, 1, 2
@@ -42,6 +41,25 @@ def loss_cost(obj, u):
 
 
 @njit(cache=True)
+def set_hash(items, n, salt):
+    """Two int64 keys of ``items[:n]`` (salted): two 64-bit multiply-xorshift streams, no division
+    (the memo and the pass rows key states by them; the second is positive, as a memo key must be)."""
+    a = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(salt)
+    b = np.uint64(0xC2B2AE3D27D4EB4F) + np.uint64(n)
+    m1 = np.uint64(0xBF58476D1CE4E5B9)
+    m2 = np.uint64(0x94D049BB133111EB)
+    for j in range(n):
+        x = np.uint64(items[j]) + np.uint64(1)
+        a = (a ^ x) * m1
+        a ^= a >> np.uint64(29)
+        b = (b + x) * m2
+        b ^= b >> np.uint64(32)
+    a ^= a >> np.uint64(31)
+    b = (b ^ (b >> np.uint64(27))) * m1
+    return np.int64(a >> np.uint64(1)), np.int64((b >> np.uint64(2)) | np.uint64(1))
+
+
+@njit(cache=True)
 def insert_key(keys1, keys2, n, k1, k2):
     """Insert board key (k1, k2) into the sorted ``keys1/keys2[:n]``."""
     q = n
@@ -57,8 +75,8 @@ def insert_key(keys1, keys2, n, k1, k2):
 def key_of(keys1, keys2, n, r, packed):
     """Two int64 keys of a state from its boards' sorted set hashes ``keys1/keys2[:n]`` and ``r``."""
     for b in range(n):
-        packed[2 * b] = keys1[b] % 1000000000000007
-        packed[2 * b + 1] = keys2[b] % 1000000000000037
+        packed[2 * b] = keys1[b]
+        packed[2 * b + 1] = keys2[b]
     return set_hash(packed, 2 * n, r * 1000003 + 17)
 
 
@@ -113,21 +131,25 @@ def forced_answer(M, off, U, obj, disjoint):
 
 
 @njit(cache=True)
-def count_bound(obj, U, r, disjoint, sum_m):
-    """A bound from counting solving turns alone (``sum_m``: Σ_b the heaviest normalised weight)."""
+def count_bound(obj, U, r, disjoint, waste):
+    """A bound from counting solving turns alone, for a disjoint state (one guess solves one board
+    at most): ``waste`` is a lower bound of the chance that the next guess solves no board (at
+    least ``1 − max_b m_b``, ``m_b`` board b's heaviest normalised weight: the guess is the answer
+    of one board at most)."""
     if not disjoint or r <= 0:
         return 0.0
     if obj == FINISH:
         if U > r:
             return float(r + 1)
-        waste = 1.0 - sum_m
-        return float(U) + (waste if waste > 0.0 else 0.0)
+        return float(U) + waste
     if obj == SCORE:
         total = 0.0
         for i in range(1, U + 1):
             total += float(i if i <= r + 1 else r + 1)
-        return total
-    return 1.0 if U > r else 0.0
+        return total + (float(U) * waste if U <= r else 0.0)
+    if U > r:
+        return 1.0
+    return waste if U == r else 0.0
 
 
 @njit(cache=True)
@@ -141,6 +163,35 @@ def poisson_binomial(p_unsolved, U, dist):
         for k in range(b + 1, 0, -1):
             dist[k] = dist[k] * (1.0 - q) + dist[k - 1] * q
         dist[0] = dist[0] * (1.0 - q)
+
+
+@njit(cache=True)
+def quick_bound(obj, U, rc, disjoint, all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb):
+    """:func:`combine_bound` from the boards' aggregates alone (no array: the passes call it once per
+    probe): (bound, done); not done when the bound needs the distribution of the boards left
+    (more boards than rounds, or score), which :func:`combine_bound` computes."""
+    tc = turn_cost(obj, U)
+    if rc <= 0:
+        if obj == SCORE:
+            return tc + float(U) - sum_pw, True
+        return tc + 1.0 - all_win, True
+    if obj == WIN:
+        if not disjoint or U <= rc:
+            return 0.0, True
+        return 0.0, False
+    if obj == SCORE:
+        if disjoint:
+            return 0.0, False
+        return tc + sum_eb, True
+    count = 1.0 - all_win
+    if disjoint:
+        if U > rc:
+            return 0.0, False
+        waste = 1.0 - sum_em
+        if prod_miss > waste:
+            waste = prod_miss
+        count = float(U) - sum_pw + (waste if waste > 0.0 else 0.0)
+    return tc + (best_eb if best_eb > count else count), True
 
 
 @njit(cache=True)
@@ -178,7 +229,14 @@ def combine_bound(obj, U, rc, disjoint, pw, eb, em, dist):
     count = 1.0 - all_win
     if disjoint:
         if U <= rc:
+            # the chance the outcome's next guess solves nothing: min_b (1 − m_b) over independent
+            # boards is at least their product (x, y in [0, 1]: min(x, y) >= xy) and 1 − Σ_b m_b
+            prod = 1.0
+            for b in range(U):
+                prod *= 1.0 - em[b]
             waste = 1.0 - sum_em
+            if prod > waste:
+                waste = prod
             count = float(U) - sum_pw + (waste if waste > 0.0 else 0.0)
         else:
             count = _finish_count(pw, U, rc, dist)
@@ -225,15 +283,14 @@ def _score_count(pw, U, rc, dist):
 
 @njit(cache=True)
 def probe_pass(X, w, M, off, U, Wb, rc, obj, disjoint, win, probes, n_probes, cnt, wsum, wmax, label, seen,
-               pw, eb, em, dist, lbs, tie, hsh, valid):
+               pw, eb, em, dist, lbs, tie, hsh, valid, rnd):
     """For every probe of ``probes[:n_probes]`` at the state: ``lbs`` a lower bound of its cost,
     ``tie`` Σ P(bucket)² over the boards (the finer split first), ``hsh`` the class of its split
     (probes splitting every board alike share it: a 64-bit hash of the boards' bucket labels in
-    order of first appearance, the win bucket marked), ``valid`` whether it splits or solves some
-    board. ``X[answer, probe]`` holds the codes: the answers-major matrix for a small state (its
+    order of first appearance, the win bucket marked: Σ_j rnd[j]·label_j over the members, ``rnd``
+    random 64-bit constants), ``valid`` whether it splits or solves some board. ``X[answer, probe]`` holds the codes: the answers-major matrix for a small state (its
     rows stay in cache while the probes stream), the probes-major one seen transposed for a big one."""
-    mult = np.uint64(0x9E3779B97F4A7C15)
-    sep = np.uint64(2000)
+    sep = np.uint64(0xD6E8FEB86659FD93)
     for t in range(n_probes):
         g = probes[t]
         h = np.uint64(7)
@@ -242,7 +299,7 @@ def probe_pass(X, w, M, off, U, Wb, rc, obj, disjoint, win, probes, n_probes, cn
         for b in range(U):
             lo = off[b]
             hi = off[b + 1]
-            W = Wb[b]
+            inv = 1.0 / Wb[b]
             ns = 0
             for j in range(lo, hi):
                 a = M[j]
@@ -255,20 +312,20 @@ def probe_pass(X, w, M, off, U, Wb, rc, obj, disjoint, win, probes, n_probes, cn
                 wsum[c] += w[a]
                 if w[a] > wmax[c]:
                     wmax[c] = w[a]
-                h = h * mult + np.uint64(label[c])
-            h = h * mult + sep
+                h += rnd[j] * np.uint64(label[c])
+            h = h * sep + np.uint64(b + 1)
             pwb = 0.0
             ebb = 0.0
             emb = 0.0
             for i in range(ns):
                 c = seen[i]
-                p = wsum[c] / W
+                p = wsum[c] * inv
                 if c == win:
                     pwb = p
                     emb += p
                 else:
-                    ebb += p * (1.0 if rc <= 0 else 2.0 - wmax[c] / wsum[c])
-                    emb += wmax[c] / W
+                    ebb += (p if rc <= 0 else (2.0 * wsum[c] - wmax[c]) * inv)
+                    emb += wmax[c] * inv
                 tsum += p * p
                 cnt[c] = 0
                 wsum[c] = 0.0
@@ -334,3 +391,153 @@ def partition_boards(Bm, w, g, M, off, U, win, cnt, seen, slot, gm, bstart, bcod
         nb += ns
         boff[b + 1] = nb
     return nb
+
+
+@njit(cache=True)
+def board_pass(X, w, M, lo, hi, W, n_probes, win, cnt, wsum, wmax, label, seen, pw, eb, em, ts, hh, ok, rnd):
+    """One board's part of :func:`probe_pass` for every probe ``0..n_probes-1`` (one round left at
+    least), into rows a later :func:`joint_pass` reads: the chance the probe solves the board,
+    Σ P·(2 − m) over its other buckets, the chance the next guess could solve it, Σ P², the hash
+    of its split and whether it splits or solves the board."""
+    inv = 1.0 / W
+    for g in range(n_probes):
+        h = np.uint64(7)
+        ns = 0
+        for j in range(lo, hi):
+            a = M[j]
+            c = X[a, g]
+            if cnt[c] == 0:
+                label[c] = ns + 1 if c != win else 1000
+                seen[ns] = c
+                ns += 1
+            cnt[c] += 1
+            wsum[c] += w[a]
+            if w[a] > wmax[c]:
+                wmax[c] = w[a]
+            h += rnd[j - lo] * np.uint64(label[c])
+        pwb = 0.0
+        ebb = 0.0
+        emb = 0.0
+        tsum = 0.0
+        for i in range(ns):
+            c = seen[i]
+            p = wsum[c] * inv
+            if c == win:
+                pwb = p
+                emb += p
+            else:
+                ebb += (2.0 * wsum[c] - wmax[c]) * inv
+                emb += wmax[c] * inv
+            tsum += p * p
+            cnt[c] = 0
+            wsum[c] = 0.0
+            wmax[c] = 0.0
+        pw[g] = pwb
+        eb[g] = ebb
+        em[g] = emb
+        ts[g] = tsum
+        hh[g] = np.int64(h >> np.uint64(1))
+        ok[g] = ns > 1 or pwb > 0.0
+
+
+@njit(cache=True)
+def joint_pass(slots, U, rc, obj, disjoint, n_probes, CPW, CEB, CEM, CTS, CHH, COK, pw, eb, em, dist, lbs, tie, hsh,
+               valid):
+    """:func:`probe_pass` over every probe from the boards' rows (``slots[b]``: board b's row in
+    the cached arrays, filled by :func:`board_pass`)."""
+    mult = np.uint64(0x9E3779B97F4A7C15)
+    sep = np.uint64(2000)
+    for g in range(n_probes):
+        h = np.uint64(7)
+        useful = False
+        tsum = 0.0
+        all_win = 1.0
+        sum_pw = 0.0
+        sum_em = 0.0
+        prod_miss = 1.0
+        best_eb = 0.0
+        sum_eb = 0.0
+        for b in range(U):
+            s = slots[b]
+            x = CPW[s, g]
+            all_win *= x
+            sum_pw += x
+            x = CEM[s, g]
+            sum_em += x
+            prod_miss *= 1.0 - x
+            x = CEB[s, g]
+            sum_eb += x
+            if x > best_eb:
+                best_eb = x
+            tsum += CTS[s, g]
+            h = (h * mult + np.uint64(CHH[s, g])) * mult + sep
+            if COK[s, g]:
+                useful = True
+        valid[g] = useful
+        tie[g] = tsum
+        h ^= h >> np.uint64(31)
+        hsh[g] = np.int64(h >> np.uint64(1))
+        if not useful:
+            lbs[g] = np.inf
+            continue
+        v, done = quick_bound(obj, U, rc, disjoint, all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb)
+        if not done:
+            for b in range(U):
+                pw[b] = CPW[slots[b], g]
+                eb[b] = CEB[slots[b], g]
+                em[b] = CEM[slots[b], g]
+            v = combine_bound(obj, U, rc, disjoint, pw, eb, em, dist)
+        lbs[g] = v
+
+
+@njit(cache=True)
+def two_turn_chance(X, w, M, off, win, cnt, wmax, seen):
+    """For two disjoint boards (exact win rule): an upper bound of the chance that both are solved
+    by the next two guesses. The first must be the answer of one board, candidate x with its
+    weight on its board, and the second the other board's answer, which after x's colours is
+    guessed with chance Σ over x's buckets of that board of their heaviest weight (over the
+    board's): the largest product over every candidate of either board."""
+    best = 0.0
+    for b in range(2):
+        o = 1 - b
+        Wb = 0.0
+        for j in range(off[b], off[b + 1]):
+            Wb += w[M[j]]
+        Wo = 0.0
+        for k in range(off[o], off[o + 1]):
+            Wo += w[M[k]]
+        for j in range(off[b], off[b + 1]):
+            x = M[j]
+            ns = 0
+            for k in range(off[o], off[o + 1]):
+                a = M[k]
+                c = X[a, x]
+                if cnt[c] == 0:
+                    cnt[c] = 1
+                    wmax[c] = 0.0
+                    seen[ns] = c
+                    ns += 1
+                if w[a] > wmax[c]:
+                    wmax[c] = w[a]
+            q = 0.0
+            for i in range(ns):
+                q += wmax[seen[i]]
+                cnt[seen[i]] = 0
+                wmax[seen[i]] = 0.0
+            v = (w[x] / Wb) * (q / Wo)
+            if v > best:
+                best = v
+    return best
+
+
+@njit(cache=True)
+def two_board_bound(obj, r, p2, max_m):
+    """The bound of two disjoint boards of at least two candidates each with ``r >= 2`` rounds,
+    ``p2`` from :func:`two_turn_chance`: finish ``3 − p2`` (two turns only when both guesses
+    solve, else three at least); score ``3 + (1 − p2) + (1 − max_m)``; win ``1 − p2`` when two
+    rounds are left."""
+    if obj == FINISH:
+        return 3.0 - p2
+    if obj == SCORE:
+        return 3.0 + (1.0 - p2) + (1.0 - max_m)
+    return 1.0 - p2 if r == 2 else 0.0

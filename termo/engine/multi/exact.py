@@ -40,6 +40,7 @@ from termo.core.keys import candidate_key
 EXACT_PRODUCT = 5_000  # joint answer tuples (Π |S_b|) above which level 3's pool search refuses a state
 SLICE_NODES = 20_000  # states expanded per engine call between budget checks and progress lines
 ALTERNATIVES = 5
+POLICY_PRODUCT = 2_000_000  # joint tuples up to which the root first values the greedy strategy (the incumbent)
 
 
 @dataclass
@@ -202,7 +203,8 @@ class _Root:
         self.node_end = None if node_limit is None else engine.nodes + int(node_limit)
         self.nodes0 = engine.nodes
         self.exact: dict = {}  # probe -> exact cost
-        self.stopped = False
+        self.incumbent = None  # (probe, value) of the greedy strategy: an upper bound
+        self.last_report = 0
 
     def out_of_budget(self) -> bool:
         if self.deadline is not None and time.monotonic() >= self.deadline:
@@ -210,9 +212,11 @@ class _Root:
         return self.node_end is not None and self.engine.nodes >= self.node_end
 
     def cutoff(self) -> float:
-        if len(self.exact) < self.keep:
-            return math.inf
-        return sorted(self.exact.values())[self.keep - 1]
+        values = sorted(self.exact.values())
+        cut = values[self.keep - 1] if len(values) >= self.keep else math.inf
+        if self.keep == 1 and self.incumbent is not None:
+            cut = min(cut, self.incumbent[1])
+        return cut
 
     def order(self):
         """The probes to try, one per class, in ascending (bound, split, index); the forced answer
@@ -229,19 +233,19 @@ class _Root:
 
     def run(self) -> JointResult:
         order, lbs, forced = self.order()
-        bound = {}  # probe -> proved lower bound of its cost (unfinished)
+        if self.keep == 1 and forced < 0 and joint_product(self.boards) <= POLICY_PRODUCT:
+            value, guess = self.engine.policy_value(self.boards, self.r)
+            self.incumbent = (guess, value)
         for pos, g in enumerate(order):
             cut = self.cutoff()
             if pos > 0 and (lbs[g] >= cut or (forced >= 0 and self.keep == 1)):
                 break  # a board's known answer played first is optimal (docs/modes-solver.md)
             done, v = self.settle(g, cut, pos, len(order))
+            self.report(pos, len(order))
             if not done:
-                bound[g] = v
                 rest = [float(lbs[h]) for h in order[pos + 1:]]
-                return self.result(forced, min([v] + rest), bound)
-            if g not in self.exact:
-                bound[g] = v
-        return self.result(forced, None, bound)
+                return self.result(forced, min([v] + rest))
+        return self.result(forced, None)
 
     def settle(self, g, cut, pos, total):
         """Prove probe ``g``'s cost below ``cut`` or not below it, a slice at a time: (done, bound)."""
@@ -252,21 +256,31 @@ class _Root:
                 return True, v
             if not self.engine.aborted:
                 return True, v
-            self.report(pos, total)
+            self.report(pos, total, force=True)
             if self.out_of_budget():
                 return False, v
 
-    def report(self, pos, total) -> None:
-        if self.progress is None:
+    def report(self, pos, total, force: bool = False) -> None:
+        if self.progress is None or (not force and pos - self.last_report < 64):
             return
-        best = min(self.exact.values()) if self.exact else math.inf
+        self.last_report = pos
+        _, upper = self.best()
         self.progress(f"{pos + 1:,} of {total:,} first guesses, {self.engine.nodes - self.nodes0:,} states, "
-                      f"best so far {best:.6f}")
+                      f"best so far {upper:.6f}")
 
-    def result(self, forced, pending, bound) -> JointResult:
+    def best(self):
+        """(probe, value) of the best strategy found (None, inf when none)."""
         ranked = sorted(self.exact.items(), key=lambda gc: (gc[1], gc[0]))
-        upper = ranked[0][1] if ranked else math.inf
-        guess = ranked[0][0] if ranked else None
+        best = ranked[0] if ranked else (None, math.inf)
+        if self.incumbent is not None and self.incumbent[1] < best[1]:
+            best = self.incumbent
+        return best
+
+    def result(self, forced, pending) -> JointResult:
+        ranked = sorted(self.exact.items(), key=lambda gc: (gc[1], gc[0]))
+        guess, upper = self.best()
+        if self.keep == 1:
+            ranked = [(guess, upper)] if guess is not None else []
         if pending is None:
             lower = upper
         elif forced >= 0 and forced in self.exact:
