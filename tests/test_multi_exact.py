@@ -131,3 +131,29 @@ def test_drawn_states_equal_the_brute_force(games, data):
               for _ in range(U)]
     r = data.draw(st.integers(1, 3))
     check(game, objective, boards, r)
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_the_greedy_strategy_and_the_refined_bounds_bracket_every_probe(games, objective):
+    """The greedy strategy's value is at least the optimum and at least its first guess's cost
+    (it is a strategy that starts with that guess); every probe's refined bound is at most its
+    cost, and equals it where it says exact."""
+    game = games["weighted"]
+    exact, (value, cost) = solver_for(game, objective)
+    stats = exact.stats
+    for boards, r in random_states(game, 5, 10):
+        fresh = MultiExact(stats, check_objective(objective), memo_slots=1 << 12)
+        engine = fresh.engine(4)
+        key = canonical(boards)
+        arrays = [np.asarray(c, dtype=np.int64) for c in boards]
+        v, g = engine.policy_value(arrays, r)
+        assert v >= value(key, r) - TOL
+        if g >= 0:
+            assert cost(key, g, r) <= v + TOL
+        probes = np.arange(game.n_probes)
+        bounds, ex = engine.refined_bounds(arrays, r, probes)
+        for p, b, e in zip(probes.tolist(), bounds.tolist(), ex.tolist()):
+            c = cost(key, p, r)
+            assert b <= c + TOL
+            if e:
+                assert abs(b - c) < TOL

@@ -31,7 +31,7 @@ from backends.kernels.multi_pass import (FINISH, SCORE, WIN, board_mass, board_p
                                          insert_key, joint_pass, key_of, loss_cost, partition_boards, probe_pass,
                                          set_hash, state_key, turn_cost, two_board_bound, two_turn_chance)
 
-STATE, PROBE, BOUND, PROBE_BOUND, BOUND_LITE, POLICY, PROBE_POLICY = 0, 1, 2, 3, 4, 5, 6  # what `solve` is asked
+STATE, PROBE, BOUND, PROBE_BOUND, BOUND_LITE, POLICY, PROBE_POLICY, REFINE = 0, 1, 2, 3, 4, 5, 6, 7  # `solve`'s questions
 LOOKAHEAD = 8  # the policy's candidates per state (least bounds), the one of least probe bound played
 from backends.numba_shim import njit
 
@@ -331,7 +331,10 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
     bound of playing ``arg`` from its outcomes' cheap bounds (exact when they all are); POLICY, the
     exact value of a complete strategy from the state (an upper bound: a known answer played
     first, else of the ``LOOKAHEAD`` probes of least one-pass bound the one of least PROBE_BOUND;
-    the memo's best found where it has one), PROBE_POLICY, that strategy's value after ``arg``."""
+    the memo's best found where it has one), PROBE_POLICY, that strategy's value after ``arg``;
+    REFINE, for the ``arg`` probes in level ``r``'s order array, each one's cost bounded one level
+    down without expanding a state (PROBE stopped at ``limit`` with no budget), into level ``r``'s
+    bounds and (exact) flags: every entry point that recurses is this one kernel."""
     obj = cx[3]
     win = cx[2]
     mk1, mk2, mlb, mub, mg, stats = mx
@@ -348,6 +351,18 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
     yes = zero == 0
     unlimited = np.inf + 0.0 * zero
     stats[12] += 1
+    if what == REFINE:
+        probes = lx[ORDER][r][:arg].copy()
+        budget = stats[BUDGET]
+        stats[BUDGET] = stats[NODES]  # no state is expanded: the open outcomes keep their bounds
+        for i in range(arg):
+            stats[ABORTED] = 0
+            v, ex, _ = solve(cx, mx, lx, M, off, U, r, disjoint, limit, probes[i], k_probe)
+            lx[LBS][r][i] = v
+            lx[VALID][r][i] = ex and stats[ABORTED] == 0
+        stats[ABORTED] = 0
+        stats[BUDGET] = budget
+        return 0.0, True, -1
     if what == PROBE or what == PROBE_BOUND or what == PROBE_POLICY:
         # the probe's buckets, each with its heaviest weight and its own optimum
         w = cx[1]
@@ -691,3 +706,4 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
         lbv = lb0
     memo_store(mk1, mk2, mlb, mub, mg, k1, k2, lbv, best, best_g, stats)
     return lbv, False, best_g
+

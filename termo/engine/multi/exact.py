@@ -236,16 +236,35 @@ class _Root:
         if self.keep == 1 and forced < 0 and joint_product(self.boards) <= POLICY_PRODUCT:
             value, guess = self.engine.policy_value(self.boards, self.r)
             self.incumbent = (guess, value)
-        for pos, g in enumerate(order):
-            cut = self.cutoff()
-            if pos > 0 and (lbs[g] >= cut or (forced >= 0 and self.keep == 1)):
-                break  # a board's known answer played first is optimal (docs/modes-solver.md)
-            done, v = self.settle(g, cut, pos, len(order))
+        if forced >= 0 and self.keep == 1:
+            order = [(forced, -math.inf)]  # a board's known answer first is optimal (docs/modes-solver.md)
+        else:
+            order = self.refine(order, lbs)
+        for pos, (g, bound) in enumerate(order):
+            if bound >= self.cutoff():
+                break
+            done, v = self.settle(g, self.cutoff(), pos, len(order))
             self.report(pos, len(order))
             if not done:
-                rest = [float(lbs[h]) for h in order[pos + 1:]]
+                rest = [b for _, b in order[pos + 1:]]
                 return self.result(forced, min([v] + rest))
         return self.result(forced, None)
+
+    def refine(self, order, lbs):
+        """The probes below the cutoff by their one-pass bound, each bounded one level down (in the
+        kernel, no state expanded; exact ones kept): [(probe, bound)] ascending, ties by the
+        one-pass order."""
+        cut = self.cutoff()
+        todo = [g for g in order if lbs[g] < cut]
+        bounds, exact = self.engine.refined_bounds(self.boards, self.r, todo, limit=cut)
+        out = []
+        for pos, (g, v, ex) in enumerate(zip(todo, bounds.tolist(), exact.tolist())):
+            if ex:
+                self.exact[g] = v
+            elif v < cut:
+                out.append((v, pos, g))
+        out.sort()
+        return [(g, v) for v, _, g in out]
 
     def settle(self, g, cut, pos, total):
         """Prove probe ``g``'s cost below ``cut`` or not below it, a slice at a time: (done, bound)."""
