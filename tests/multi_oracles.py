@@ -61,3 +61,41 @@ def brute_force(game, objective, prior=None):
 
 def canonical(boards):
     return tuple(sorted(tuple(sorted(int(a) for a in c)) for c in boards))
+
+
+def brute_force_game(game, prior, opener: int, turns: int) -> float:
+    """The optimal expected finish of two boards whose answers are distinct, the ordered pair
+    (a1, a2) drawn with probability ∝ prior[a1]·prior[a2], after ``opener``: expectimax over the
+    sets of answer pairs still possible (each board's colours, a solved board taking none), every
+    probe at every state; a loss costs 1 more turn."""
+    code = functools.lru_cache(maxsize=None)(lambda g, a: feedback_code(game.probes[g], game.answers[a]))
+
+    def split(pairs, solved, g):
+        groups: dict = {}
+        for a1, a2 in pairs:
+            c1 = None if solved[0] else code(g, a1)
+            c2 = None if solved[1] else code(g, a2)
+            groups.setdefault((c1, c2), []).append((a1, a2))
+        out = []
+        for (c1, c2), group in groups.items():
+            now = (solved[0] or g == group[0][0], solved[1] or g == group[0][1])
+            out.append((tuple(group), now))
+        return out
+
+    def mass(pairs):
+        return sum(prior[a1] * prior[a2] for a1, a2 in pairs)
+
+    @functools.lru_cache(maxsize=None)
+    def value(pairs, solved, r):
+        if all(solved):
+            return 0.0
+        if r == 0:
+            return 1.0
+        return min(cost(pairs, solved, g, r) for g in range(game.n_probes))
+
+    def cost(pairs, solved, g, r):
+        total = mass(pairs)
+        return 1.0 + sum(mass(group) / total * value(group, now, r - 1) for group, now in split(pairs, solved, g))
+
+    everything = tuple((a1, a2) for a1 in range(game.n_answers) for a2 in range(game.n_answers) if a1 != a2)
+    return cost(everything, (False, False), opener, turns)

@@ -1,0 +1,360 @@
+"""A proved bracket for a whole two-board game from a fixed first guess (docs/modes-solver.md,
+*A whole game from an opener*), objective finish.
+
+The game is the real one: the two boards hide *distinct* answers, the ordered pair (a1, a2)
+drawn with probability ``w(a1)·w(a2)/Z`` (``w`` the game's prior, ``Z = W² − Σ w²`` over every
+answer, ``a1 ≠ a2``). After the opener the boards' answers lie in its buckets i and j:
+
+* ``i ≠ j``, neither the opener's own answer: the two candidate sets are disjoint, so the pair
+  is the product of the boards' renormalised priors, exactly the state `MultiExact` solves
+  (weight ``2·W_i·W_j / Z``, both orders);
+* ``i = j``: both answers in one set, distinct (weight ``(W_i² − Σ_{a∈S_i} w²) / Z``), solved
+  here (:func:`pair_bracket`);
+* the opener was one board's answer: the other board alone (weight ``2·w(opener)·W_j / Z``).
+
+The game's value is ``1 + Σ weight · V``. Per item: ``upper`` is the exact value of the best
+strategy found (the search's, or a greedy strategy valued over every pair of the item), ``lower``
+a proved bound (exact when the search finished within its budget of states; else the least
+bound of every first guess there). Both sums are therefore a proved lower bound of the optimum
+and the exact value of one strategy over every answer pair.
+
+The items are cut into chunks (at most ``chunk`` items and `CHUNK_TUPLES` joint tuples each,
+smallest first), run by :mod:`termo.core.executors` and checkpointed by :mod:`termo.core.chunks`:
+each worker resets its memo at a chunk's start and budgets states, not seconds, so a chunk's
+values depend on its items alone, whatever runs it, in whatever order, resumed or not.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from termo.core.chunks import CheckpointStore, digest
+from termo.core.errors import TermoError
+from termo.core.executors import LocalExecutor
+
+METHOD = "bracket/1"  # bump when what a chunk computes changes: the checkpoint keys change with it
+KIND = "termo-multi-bracket-chunk/1"
+DEFAULT_CHUNK = 400  # items per chunk at most
+CHUNK_TUPLES = 250_000  # joint answer tuples per chunk at most
+DEFAULT_BUDGET = 200_000  # states an item's search may expand (then its bracket stands)
+ITEM = 1000  # item id = i · ITEM + j, i <= j bucket positions
+
+
+@dataclass(frozen=True)
+class BracketSpec:
+    """What a bracket is of: a mode of two boards (registry name), its game's matrix signature,
+    the opener (probe index), the prior's temperature and the budget of states per item."""
+
+    mode: str
+    signature: str
+    opener: int
+    t: float
+    budget: int
+
+    def load_mode(self):
+        from termo.engine.matrix import matrix_signature
+        from termo.games import get_mode
+
+        mode = get_mode(self.mode)
+        if matrix_signature(mode.game) != self.signature:
+            raise TermoError(f"this worker's {self.mode} is not the driver's (another version of its lists)")
+        return mode
+
+    def describe(self) -> dict:
+        return {"mode": self.mode, "matrix": self.signature, "opener": self.opener,
+                "t": None if math.isinf(self.t) else self.t, "budget": self.budget, "objective": "finish"}
+
+
+@dataclass(frozen=True)
+class BracketTask:
+    """A chunk of items (ids) to bracket, as :mod:`termo.core.executors` runs it."""
+
+    spec: BracketSpec
+    items: tuple
+    key: str
+
+    def run(self) -> list:
+        return settle(self.spec, list(self.items))
+
+
+# --------------------------------------------------------------------------- one process's search
+class _Context:
+    """One process's search for a spec: the mode, its per-board statistics, the exact solver and
+    the opener's buckets (ascending code) with their weights."""
+
+    def __init__(self, spec: BracketSpec, mode):
+        from termo.engine.multi.exact import MultiExact
+        from termo.engine.multi.level2 import MultiSolver, check_objective
+
+        if mode.boards != 2:
+            raise TermoError(f"a bracket is for a mode of two boards, not {mode.boards} ({mode.label})")
+        self.mode = mode
+        self.rounds = mode.max_turns - 1
+        solver = MultiSolver(mode, t=spec.t)
+        self.stats = solver.stats
+        self.exact = MultiExact(self.stats, check_objective("finish"))
+        self.engine = self.exact.engine(mode.max_turns)
+        self.prior = np.asarray(self.stats.prior, dtype=np.float64)[: mode.game.n_answers]
+        self.win = int(self.stats.win_code)
+        codes = np.asarray(self.stats.matrix[int(spec.opener)])[: mode.game.n_answers]
+        self.codes = sorted(int(c) for c in np.unique(codes))
+        self.buckets = [np.flatnonzero(codes == c).astype(np.int64) for c in self.codes]
+        self.pairs: dict = {}
+
+    def reset(self) -> None:
+        self.engine.reset()
+        self.pairs.clear()
+
+
+_CONTEXT: dict = {}
+_CONTEXT_LOCK = threading.Lock()
+
+
+def _context(spec: BracketSpec, mode=None) -> _Context:
+    """This process's search for ``spec`` (built once, from ``mode`` or the registry)."""
+    with _CONTEXT_LOCK:
+        ctx = _CONTEXT.get(spec)
+        if ctx is None:
+            _CONTEXT.clear()
+            ctx = _CONTEXT[spec] = _Context(spec, mode if mode is not None else spec.load_mode())
+        return ctx
+
+
+def settle(spec: BracketSpec, items: list[int]) -> list:
+    """Per item ``[lower, upper, proved, states]`` (the expected turns still to play after the
+    opener), from a fresh memo: the values depend on the items alone."""
+    ctx = _context(spec)
+    ctx.reset()
+    return [item_bracket(ctx, item, spec.budget) for item in items]
+
+
+def item_bracket(ctx: _Context, item: int, budget: int) -> list:
+    i, j = divmod(int(item), ITEM)
+    r = ctx.rounds
+    before = ctx.engine.nodes
+    if ctx.codes[i] == ctx.win or ctx.codes[j] == ctx.win:
+        other = ctx.buckets[j if ctx.codes[i] == ctx.win else i]
+        v, _, _ = ctx.engine.solve([other], r)
+        return [v, v, True, ctx.engine.nodes - before]
+    if i == j:
+        lo, up = pair_bracket(ctx, ctx.buckets[i], r)
+        return [lo, up, lo >= up, ctx.engine.nodes - before]
+    res = ctx.exact.prove([ctx.buckets[i], ctx.buckets[j]], r, node_limit=budget)
+    return [res.lower, res.upper, res.proved, res.nodes]
+
+
+def pair_bracket(ctx: _Context, S, r: int) -> tuple[float, float]:
+    """(lower, upper) of two boards whose distinct answers both lie in ``S``, ``r`` rounds left.
+    Upper: the greedy guess of the search for the independent pair, then its outcomes (a pair
+    again; two disjoint sets, the search's greedy strategy; one board, its optimum). Lower: the
+    larger of ``3 − max_x P(x solves a board)`` (two turns only when both guesses solve) and the
+    other board's answer revealed at the start (its answer is then played first, optimal, and the
+    board left is solved alone after its colours)."""
+    S = np.asarray(S, dtype=np.int64)
+    key = (S.tobytes(), int(r))
+    if key in ctx.pairs:
+        return ctx.pairs[key]
+    if r <= 1 or S.shape[0] <= 2:
+        out = (2.0, 2.0)  # one turn solves one board at most; two answers: either one, then the other
+    else:
+        out = (_pair_lower(ctx, S, r), _pair_upper(ctx, S, r))
+    ctx.pairs[key] = out
+    return out
+
+
+def _pair_upper(ctx: _Context, S, r: int) -> float:
+    w = ctx.prior[S]
+    Z = float(w.sum() ** 2 - (w * w).sum())
+    _, g = ctx.engine.policy_value([S, S], r)
+    codes = np.asarray(ctx.stats.matrix[int(g)])[S]
+    groups = [(int(c), S[codes == c]) for c in np.unique(codes)]
+    total = 1.0
+    for k, (ck, bk) in enumerate(groups):
+        wk = float(ctx.prior[bk].sum())
+        if ck != ctx.win:
+            total += (wk * wk - float((ctx.prior[bk] ** 2).sum())) / Z * pair_bracket(ctx, bk, r - 1)[1]
+        for cl, bl in groups[k + 1:]:
+            wl = float(ctx.prior[bl].sum())
+            if ck == ctx.win or cl == ctx.win:
+                alone = bl if ck == ctx.win else bk
+                v = ctx.engine.solve([alone], r - 1)[0]
+            else:
+                v = ctx.engine.policy_value([bk, bl], r - 1)[0]
+            total += 2.0 * wk * wl / Z * v
+    return total
+
+
+def _pair_lower(ctx: _Context, S, r: int) -> float:
+    w = ctx.prior[S]
+    W, Z = float(w.sum()), float(w.sum() ** 2 - (w * w).sum())
+    count = 3.0 - float((2.0 * w * (W - w)).max()) / Z
+    genie = 0.0
+    for pos, b in enumerate(S.tolist()):
+        rest = np.delete(S, pos)
+        codes = np.asarray(ctx.stats.matrix[b])[rest]
+        after = 0.0
+        for c in np.unique(codes):
+            part = rest[codes == c]
+            after += float(ctx.prior[part].sum()) * ctx.engine.solve([part], r - 1)[0]
+        genie += float(w[pos]) * (W - float(w[pos])) / Z * (1.0 + after / (W - float(w[pos])))
+    return max(count, genie)
+
+
+# --------------------------------------------------------------------------- the whole game
+def items_of(ctx: _Context):
+    """Every item ``(id, weight, tuples)``: the unordered bucket pairs (both orders in the weight),
+    the opener's own answer on both boards left out (the answers are distinct)."""
+    w = ctx.prior
+    Wt = float(w.sum())
+    Z = Wt * Wt - float((w * w).sum())
+    masses = [float(w[b].sum()) for b in ctx.buckets]
+    squares = [float((w[b] ** 2).sum()) for b in ctx.buckets]
+    out = []
+    for i, bi in enumerate(ctx.buckets):
+        for j in range(i, len(ctx.buckets)):
+            if i == j:
+                weight = (masses[i] * masses[i] - squares[i]) / Z
+            else:
+                weight = 2.0 * masses[i] * masses[j] / Z
+            if weight > 0.0:
+                out.append((i * ITEM + j, weight, int(bi.shape[0]) * int(ctx.buckets[j].shape[0])))
+    return out
+
+
+def bracket_store(directory, reuse: bool = True) -> CheckpointStore:
+    return CheckpointStore(directory, reuse=reuse, kind=KIND, decode=_decode, encode=_encode)
+
+
+def _encode(values) -> list:
+    return [[_num(lo), _num(up), bool(p), int(n)] for lo, up, p, n in values]
+
+
+def _num(x: float):
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+def _decode(values, high=None) -> list:
+    """A chunk's stored results; ValueError for anything :func:`settle` cannot have written."""
+    out = []
+    for row in values:
+        if not isinstance(row, list) or len(row) != 4:
+            raise ValueError(f"result {row!r} is not [lower, upper, proved, states]")
+        lo, up, proved, n = row
+        lo, up = _float(lo), _float(up)
+        if not isinstance(proved, bool) or isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"result {row!r} has a bad flag or count")
+        if not (0.0 <= lo <= up) or (proved and lo != up):
+            raise ValueError(f"result {row!r} is not a bracket")
+        out.append([lo, up, proved, n])
+    return out
+
+
+def _float(x) -> float:
+    if x in ("inf", "-inf"):
+        return float(x)
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise ValueError(f"value {x!r} is not a number")
+    return float(x)
+
+
+def spec_of(mode, opener: int, t: float = 1.0, budget: int = DEFAULT_BUDGET) -> BracketSpec:
+    from termo.engine.matrix import matrix_signature
+
+    return BracketSpec(mode=mode.label, signature=matrix_signature(mode.game), opener=int(opener), t=float(t),
+                       budget=int(budget))
+
+
+def chunks_of(items, chunk: int):
+    """The items, smallest first, cut into chunks of at most ``chunk`` items and `CHUNK_TUPLES`
+    joint tuples (a single larger item is a chunk of its own)."""
+    ordered = sorted(items, key=lambda it: (it[2], it[0]))
+    out, current, tuples = [], [], 0
+    for item_id, _, size in ordered:
+        if current and (len(current) >= chunk or tuples + size > CHUNK_TUPLES):
+            out.append(tuple(current))
+            current, tuples = [], 0
+        current.append(item_id)
+        tuples += size
+    if current:
+        out.append(tuple(current))
+    return out
+
+
+def bracket_game(mode, opener: int, *, t: float = 1.0, budget: int = DEFAULT_BUDGET, chunk: int = DEFAULT_CHUNK,
+                 store: CheckpointStore | None = None, executor=None, progress: Callable | None = None,
+                 warn: Callable | None = None, compute: bool = True, info: dict | None = None) -> dict:
+    """The bracket of ``mode`` (two boards) from ``opener`` (see the module doc): plain data that
+    depends only on the inputs; ``compute=False`` reads the checkpoints only (how far a run went:
+    an item not checkpointed counts ``[2, rounds + 1]``, one board ``[1, rounds + 1]``)."""
+    started = time.time()
+    spec = spec_of(mode, opener, t, budget)
+    ctx = _context(spec, mode)
+    items = items_of(ctx)
+    store = store or bracket_store(None)
+    executor = executor or LocalExecutor()
+    warn = warn or (lambda line: None)
+    results, tasks, counts = {}, [], {"resumed": 0, "computed": 0, "rejected": 0, "missing": 0}
+    chunks = chunks_of(items, int(chunk))
+    for ids in chunks:
+        key = digest({"method": METHOD, "spec": spec.describe(), "items": list(ids)})
+        cached, problem = store.load(key, list(ids))
+        if problem is not None:
+            counts["rejected"] += 1
+            warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
+        if cached is not None:
+            counts["resumed"] += 1
+            results.update(zip(ids, cached))
+        else:
+            tasks.append(BracketTask(spec, tuple(ids), key))
+    total = sum(size for _, _, size in items)
+    done = sum(size for item_id, _, size in items if item_id in results)
+    resumed = done
+    if progress:
+        progress(done - resumed, total - resumed)
+    if compute:
+        for task, values in executor.run(tasks):
+            store.put(task.key, list(task.items), values, meta={"spec": spec.describe()})
+            counts["computed"] += 1
+            results.update(zip(task.items, values))
+            done += sum(size for item_id, _, size in items if item_id in set(task.items))
+            if progress:
+                progress(done - resumed, total - resumed)
+    else:
+        counts["missing"] = len(tasks)
+    out = summary(ctx, spec, items, results, len(chunks))
+    out.update({"chunks_resumed": counts["resumed"], "chunks_computed": counts["computed"],
+                "chunks_missing": len(tasks) if not compute else 0})
+    if info is not None:
+        info.update(counts, seconds=time.time() - started)
+    return out
+
+
+def summary(ctx: _Context, spec: BracketSpec, items, results: dict, n_chunks: int) -> dict:
+    """The bracket from the items' results (missing items at their widest: see `bracket_game`)."""
+    game = ctx.mode.game
+    lower = upper = 1.0
+    proved = settled = states = 0
+    worst = float(ctx.rounds + 1)
+    for item_id, weight, _ in sorted(items):
+        row = results.get(item_id)
+        if row is None:
+            i, j = divmod(item_id, ITEM)
+            single = ctx.codes[i] == ctx.win or ctx.codes[j] == ctx.win
+            row = [1.0 if single else 2.0, worst, False, 0]
+        else:
+            settled += 1
+            states += int(row[3])
+        lower += weight * row[0]
+        upper += weight * row[1]
+        proved += bool(row[2])
+    return {"mode": ctx.mode.label, "game": game.label, "opener": game.probes[spec.opener], "objective": "finish",
+            "turns": ctx.mode.max_turns, "t": None if math.isinf(spec.t) or game.uniform_prior else spec.t,
+            "budget": spec.budget, "items": len(items), "items_settled": settled, "items_proved": proved,
+            "chunks": n_chunks, "lower": lower, "upper": upper, "gap": upper - lower,
+            "proved": settled == len(items) and proved == len(items), "states": states}
