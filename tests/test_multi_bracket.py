@@ -45,6 +45,7 @@ def test_the_bracket_holds_the_brute_force_optimum(name, make, turns, opener, bu
     assert out["lower"] <= want + TOL
     assert want <= out["upper"] + TOL
     assert out["items_settled"] == out["items"] and out["gap"] >= 0
+    assert math.isfinite(out["lower"]) and math.isfinite(out["upper"])
     if budget == 10_000:
         assert out["items_proved"] >= out["items"] - sum(1 for _ in _pair_items(mode, opener))
 

@@ -233,17 +233,16 @@ class _Root:
 
     def run(self) -> JointResult:
         order, lbs, forced = self.order()
-        if self.keep == 1 and forced < 0 and joint_product(self.boards) <= POLICY_PRODUCT:
-            value, guess = self.engine.policy_value(self.boards, self.r)
+        if self.keep == 1 and joint_product(self.boards) <= POLICY_PRODUCT:
+            value, guess = self.engine.policy_value(self.boards, self.r)  # a known answer first, if any
             self.incumbent = (guess, value)
         if forced >= 0 and self.keep == 1:
-            order = [(forced, -math.inf)]  # a board's known answer first is optimal (docs/modes-solver.md)
-        else:
-            order = self.refine(order, lbs)
+            order = [forced]  # a board's known answer first is optimal (docs/modes-solver.md)
+        order = self.refine(order, lbs)
         for pos, (g, bound) in enumerate(order):
             if bound >= self.cutoff():
                 break
-            done, v = self.settle(g, self.cutoff(), pos, len(order))
+            done, v = self.settle(g, bound, self.cutoff(), pos, len(order))
             self.report(pos, len(order))
             if not done:
                 rest = [b for _, b in order[pos + 1:]]
@@ -266,10 +265,14 @@ class _Root:
         out.sort()
         return [(g, v) for v, _, g in out]
 
-    def settle(self, g, cut, pos, total):
-        """Prove probe ``g``'s cost below ``cut`` or not below it, a slice at a time: (done, bound)."""
+    def settle(self, g, bound, cut, pos, total):
+        """Prove probe ``g``'s cost below ``cut`` or not below it, a slice at a time (never past the
+        state budget): (done, bound)."""
         while True:
-            v, ex = self.engine.probe_cost(self.boards, self.r, g, limit=cut, budget=SLICE_NODES)
+            left = SLICE_NODES if self.node_end is None else min(SLICE_NODES, self.node_end - self.engine.nodes)
+            if left <= 0:
+                return False, bound
+            v, ex = self.engine.probe_cost(self.boards, self.r, g, limit=cut, budget=left)
             if ex:
                 self.exact[g] = v
                 return True, v
@@ -277,7 +280,7 @@ class _Root:
                 return True, v
             self.report(pos, total, force=True)
             if self.out_of_budget():
-                return False, v
+                return False, max(v, bound)
 
     def report(self, pos, total, force: bool = False) -> None:
         if self.progress is None or (not force and pos - self.last_report < 64):
