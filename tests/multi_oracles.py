@@ -63,11 +63,11 @@ def canonical(boards):
     return tuple(sorted(tuple(sorted(int(a) for a in c)) for c in boards))
 
 
-def brute_force_game(game, prior, opener: int, turns: int) -> float:
-    """The optimal expected finish of two boards whose answers are distinct, the ordered pair
-    (a1, a2) drawn with probability ∝ prior[a1]·prior[a2], after ``opener``: expectimax over the
-    sets of answer pairs still possible (each board's colours, a solved board taking none), every
-    probe at every state; a loss costs 1 more turn."""
+def brute_force_pairs(game, prior, turns: int):
+    """``value(pairs, solved, r)`` and ``cost(pairs, solved, g, r)``: the optimal expected finish of
+    two boards whose answer pair is one of ``pairs`` (a tuple of distinct ordered pairs), drawn with
+    probability ∝ prior[a1]·prior[a2]: expectimax over the sets of pairs still possible (each
+    board's colours, a solved board taking none), every probe at every state; a loss costs 1."""
     code = functools.lru_cache(maxsize=None)(lambda g, a: feedback_code(game.probes[g], game.answers[a]))
 
     def split(pairs, solved, g):
@@ -97,5 +97,15 @@ def brute_force_game(game, prior, opener: int, turns: int) -> float:
         total = mass(pairs)
         return 1.0 + sum(mass(group) / total * value(group, now, r - 1) for group, now in split(pairs, solved, g))
 
-    everything = tuple((a1, a2) for a1 in range(game.n_answers) for a2 in range(game.n_answers) if a1 != a2)
-    return cost(everything, (False, False), opener, turns)
+    return value, cost
+
+
+def distinct_pairs(S):
+    return tuple((a1, a2) for a1 in S for a2 in S if a1 != a2)
+
+
+def brute_force_game(game, prior, opener: int, turns: int) -> float:
+    """The optimal expected finish of two boards whose answers are distinct (every answer of the
+    game), the pair drawn with probability ∝ prior[a1]·prior[a2], after ``opener``."""
+    _, cost = brute_force_pairs(game, prior, turns)
+    return cost(distinct_pairs(range(game.n_answers)), (False, False), opener, turns)

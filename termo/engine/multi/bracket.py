@@ -38,18 +38,19 @@ from termo.core.chunks import CheckpointStore, digest
 from termo.core.errors import TermoError
 from termo.core.executors import LocalExecutor
 
-METHOD = "bracket/1"  # bump when what a chunk computes changes: the checkpoint keys change with it
+METHOD = "bracket/2"  # bump when what a chunk computes changes: the checkpoint keys change with it
 KIND = "termo-multi-bracket-chunk/1"
 DEFAULT_CHUNK = 400  # items per chunk at most
 CHUNK_TUPLES = 250_000  # joint answer tuples per chunk at most
-DEFAULT_BUDGET = 200_000  # states an item's search may expand (then its bracket stands)
+DEFAULT_BUDGET = 2_000  # states an item's search may expand per 1,000 joint tuples, 2,000 at least (then its bracket stands)
 ITEM = 1000  # item id = i · ITEM + j, i <= j bucket positions
 
 
 @dataclass(frozen=True)
 class BracketSpec:
     """What a bracket is of: a mode of two boards (registry name), its game's matrix signature,
-    the opener (probe index), the prior's temperature and the budget of states per item."""
+    the opener (probe index), the prior's temperature and the budget of states per item (per 1,000
+    joint tuples: `item_bracket`)."""
 
     mode: str
     signature: str
@@ -135,40 +136,46 @@ def settle(spec: BracketSpec, items: list[int]) -> list:
 
 
 def item_bracket(ctx: _Context, item: int, budget: int) -> list:
+    """``[lower, upper, proved, states]`` of one item, its search given ``budget`` states per
+    1,000 joint tuples (and ``budget`` at least)."""
     i, j = divmod(int(item), ITEM)
     r = ctx.rounds
     before = ctx.engine.nodes
+    budget = int(budget) * max(1000, ctx.buckets[i].shape[0] * ctx.buckets[j].shape[0]) // 1000
     if ctx.codes[i] == ctx.win or ctx.codes[j] == ctx.win:
         other = ctx.buckets[j if ctx.codes[i] == ctx.win else i]
         v, _, _ = ctx.engine.solve([other], r)
         return [v, v, True, ctx.engine.nodes - before]
     if i == j:
-        lo, up = pair_bracket(ctx, ctx.buckets[i], r)
+        lo, up = pair_bracket(ctx, ctx.buckets[i], r, budget)
         return [lo, up, lo >= up, ctx.engine.nodes - before]
     res = ctx.exact.prove([ctx.buckets[i], ctx.buckets[j]], r, node_limit=budget)
-    return [res.lower, res.upper, res.proved, res.nodes]
+    return [res.lower, res.upper, res.proved, ctx.engine.nodes - before]
 
 
-def pair_bracket(ctx: _Context, S, r: int) -> tuple[float, float]:
+def pair_bracket(ctx: _Context, S, r: int, budget: int = 0) -> tuple[float, float]:
     """(lower, upper) of two boards whose distinct answers both lie in ``S``, ``r`` rounds left.
-    Upper: the greedy guess of the search for the independent pair, then its outcomes (a pair
-    again; two disjoint sets, the search's greedy strategy; one board, its optimum). Lower: the
-    larger of ``3 − max_x P(x solves a board)`` (two turns only when both guesses solve) and the
-    other board's answer revealed at the start (its answer is then played first, optimal, and the
-    board left is solved alone after its colours)."""
+    Upper: :func:`pair_upper`. Lower: the largest of three proved bounds (:func:`_pair_lower`:
+    the count of solving turns, the other board's answer revealed; :func:`_pair_relaxed`: the
+    independent product ``S × S`` of the model, its diagonal paid at most ``r + 1``)."""
     S = np.asarray(S, dtype=np.int64)
+    if r <= 1 or S.shape[0] <= 2:
+        return 2.0, 2.0  # one turn solves one board at most; two answers: either one, then the other
+    up = pair_upper(ctx, S, r)
+    lo = max(_pair_lower(ctx, S, r), _pair_relaxed(ctx, S, r, budget))
+    return min(lo, up), up
+
+
+def pair_upper(ctx: _Context, S, r: int) -> float:
+    """The exact value of a strategy for two boards whose distinct answers both lie in ``S``: the
+    search's greedy guess for the independent pair ``S × S``, then its outcomes (a pair again;
+    two disjoint sets, the search's greedy strategy; one board, its optimum)."""
+    S = np.asarray(S, dtype=np.int64)
+    if r <= 1 or S.shape[0] <= 2:
+        return 2.0
     key = (S.tobytes(), int(r))
     if key in ctx.pairs:
         return ctx.pairs[key]
-    if r <= 1 or S.shape[0] <= 2:
-        out = (2.0, 2.0)  # one turn solves one board at most; two answers: either one, then the other
-    else:
-        out = (_pair_lower(ctx, S, r), _pair_upper(ctx, S, r))
-    ctx.pairs[key] = out
-    return out
-
-
-def _pair_upper(ctx: _Context, S, r: int) -> float:
     w = ctx.prior[S]
     Z = float(w.sum() ** 2 - (w * w).sum())
     _, g = ctx.engine.policy_value([S, S], r)
@@ -178,7 +185,7 @@ def _pair_upper(ctx: _Context, S, r: int) -> float:
     for k, (ck, bk) in enumerate(groups):
         wk = float(ctx.prior[bk].sum())
         if ck != ctx.win:
-            total += (wk * wk - float((ctx.prior[bk] ** 2).sum())) / Z * pair_bracket(ctx, bk, r - 1)[1]
+            total += (wk * wk - float((ctx.prior[bk] ** 2).sum())) / Z * pair_upper(ctx, bk, r - 1)
         for cl, bl in groups[k + 1:]:
             wl = float(ctx.prior[bl].sum())
             if ck == ctx.win or cl == ctx.win:
@@ -187,10 +194,14 @@ def _pair_upper(ctx: _Context, S, r: int) -> float:
             else:
                 v = ctx.engine.policy_value([bk, bl], r - 1)[0]
             total += 2.0 * wk * wl / Z * v
+    ctx.pairs[key] = total
     return total
 
 
 def _pair_lower(ctx: _Context, S, r: int) -> float:
+    """The larger of ``3 − max_x P(x solves a board)`` (two turns only when both guesses solve)
+    and the other board's answer revealed at the start (its answer is then best played first,
+    and the board left is solved alone after its colours)."""
     w = ctx.prior[S]
     W, Z = float(w.sum()), float(w.sum() ** 2 - (w * w).sum())
     count = 3.0 - float((2.0 * w * (W - w)).max()) / Z
@@ -204,6 +215,17 @@ def _pair_lower(ctx: _Context, S, r: int) -> float:
             after += float(ctx.prior[part].sum()) * ctx.engine.solve([part], r - 1)[0]
         genie += float(w[pos]) * (W - float(w[pos])) / Z * (1.0 + after / (W - float(w[pos])))
     return max(count, genie)
+
+
+def _pair_relaxed(ctx: _Context, S, r: int, budget: int) -> float:
+    """The model's independent product ``S × S`` (a repeated answer allowed) bounds the distinct
+    pair: the distinct game's optimal strategy, played there, costs its value on the distinct
+    pairs and at most ``r + 1`` on a repeated one, so ``W²·V(S × S) ≤ Z·V + (r + 1)·Σ w²``
+    (docs/modes-solver.md); ``V(S × S)`` by its proved lower bound within ``budget`` states."""
+    w = ctx.prior[S]
+    W2, sq = float(w.sum()) ** 2, float((w * w).sum())
+    low = ctx.exact.prove([S, S], r, node_limit=int(budget)).lower
+    return (W2 * low - (r + 1.0) * sq) / (W2 - sq)
 
 
 # --------------------------------------------------------------------------- the whole game
