@@ -15,7 +15,8 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
+from cli.common import load_game, out_folder, print_json, progress_bar, user_errors
+from cli.options import BackendOption, GameOption, JsonOption
 from cli.options import OptionGroup, command_backend, with_options
 from cli.limits import BEAM_HELP, DEPTH_HELP, MAX_SEED, check_answers, check_search
 from termo.core.errors import TermoError

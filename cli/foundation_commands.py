@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from backends import available_backends, get_backend
-from cli.common import BackendOption, GameOption, JsonOption, load_game, print_json, user_errors
+from cli.common import load_game, print_json, user_errors
+from cli.options import BackendOption, GameOption, JsonOption
 from cli.options import command_backend
 
 ExtendedOption = Annotated[

@@ -13,7 +13,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import JsonOption, print_json, user_errors
+from cli.common import print_json, user_errors
+from cli.options import JsonOption
 
 BEING_VERIFIED_EXIT = 3
 SOURCE_ENV = "TERMO_TODAY_SOURCE"

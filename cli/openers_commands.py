@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, default_out, print_json, progress_bar, user_errors
+from cli.common import default_out, print_json, progress_bar, user_errors
+from cli.options import BackendOption, GameOption
 from cli.options import (MAX_WORKERS, ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
                          command_backend, worker_timeout_option)
 from cli.limits import check_int

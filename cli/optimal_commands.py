@@ -19,7 +19,8 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, fail, load_game, one_line, print_json, progress_interval, user_errors
+from cli.common import fail, load_game, one_line, print_json, progress_interval, user_errors
+from cli.options import BackendOption, GameOption, JsonOption
 from cli.options import command_backend, with_options
 from cli.limits import parse_int, parse_seconds
 from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
@@ -164,10 +165,12 @@ def _optimal_mode(mode, history, objective, backend, json_out: bool) -> None:
     from termo.engine.multi.level2 import check_objective
     from termo.engine.multi.exact import MultiExact, joint_product
     from termo.engine.multi.factory import multi_solver
-    from termo.interface.modes import replay
+    from termo.interface.positions import position
 
     goal = check_objective(objective)
-    state = replay(mode, history)
+    where = position(mode)
+    where.replay(history)
+    state = where.state
     if state.over:
         fail("the game is over: nothing to solve")
     boards = [state.candidates[b] for b in state.unsolved]

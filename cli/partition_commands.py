@@ -14,7 +14,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
+from cli.common import load_game, out_folder, print_json, progress_bar, user_errors
+from cli.options import BackendOption, GameOption, JsonOption
 from cli.options import command_backend
 from cli.limits import MAX_PATTERNS, check_top, parse_int
 from termo.core.feedback import colours_help

@@ -10,7 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, out_folder, print_json, progress_bar, user_errors
+from cli.common import out_folder, print_json, progress_bar, user_errors
+from cli.options import BackendOption, GameOption, JsonOption
 from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor, command_backend,
                          worker_timeout_option)
 from cli.limits import MAX_COLUMNS, check_int

@@ -12,7 +12,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json, progress_bar
+from cli.common import USER_ERRORS, fail, load_game, print_json, progress_bar
+from cli.options import BackendOption, GameOption
 from cli.options import command_backend
 from cli.limits import parse_int, parse_seconds
 from termo.core.errors import TermoError

@@ -210,7 +210,7 @@ def test_play_subprocess_with_strict_utf8_stdin():
 
 
 def test_terminal_reader_replaces_undecodable_bytes(monkeypatch):
-    from termo.interface.play import terminal_reader
+    from termo.interface.console import terminal_reader
 
     stream = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8", errors="strict")
     read = terminal_reader(stream)
@@ -224,7 +224,7 @@ def test_terminal_reader_replaces_undecodable_bytes(monkeypatch):
 
 
 def test_decoded_lines_one_line_at_a_time():
-    from termo.interface.play import decoded_lines
+    from termo.interface.console import decoded_lines
 
     stream = io.TextIOWrapper(io.BytesIO(b"ab\n\xffc\r\nd"), encoding="utf-8", errors="strict")
     assert list(decoded_lines(stream)) == ["ab\n", "\ufffdc\r\n", "d"]

@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from termo.core.errors import TermoError
-from termo.core.messages import (CATALOGUE, LANGS, Message, format_number, messages, placeholders, plural,
-                            messages_of, reason_message, render)
+from termo.core.messages import (CATALOGUE, LANGS, Message, format_number, messages, messages_of, placeholders,
+                                 plural, render, with_note)
 from web.app import create_app
 
 
@@ -68,41 +68,65 @@ def test_codes_travel_through_pickle():
     assert str(warning) == "w" and warning.code == "colours.impossible"
 
 
-def test_every_level2_reason_is_known():
-    from termo.engine.level2 import _REASONS, _UNIFORM_REASONS
+def test_every_level2_reason_is_coded():
+    from termo.engine.level2 import _REASONS, endgame_reason
 
-    for table in (_REASONS, _UNIFORM_REASONS):  # the uniform-prior games' wording too
-        for kind, template in table.items():
-            text = template.format(turn=5, m=3)
-            assert reason_message(text) is not None, text
+    for uniform in (False, True):  # the uniform-prior games' wording too
+        for kind in _REASONS:
+            reason = endgame_reason(kind, 5, 3, uniform)
+            assert isinstance(reason, Message) and reason.code in CATALOGUE, reason
             for lang in ("pt", "ru"):
-                _assert_board_terms(messages_of(text)[lang], lang)
+                _assert_board_terms(messages_of(reason)[lang], lang)
 
 
-@pytest.mark.parametrize("text", [
-    "solved in 2/6",
-    "maximum entropy over 223 candidates",
-    "maximum entropy over 223 candidates (hard mode: among the 40 legal guesses)",
-    "most frequent letters among 10 candidates",
-    "lowest expected number of guesses (3.009)",
-    "lowest expected number of guesses (3.009) (hard mode: this guess among the 17 legal ones; later turns "
-    "searched without the restriction, so E is an estimate)",
-    "the stored level3 tree's move (instant, no search): 1.667 guesses expected from here on its path",
-    "default opener, also the optimum (lowest expected number of guesses (3.009))",
-    "default opener (the fixed first word); the game's interface opener, not the optimum of this configuration "
-    "(salet: --opener optimal plays it, `termo opener` shows it)",
-    "maximum entropy over 2315 candidates (hard mode changes nothing here: every first guess is legal); "
-    "the optimum of this configuration, not the game's interface opener tarso (--opener default plays tarso)",
-    "lowest expected number of guesses (3.009); the optimum of this configuration; the game's interface "
-    "opener is tarso (what `termo suggest` plays first)",
-    "default opener (the fixed first word); the game's interface opener, not necessarily the optimum of this "
-    "configuration (`termo opener` shows the optimum, --opener optimal plays it)",
-])
-def test_reasons_are_read_back_and_rendered_without_cli_notation(text):
-    found = reason_message(text)
-    assert found is not None, text
+def _reasons():
+    """Every kind of reason a suggestion gives, built as the library builds it."""
+    from termo.engine.multi.level2 import forced_reason
+    from termo.engine.strategies import expected_reason
+    from termo.interface.suggest import _opener_note
+
+    expected = expected_reason(3.009)
+    default = Message("default opener (the fixed first word)", "reason.default_opener")
+    entropy = Message("maximum entropy over 2315 candidates", "reason.entropy", m=2315)
+    hard_note = Message("hard mode changes nothing here: every first guess is legal", "note.hard_opener")
+
+    class Game:
+        default_opener = "tarso"
+
+    return [
+        Message("solved in 2/6", "reason.solved", turn=2, tries=6),
+        entropy,
+        Message("maximum entropy over 223 candidates (hard mode: among the 40 legal guesses)", "reason.entropy_hard",
+                m=223, legal=40),
+        Message("most frequent letters among 10 candidates", "reason.letters", m=10),
+        expected,
+        with_note(expected, Message("hard mode: this guess among the 17 legal ones; later turns searched without "
+                                    "the restriction, so E is an estimate", "note.hard_level3", legal=17)),
+        Message("the stored level3 tree's move (instant, no search): 1.667 guesses expected from here on its path",
+                "reason.tree", expected=1.667),
+        Message("default opener, also the optimum (lowest expected number of guesses (3.009))",
+                "reason.default_is_optimum", reason=expected),
+        _opener_note(Game, {"reason": default, "alternatives": [{"word": "salet"}]}, optimal=False),
+        _opener_note(Game, {"reason": default, "alternatives": []}, optimal=False),
+        _opener_note(Game, {"reason": with_note(default, hard_note), "alternatives": [{"word": "tosar"}]}, optimal=False),
+        _opener_note(Game, {"reason": with_note(entropy, hard_note), "word": "salet"}, optimal=True),
+        forced_reason(1),
+        Message("x", "reason.boards_entropy", n=2, bits=11.95), Message("x", "reason.boards_entropy", n=1, bits=3.5),
+        Message("x", "reason.boards_entropy_late", n=3, bits=9.0),
+        Message("x", "reason.boards_won", n=4, turn=8, tries=9),
+        Message("x", "reason.boards_exact", objective="score", tuples=1234),
+        Message("x", "reason.boards_search", guesses=40, n=3),
+    ]
+
+
+@pytest.mark.parametrize("reason", _reasons(), ids=lambda r: r.code)
+def test_reasons_are_coded_and_rendered_without_cli_notation(reason):
+    assert isinstance(reason, Message) and reason.code in CATALOGUE, reason
     for lang in ("pt", "ru"):
-        _assert_board_terms(render(*found, lang), lang)
+        _assert_board_terms(render(reason.code, reason.params, lang), lang)
+    # the opener's notes never repeat their first clause nor point to an option the board lacks
+    english = render(reason.code, reason.params, "en")
+    assert "opener" not in english.lower() and english.count("usual first word") <= 1, english
 
 
 # ----------------------------------------------------------------------------- the API
@@ -210,9 +234,12 @@ def test_errors_come_in_the_board_languages(client, endpoint, body, echoed):
 
 
 def test_the_errors_reached_cover_the_catalogue(client):
-    """Run after the cases above: every error code a request can reach was reached."""
-    if not REACHED:
-        pytest.skip("run with the error cases")
+    """Every error code a request can reach is reached by the cases above (asked again here: the
+    test does not depend on how the suite is split between workers)."""
+    for endpoint, body, _ in ERRORS:
+        data = _ask(client, endpoint, body).json()
+        if "code" in data:
+            REACHED.update(_codes(data))
     expected = {
         "history.bad_item", "history.round", "history.round_empty", "history.too_long", "history.item_too_long",
         "game.unknown", "game.won", "game.over", "guess.length", "answer.length",

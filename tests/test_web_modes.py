@@ -1,6 +1,6 @@
 """The web API and pages of the modes of several boards (Dueto, Quarteto, ...): /api/modes,
 /api/mode/suggest, /api/mode/boards and /dueto ... /quad-nerdle, with the test client. The
-library's own answer (`termo.interface.modes.suggest_mode`) is the oracle."""
+library's own answer (`termo.interface.suggest.suggest`) is the oracle."""
 
 from __future__ import annotations
 
@@ -30,13 +30,16 @@ def test_modes_listed(client):
 
 def test_dueto_suggestion_is_the_library_s(client):
     from termo.games import get_mode
-    from termo.interface.modes import suggest_mode
+    from termo.interface.suggest import suggest as library_suggest
 
     history = ["tarso:BBBBB/BYBBB"]
     answer = suggest(client, history)
     assert answer.status_code == 200
     data = answer.json()
-    expected = suggest_mode(get_mode("dueto"), history, level=2)
+    expected = library_suggest(get_mode("dueto"), history, level=2)
+    # one door: the games' own endpoint answers a mode the same (the mode's path is its alias)
+    same = client.post("/api/suggest", json={"game": "dueto", "history": history, "level": 2})
+    assert same.status_code == 200 and same.json() == data
     for key in ("mode", "turn", "turns", "level", "objective", "word", "reason", "boards"):
         assert data[key] == expected[key], key
     assert [b["candidates"] for b in data["boards"]] == [223, 599]
@@ -63,7 +66,8 @@ def test_bad_history_is_422_in_the_board_s_language(client):
 
 @pytest.mark.parametrize("body,code", [
     ({"mode": "nope"}, "game.unknown"),
-    ({"mode": "dueto", "level": 1}, "option.at_least"),
+    ({"mode": "dueto", "level": 1}, "level.mode"),
+    ({"mode": "dueto", "level": 0}, "option.at_least"),
     ({"mode": "dueto", "level": "x"}, "option.integer"),
     ({"mode": "dueto", "objective": "fast"}, None),
     ({"mode": "dueto", "speed": 1}, "request.field"),

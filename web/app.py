@@ -13,12 +13,12 @@ with one line too; a body over `web.limits.MAX_BODY` bytes is 413; too many wait
 header (a JSON list, ASCII-escaped), so the JSON body has exactly the command's keys.
 
 Pages: ``/`` (Termo) and ``/{game}`` for each game; ``/{mode}`` for each mode of several
-boards (``/dueto``, ``/quarteto``, ...: `web.mode_routes`, with its API); ``/static/...`` the board's script, style
+boards (``/dueto``, ``/quarteto``, ...: `web.mode_routes`); ``/static/...`` the board's script, style
 sheet and icon; ``/docs`` and ``/openapi.json`` the API description (``/docs`` a self-contained page rendered
 from the OpenAPI document, no script: it works offline). When
 `web.nerdle_routes` exists, its ``router`` is included too.
 
-The pieces: `web.api_routes` (the API), `web.page_routes` (the pages), `web.errors` (the error
+The pieces: `web.routes` (the API, one router per resource), `web.page_routes` (the pages), `web.errors` (the error
 answers), `web.middleware` (the body limit, HEAD, the host check, the security headers).
 """
 
@@ -32,7 +32,8 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
-from web import api_routes, mode_routes, page_routes
+from web import mode_routes, page_routes
+from web.routes import ROUTERS
 from web.errors import EXPECTED, add_error_handlers, api_line, validation_line as _validation_line  # noqa: F401 - re-exported
 from web.jobs import Jobs
 from web.middleware import AllowedHosts, BodyLimit, HeadAsGet, SecurityHeaders
@@ -122,7 +123,8 @@ def create_app(jobs: Optional[Jobs] = None, warm=False, warmup=None, allowed_hos
     app.state.pages = {}
     _add_middleware(app, allowed_hosts)
     add_error_handlers(app)
-    app.include_router(api_routes.router)
+    for router in ROUTERS:
+        app.include_router(router)
     _document_errors(app)
     routes = _include_puzzles(app)
     app.state.puzzle_links = tuple((path, label) for path, label in PUZZLE_PAGES if path in routes)

@@ -24,7 +24,7 @@ from web.jobs import Busy
 from web.responses import SECURITY_HEADERS, error_response
 
 # the options whose command-line flags (--level) are body fields or query parameters (level)
-_FLAGS = re.compile(r"(?<![\w-])--(level|t|beam|depth|list|opener|hard|extended|strict|no-tree|game)(?![\w-])")
+_FLAGS = re.compile(r"(?<![\w-])--(level|t|beam|depth|list|opener|hard|extended|strict|no-tree|game|objective)(?![\w-])")
 _QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
 
 

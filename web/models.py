@@ -17,14 +17,23 @@ from typing import Annotated, Dict, List, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
+from termo.games.registry import GAME_NAMES, MODE_NAMES
+
 # a JSON integer (or its text, as the command line writes it: "3")
 Integer = Union[StrictInt, StrictStr]
 # a JSON number, integer or not (or its text: "0.5", "inf"); `termo.interface.requests.parse_t` reads it
 Temperature = Union[StrictInt, StrictFloat, StrictStr]
 
 # the options several requests share, declared once
-Game = Annotated[StrictStr, Field(description="termo, nerdle, nerdle-mini, wordle, wordle-ru, wordle-nyt, wordle-nyt-2022")]
-History = Annotated[List[StrictStr], Field(description="rounds played, guess:colours (e.g. tarso:BBBBB)")]
+Game = Annotated[StrictStr, Field(description=", ".join(GAME_NAMES))]
+Board = Annotated[StrictStr, Field(description=f"a game ({', '.join(GAME_NAMES)}) or a mode of several boards "
+                                               f"({', '.join(MODE_NAMES)})")]
+History = Annotated[List[StrictStr], Field(description="rounds played, guess:colours (e.g. tarso:BBBBB); a mode of "
+                                                       "several boards: guess:p1/p2/.../pB, one colour pattern per "
+                                                       "board, '-' for a board already solved")]
+Objective = Annotated[StrictStr, Field(description="several boards: finish (expected guesses), score (sum of the "
+                                                   "boards' turns) or win (probability of solving every board); "
+                                                   "one board: finish")]
 Level = Annotated[Integer, Field(description="1 letter frequency, 2 entropy, 3 expected guesses")]
 T = Annotated[Temperature, Field(description="prior temperature; 'inf' = uniform")]
 Beam = Annotated[Integer, Field(description="level 3: guesses tried per search node")]
@@ -40,9 +49,9 @@ class _Body(BaseModel):
 
 
 class SuggestBody(_Body):
-    """``termo suggest HISTORY... --json`` (every option of the command)."""
+    """``termo suggest HISTORY... --json`` (every option of the command), for a game or a mode."""
 
-    game: Game = "termo"
+    game: Board = "termo"
     history: History = Field(default_factory=list)
     level: Level = 3
     t: T = 1.0
@@ -54,6 +63,7 @@ class SuggestBody(_Body):
     hard: Hard = False
     list: ListCount = None
     no_tree: StrictBool = Field(False, description="never walk a stored strategy tree: always the live search (--no-tree)")
+    objective: Objective = "finish"
 
 
 class FeedbackBody(_Body):
@@ -75,37 +85,34 @@ class PartitionBody(_Body):
 
 
 class CandidatesBody(_Body):
-    """The candidates a history leaves (no suggestion): what the board shows after its last try."""
+    """The candidates a history leaves (no suggestion): what the board shows after its last try;
+    a mode of several boards: each board's."""
 
-    game: StrictStr = "termo"
-    history: List[StrictStr] = Field(default_factory=list)
+    game: Board = "termo"
+    history: History = Field(default_factory=list)
     extended: StrictBool = False
     strict: StrictBool = False
     hard: StrictBool = False
     list: Optional[Integer] = None
 
 
-ModeName = Annotated[StrictStr, Field(description="dueto, quarteto, dordle, quordle, octordle, binerdle, quad-nerdle")]
-ModeHistory = Annotated[List[StrictStr], Field(
-    description="rounds played, guess:p1/p2/.../pB, one colour pattern per board, '-' for a board already "
-                "solved (e.g. tarso:BBBBB/BYBBB)")]
+ModeName = Annotated[StrictStr, Field(description=", ".join(MODE_NAMES))]
 
 
 class ModeSuggestBody(_Body):
-    """``termo suggest --game MODE HISTORY... --json`` for a mode of several boards."""
+    """``POST /api/suggest`` for a mode of several boards, named by ``mode`` (the same answer)."""
 
     mode: ModeName = "dueto"
-    history: ModeHistory = Field(default_factory=list)
-    level: Annotated[Integer, Field(description="2 joint entropy, 3 the best expected objective")] = 2
-    objective: Annotated[StrictStr, Field(description="finish (expected guesses), score (sum of the boards' "
-                                                      "turns) or win (probability of solving every board)")] = "finish"
+    history: History = Field(default_factory=list)
+    level: Annotated[Integer, Field(description="2 joint entropy, 3 the best expected objective")] = 3
+    objective: Objective = "finish"
 
 
 class ModeBoardsBody(_Body):
-    """The boards a mode's history leaves, without a suggestion (the last try, a game over)."""
+    """``POST /api/candidates`` for a mode of several boards, named by ``mode``."""
 
     mode: ModeName = "dueto"
-    history: ModeHistory = Field(default_factory=list)
+    history: History = Field(default_factory=list)
 
 
 class ErrorBody(BaseModel):

@@ -14,7 +14,7 @@ from pathlib import Path
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
-from web.api_routes import jobs_of
+from web.routes.common import jobs_of
 from web.jobs import Jobs
 from web.responses import SECURITY_HEADERS
 

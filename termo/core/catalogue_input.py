@@ -250,6 +250,26 @@ INPUT: dict[str, dict[str, str]] = {
         "pt": "o nível deve ser 1, 2 ou 3, não {value}",
         "ru": "уровень должен быть 1, 2 или 3, а не {value}",
     },
+    "level.mode": {
+        "en": "a mode of several boards is played at level 2 or 3, not {level}",
+        "pt": "um modo de vários tabuleiros se joga no nível 2 ou 3, não {level}",
+        "ru": "режим с несколькими досками играется на уровне 2 или 3, а не {level}",
+    },
+    "option.one_board": {
+        "en": "{option:option} is for one board; {mode} has several",
+        "pt": "{option:option} é para um tabuleiro; {mode} tem vários",
+        "ru": "{option:option} — для одной доски; в режиме {mode} их несколько",
+    },
+    "option.objective_boards": {
+        "en": "the objective {objective:objective} is for a mode of several boards; {game} has one board",
+        "pt": "o objetivo {objective:objective} é para um modo de vários tabuleiros; {game} tem um tabuleiro",
+        "ru": "цель «{objective:objective}» — для режима с несколькими досками; в {game} одна доска",
+    },
+    "objective.unknown": {
+        "en": "the objective must be finish, score or win, not {name:q}",
+        "pt": "o objetivo deve ser terminar (finish), pontuação (score) ou vencer (win), não {name:q}",
+        "ru": "цель может быть finish, score или win, а не {name:q}",
+    },
     "option.opener": {
         "en": "the opener must be the game's default or the optimum, not {value:q}",
         "pt": "a abertura deve ser a padrão do jogo ou a ótima, não {value:q}",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from backends import host
 from termo.core.decision import Decision
+from termo.core.messages import Message
 
 
 def letter_table(game):
@@ -46,5 +47,6 @@ def decide(table, cands, choice, alternatives: int) -> Decision:
     """The level-1 `Decision`; ``choice(index)`` builds a `Choice` with its bits."""
     order = ranked(table, cands)
     picks = [choice(i) for i in order[: 1 + alternatives]]
-    return Decision(picks[0], f"most frequent letters among {len(cands)} candidates", len(cands),
+    m = len(cands)
+    return Decision(picks[0], Message(f"most frequent letters among {m} candidates", "reason.letters", m=m), m,
                     tuple(picks[1:]))
