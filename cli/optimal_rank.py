@@ -29,7 +29,8 @@ ResumeOption = Annotated[bool, typer.Option(
     "--resume", help="With --rank: reuse the chunks checkpointed by an earlier run (same inputs only).")]
 CheckpointDirOption = Annotated[Optional[Path], typer.Option(
     "--checkpoint-dir", metavar="DIR", show_default=False,
-    help="With --rank: the folder of the checkpointed chunks (default: <cache dir>/optimal/<game>/checkpoints).")]
+    help="With --rank: the folder of the checkpointed chunks (default: <cache dir>/optimal/<game>/checkpoints), or a "
+         "finished run's archive of them (.tar.gz, read-only: --status, --resume).")]
 WorkersOption = Annotated[Optional[int], typer.Option(
     "--workers", metavar="N", show_default=False,
     help=f"With --rank: run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix).")]
@@ -93,7 +94,8 @@ def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> d
     check_int("chunk", cluster.chunk, 1, 100_000)
     check_cluster(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
     folder = cluster.checkpoint_dir or default_out(DEFAULT_DIR) / (game.label + ("-hard" if hard else "")) / "checkpoints"
-    out_folder(folder, option="--checkpoint-dir")
+    if not Path(folder).is_file():  # a finished run's archive (.tar.gz) is read as it is
+        out_folder(folder, option="--checkpoint-dir")
     store = rank_store(folder, reuse=cluster.resume or cluster.status)
     if cluster.status:
         return rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store, warn=_warn,

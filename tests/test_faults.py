@@ -595,3 +595,26 @@ def test_a_rejected_checkpoint_goes_to_stderr_by_default(checkpoints, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert info["rejected_checkpoints"] == 1
     assert len(err) == 1 and err[0].startswith("termo: checkpoint ") and "recomputing" in err[0]
+
+
+def test_an_archive_of_checkpoints_reads_as_the_folder_and_stores_nothing(checkpoints, tiny_fresh, tmp_path):
+    """A finished run kept as one ``.tar.gz`` (bench/results/): every chunk read back (a resumed run
+    computes nothing), a damaged member rejected and recomputed, nothing written to the archive."""
+    import tarfile
+
+    store, files = checkpoints
+    archive = tmp_path / "run.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(store.directory, arcname=".")
+    packed = CheckpointStore(archive)
+    assert packed.count() == 4
+    result, info, lines = _resume(packed)
+    assert result == tiny_fresh and info["chunks_computed"] == 0 and info["chunks_resumed"] == 4 and not lines
+    text = files[0].read_text()
+    files[0].write_text(text.replace('"values": [', '"values": [9.5, ', 1))
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(store.directory, arcname=".")
+    before = archive.read_bytes()
+    result, info, lines = _resume(CheckpointStore(archive))
+    assert result == tiny_fresh and info["chunks_computed"] == 1
+    assert archive.read_bytes() == before  # nothing stored in the archive
