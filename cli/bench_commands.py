@@ -16,9 +16,9 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from cli.common import load_game, out_folder, print_json, progress_bar, user_errors
-from cli.options import BackendOption, GameOption, JsonOption
-from cli.options import OptionGroup, command_backend, with_options
-from cli.limits import BEAM_HELP, DEPTH_HELP, MAX_SEED, check_answers, check_search
+from cli.limits import MAX_SEED, check_answers, check_search, parse_int
+from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
+                         ObjectiveOption, OptionGroup, TOption, command_backend, with_options)
 from termo.core.errors import TermoError
 
 OutOption = Annotated[
@@ -27,12 +27,8 @@ OutOption = Annotated[
                                  "<cache dir>/results, outside the repository; --out results regenerates the "
                                  "committed results).")
 ]
-TOption = Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: a positive number or inf (uniform).")]
 SeedOption = Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the random strategy (re-created every game; 0 to 2^64-1).",
                                          min=0, max=MAX_SEED)]
-BeamOption = Annotated[int, typer.Option("--beam", metavar="K", help=f"Level 3: probes searched per node (K; 1 to {BEAM_HELP}).", min=1)]
-DepthOption = Annotated[int, typer.Option("--depth", metavar="P", help=f"Level 3: search depth before the greedy tail (P; 0 to {DEPTH_HELP}).",
-                                          min=0)]
 DEFAULT_OUT = "results"  # under the cache dir (cli.common.default_out)
 
 
@@ -49,14 +45,15 @@ class Study:
     depth: int = 1
 
 
-def _study_options(ctx, backend: Optional[str] = None, **values) -> Study:
-    return Study(backend=command_backend(ctx, backend), **values)
+def _study_options(ctx, backend: Optional[str] = None, beam="10", depth="1", **values) -> Study:
+    return Study(backend=command_backend(ctx, backend), beam=parse_int("beam", beam, 1), depth=parse_int("depth", depth, 0),
+                 **values)
 
 
 _REPORT = dict(game_name=(GameOption, None), out=(OutOption, None), backend=(BackendOption, None),
                json_out=(JsonOption, False))
 REPORT_OPTIONS = OptionGroup.of(_study_options, **_REPORT)
-STUDY_OPTIONS = OptionGroup.of(_study_options, beam=(BeamOption, 10), depth=(DepthOption, 1), **_REPORT)
+STUDY_OPTIONS = OptionGroup.of(_study_options, beam=(BeamOption, "10"), depth=(DepthOption, "1"), **_REPORT)
 
 
 def _termo_limits(beam: int, depth: int, n: int | None = None, n3: int | None = None, extended: bool = False) -> None:
@@ -144,26 +141,24 @@ def battery_command(
     n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Battery size: the n commonest (realistic/level3) or n evenly spaced (full); "
                                              "at most the game's answers; for a mode: N seeded answer tuples (default 100).", min=1)] = None,
     t: TOption = "1",
-    extended: Annotated[bool, typer.Option("--extended", help="Probe with the 8,629 typeable words (answers + conjugations).")] = False,
+    extended: ExtendedOption = False,
     seed: SeedOption = 0,
     study: Study = None,
-    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: greens stay in place and revealed letters are reused "
-                                       "(the game's real rule); levels 1 and 2 only.")] = False,
-    objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME", help="A mode's objective: finish "
-                                                     "(default), score or win (docs/modes-batteries.md).",
-                                                     show_default=False)] = None,
+    hard: HardOption = False,
+    objective: ObjectiveOption = "finish",
 ) -> None:
     """Play every strategy against a battery of secrets; report mean, penalised mean, wins, histogram.
 
-    For a mode of several boards (--game quordle ...): N seeded answer tuples, strategies level2
-    and level3; win rate, mean finish, mean score, histogram (docs/modes-batteries.md)."""
+    Hard mode (--hard) plays levels 1 and 2. For a mode of several boards (--game quordle ...): N
+    seeded answer tuples, strategies level2 and level3, --objective finish, score or win; win
+    rate, mean finish, mean score, histogram (docs/modes-batteries.md)."""
     mode = _mode_named(study.game_name)
     if mode is not None:
         if set_name != "realistic" or extended or hard:
             raise TermoError("a mode's battery is N seeded answer tuples: --set, --extended and --hard do not apply")
         _mode_battery(study, mode, strategies, n, seed, _parse_t(t), objective)
         return
-    if objective is not None:
+    if objective != "finish":
         raise TermoError("--objective applies to a mode of several boards (--game dueto, quordle, ...)")
     from termo.analysis.battery import BATTERIES, battery_secrets
     from termo.analysis.experiments import battery_experiment

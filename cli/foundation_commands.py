@@ -8,15 +8,7 @@ import typer
 
 from backends import available_backends, get_backend
 from cli.common import load_game, print_json, user_errors
-from cli.options import BackendOption, GameOption, JsonOption
-from cli.options import command_backend
-
-ExtendedOption = Annotated[
-    bool, typer.Option("--extended", help="Termo: use the 8,629 typeable words (answers + conjugations) as probes.")
-]
-StrictOption = Annotated[
-    bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: commutative answers win).")
-]
+from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption, StrictOption, command_backend
 
 
 @user_errors

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import default_out, print_json, progress_bar, user_errors
-from cli.options import BackendOption, GameOption
+from cli.options import BackendOption, GameOption, TOption
 from cli.options import (MAX_WORKERS, ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
                          command_backend, worker_timeout_option)
 from cli.limits import check_int
@@ -26,12 +26,7 @@ WorkerTimeoutOption = worker_timeout_option("")
 def openers_command(
     ctx: typer.Context,
     game_name: GameOption = None,
-    t: Annotated[
-        Optional[str],
-        typer.Option("--t", metavar="T", show_default=False,
-                     help="Temperature of the prior (games with a word-frequency prior, e.g. termo; default 1; "
-                     "inf for uniform). Nerdle and Wordle have a uniform prior and ignore it."),
-    ] = None,
+    t: TOption = "1",
     out: Annotated[
         Optional[Path],
         typer.Option("--out", metavar="FILE", show_default=False,

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import load_game, out_folder, print_json, progress_bar, user_errors
-from cli.options import BackendOption, GameOption, JsonOption
+from cli.options import BackendOption, GameOption, JsonOption, TOption
 from cli.options import command_backend
 from cli.limits import MAX_PATTERNS, check_top, parse_int
 from termo.core.feedback import colours_help
@@ -25,7 +25,6 @@ HistoryArg = Annotated[
     typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY). " + colours_help(),
                    show_default=False),
 ]
-TOpt = Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform.")]
 
 
 def _warn(lines) -> None:
@@ -48,7 +47,7 @@ def partition_command(
     guess: Annotated[str, typer.Argument(metavar="GUESS", help="The guess to measure (any valid guess of the game).")],
     history: HistoryArg = None,
     game: GameOption = None,
-    t: TOpt = "1",
+    t: TOption = "1",
     json_out: JsonOption = False,
 ) -> None:
     """How GUESS splits the candidates left by the history: groups, worst group, expected remaining, bits."""
@@ -81,7 +80,7 @@ def rank_command(
                                     help="Order: highest bits, smallest largest group, or lowest expected remaining.")] = "entropy",
     top: Annotated[str, typer.Option("--top", metavar="N", help="How many probes to show (at most the game's probe count).")] = "10",
     game: GameOption = None,
-    t: TOpt = "1",
+    t: TOption = "1",
     json_out: JsonOption = False,
     backend: BackendOption = None,
 ) -> None:
@@ -117,7 +116,7 @@ def second_guess_command(
     patterns: Annotated[str, typer.Option("--patterns", metavar="K", help="How many of the opener's most probable patterns "
                                           f"(at most {MAX_PATTERNS}: one plot panel each).")] = "5",
     top: Annotated[str, typer.Option("--top", metavar="N", help="Second guesses shown per pattern (at most the game's probe count).")] = "5",
-    t: Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature (the study: inf, uniform).")] = "inf",
+    t: TOption = "inf",
     compare: Annotated[bool, typer.Option("--compare/--no-compare", help="Also rank every opener by the three criteria.")] = True,
     out: Annotated[Optional[Path], typer.Option("--out", metavar="DIR", help="Folder for the JSON, markdown and PNG (default: "
                                                 "<cache dir>/results, outside the repository).", show_default=False)] = None,

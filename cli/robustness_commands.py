@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import out_folder, print_json, progress_bar, user_errors
-from cli.options import BackendOption, GameOption, JsonOption
+from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption
 from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor, command_backend,
                          worker_timeout_option)
 from cli.limits import MAX_COLUMNS, check_int
@@ -112,7 +112,7 @@ def robustness_command(
         typer.Option("--world", metavar="N", help="Closed world of the N most common answers (quick runs; 2 to the game's answers); "
                      "default: the whole game."),
     ] = None,
-    extended: Annotated[bool, typer.Option("--extended", help="Termo: use the 8,629 typeable words as probes.")] = False,
+    extended: ExtendedOption = False,
     game_name: GameOption = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
