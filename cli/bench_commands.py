@@ -15,8 +15,10 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from cli.common import load_game, out_folder, print_json, progress_bar, user_errors
-from cli.limits import MAX_SEED, check_answers, check_search, parse_int
+from cli.common import out_folder, print_json, progress_bar, user_errors
+from termo.interface.requests import load_game
+from cli.limits import MAX_SEED, check_answers, check_search
+from termo.interface.requests import parse_int
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
                          ObjectiveOption, OptionGroup, TOption, command_backend, with_options)
 from termo.core.errors import TermoError

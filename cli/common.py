@@ -9,14 +9,14 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Any
 
 import typer
 
 from termo.core.errors import TermoError
 from termo.core.plain_data import jsonable
-from termo.core.safe_text import ECHO_LIMIT, LINE_LIMIT, TOKEN_LIMIT, escape_text, one_line  # noqa: F401 - re-exported
-from termo.interface.requests import USER_ERRORS, load_game  # noqa: F401 - re-exported: the front ends' one request module
+from termo.core.safe_text import escape_text, one_line
+from termo.interface.requests import USER_ERRORS
 
 
 def _plain_help_types() -> None:

@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from backends import available_backends, get_backend
-from cli.common import load_game, print_json, user_errors
+from cli.common import print_json, user_errors
+from termo.interface.requests import load_game
 from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption, StrictOption, command_backend
 
 

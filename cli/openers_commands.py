@@ -13,7 +13,7 @@ from cli.common import default_out, print_json, progress_bar, user_errors
 from cli.options import BackendOption, GameOption, TOption
 from cli.options import (MAX_WORKERS, ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
                          command_backend, worker_timeout_option)
-from cli.limits import check_int
+from termo.interface.requests import check_int
 from termo.core.errors import TermoError
 from termo.core.messages import counted
 

@@ -19,10 +19,12 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from cli.common import fail, load_game, one_line, print_json, progress_interval, user_errors
+from cli.common import fail, print_json, progress_interval, user_errors
+from termo.interface.requests import load_game
+from termo.core.safe_text import one_line
 from cli.options import BackendOption, GameOption, JsonOption
 from cli.options import command_backend, with_options
-from cli.limits import parse_int, parse_seconds
+from termo.interface.requests import parse_int, parse_seconds
 from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
 
 MAX_NODES = 10**12

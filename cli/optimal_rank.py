@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import default_out, out_folder, print_json, progress_bar
-from cli.limits import check_int
+from termo.interface.requests import check_int
 from cli.options import (MAX_WORKERS, ConnectTimeoutOption, OptionGroup, SchedulerOption, check_cluster,
                          cluster_executor, worker_timeout_option)
 from termo.core.errors import TermoError

@@ -24,7 +24,8 @@ from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from cli.limits import BEAM_HELP, DEPTH_HELP, MAX_TIMEOUT, check_int, check_seconds
+from cli.limits import BEAM_HELP, DEPTH_HELP
+from termo.interface.requests import MAX_TIMEOUT, check_int, check_seconds
 from termo.games.registry import DEFAULT_GAME, GAME_NAMES, MODE_NAMES
 
 

@@ -14,10 +14,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import load_game, out_folder, print_json, progress_bar, user_errors
+from cli.common import out_folder, print_json, progress_bar, user_errors
+from termo.interface.requests import load_game
 from cli.options import BackendOption, GameOption, JsonOption, TOption
 from cli.options import command_backend
-from cli.limits import MAX_PATTERNS, check_top, parse_int
+from cli.limits import MAX_PATTERNS, check_top
+from termo.interface.requests import parse_int
 from termo.core.feedback import colours_help
 
 HistoryArg = Annotated[

@@ -14,7 +14,8 @@ from cli.common import out_folder, print_json, progress_bar, user_errors
 from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption
 from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor, command_backend,
                          worker_timeout_option)
-from cli.limits import MAX_COLUMNS, check_int
+from cli.limits import MAX_COLUMNS
+from termo.interface.requests import check_int
 from termo.core.errors import TermoError
 from termo.core.messages import counted
 

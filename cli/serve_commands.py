@@ -15,8 +15,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import fail, one_line
-from cli.limits import parse_int
+from cli.common import fail
+from termo.core.safe_text import one_line
+from termo.interface.requests import parse_int
 from cli.options import root_backend
 
 

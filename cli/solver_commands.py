@@ -19,8 +19,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, fail, load_game, play_streams, print_json, run_game
-from cli.limits import parse_int
+from cli.common import fail, play_streams, print_json, run_game
+from termo.interface.requests import USER_ERRORS, load_game
+from termo.interface.requests import parse_int
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
                          LevelOption, ObjectiveOption, OptionGroup, StrictOption, TOption, command_backend,
                          with_options)

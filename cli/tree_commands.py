@@ -12,10 +12,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, fail, load_game, print_json, progress_bar
+from cli.common import fail, print_json, progress_bar
+from termo.interface.requests import USER_ERRORS, load_game
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
                          StrictOption, TOption, command_backend)
-from cli.limits import parse_int, parse_seconds
+from termo.interface.requests import parse_int, parse_seconds
 from termo.core.errors import TermoError
 
 FileArg = Annotated[str, typer.Argument(metavar="FILE", help="A tree file written by `termo tree build`.", show_default=False)]

@@ -396,7 +396,7 @@ def test_long_echoed_input_is_cut(fake, capsys):
 
 
 def test_one_line_helper():
-    from cli.common import one_line
+    from termo.core.safe_text import one_line
 
     assert one_line("plain 'text' stays") == "plain 'text' stays"
     assert one_line("the game's rule: 'abc'") == "the game's rule: 'abc'"

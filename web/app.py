@@ -34,11 +34,10 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from web import mode_routes, page_routes
 from web.routes import ROUTERS
-from web.errors import EXPECTED, add_error_handlers, api_line, validation_line as _validation_line  # noqa: F401 - re-exported
+from web.errors import add_error_handlers
 from web.jobs import Jobs
 from web.middleware import AllowedHosts, BodyLimit, HeadAsGet, SecurityHeaders
-from web.page_routes import PAGE_HEADERS, STATIC  # noqa: F401 - re-exported
-from web.responses import PAGE_POLICY, SECURITY_HEADERS, error_body, error_response  # noqa: F401 - PAGE_POLICY re-exported
+from web.page_routes import STATIC
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # the names a loopback server answers to
 GZIP_MINIMUM = 1024  # bytes: smaller answers are sent as they are

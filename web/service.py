@@ -246,12 +246,5 @@ def candidates(game: str | None = None, history=(), extended: bool = False, stri
     return data, warnings
 
 
-def check_game_name(name: str) -> str:
-    """The registry name of a page's game (TermoError when unknown)."""
-    from termo.games import resolve_name
-
-    return resolve_name(check_text("game", name))
-
-
 __all__ = ["ADVISORS", "AdvisorCache", "TermoError", "candidates", "feedback", "games", "modes", "opener",
            "partition", "suggest"]
