@@ -146,9 +146,11 @@ def _make_solver(game, level, config: Config):
     """The one fork between one board and several: the solver of ``game`` (a game, or a mode) at ``level``."""
     mode = as_mode(game)
     if mode.boards > 1:
+        from termo.book.boards import BoardsBook
         from termo.engine.multi.factory import multi_solver
 
-        return multi_solver(mode, level=level, objective=config.objective, backend=config.backend, t=config.t)
+        return BoardsBook(multi_solver(mode, level=level, objective=config.objective, backend=config.backend,
+                                       t=config.t))
     from termo.book.openers import Book
     from termo.engine.solver import Solver
 

@@ -20,9 +20,20 @@ router = APIRouter()
 SEARCH_OPTIONS = ("game", "level", "t", "beam", "depth", "extended", "strict", "hard", "opener", "objective")
 
 
+def _from_the_book(fields: dict) -> bool:
+    """Whether the answer is one board's interface opener (no round played, the default opener):
+    the opener book's, never a search, so it is answered on the short lane, not behind the
+    worker processes a level-3 search waits for (`termo.book.openers.default_opener`)."""
+    from termo.games.registry import mode_name
+
+    game = fields.get("game")
+    return not fields.get("history") and fields.get("opener", "default") == "default" and (
+        isinstance(game, str) and mode_name(game) is None)
+
+
 async def _suggest(fields: dict, jobs: Jobs):
     lane = "short"
-    if str(fields.get("level")).strip() == "3":
+    if str(fields.get("level")).strip() == "3" and not _from_the_book(fields):
         level = await level_of(jobs, {k: fields[k] for k in SEARCH_OPTIONS if k in fields})
         if not isinstance(level, int):
             return level
