@@ -125,8 +125,9 @@ def _end_with(parent: int) -> None:
 
 def _import_library() -> None:
     """A worker process's first task (`Jobs.warm`): import the library while nobody waits."""
-    import termo.engine.solver  # noqa: F401
-    import termo.interface.suggest  # noqa: F401
+    from termo.interface.suggest import import_solvers
+
+    import_solvers()
     import web.service  # noqa: F401
 
 

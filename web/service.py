@@ -207,7 +207,7 @@ def feedback(guess: str, answer: str, game: str | None = None, strict: bool = Fa
 
 def partition(guess: str, history=(), game: str | None = None, t=1) -> tuple[dict, list[str]]:
     """``termo partition GUESS HISTORY... --json``: how ``guess`` splits the candidates left."""
-    from termo.engine.partition import guess_metrics, make_state
+    from termo.interface.partition import guess_metrics, make_state
 
     items = check_history(history)
     check_text("guess", guess)

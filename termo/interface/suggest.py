@@ -125,6 +125,15 @@ class Config:
         return text
 
 
+def import_solvers() -> None:
+    """Import the solvers of one board and several and the opener books ahead of the first
+    question (a server's worker does it while nobody waits)."""
+    import termo.book.boards  # noqa: F401
+    import termo.book.openers  # noqa: F401
+    import termo.engine.multi.factory  # noqa: F401
+    import termo.engine.solver  # noqa: F401
+
+
 def refused(flag: str, name: str) -> TermoError:
     """The one line for an option of one board asked of the mode ``name`` of several."""
     key = flag.lstrip("-").split()[0].replace("-", "_")  # --opener optimal -> opener
