@@ -30,13 +30,26 @@ MULTI_MODULES = ("termo/engine/multi/level2.py", "termo/engine/multi/level3.py",
 
 
 def cache_key(solver) -> str:
+    t = getattr(getattr(solver, "board_solver", None), "t", None)
+    return key_of(solver.mode, solver.level, solver.objective.name, t)
+
+
+def key_of(mode, level: int, objective: str, t) -> str:
+    """The key of a configuration's first move (see the module docstring)."""
     from termo.engine.matrix import matrix_signature
 
-    mode, game = solver.mode, solver.game
-    t = getattr(getattr(solver, "board_solver", None), "t", None)
-    return (f"mode={mode.label};boards={mode.boards};turns={mode.max_turns};level={solver.level};"
-            f"objective={solver.objective.name};T={t!r};S={game.n_probes};A={game.n_answers};"
-            f"M={matrix_signature(game)};C={code_signature(MULTI_MODULES)}")
+    game = mode.game
+    return (f"mode={mode.label};boards={mode.boards};turns={mode.max_turns};level={level};objective={objective};"
+            f"T={t!r};S={game.n_probes};A={game.n_answers};M={matrix_signature(game)};C={code_signature(MULTI_MODULES)}")
+
+
+def has_first_move(mode, level: int, objective: str, t) -> bool:
+    """Whether the first move of this configuration is kept (then it is answered at once)."""
+    return _store().path(key_of(mode, level, objective, float(t))).exists()
+
+
+def _store() -> EntryStore:
+    return EntryStore(cache_dir() / STORE_NAME, "first moves of several boards")
 
 
 def _row(choice: Choice) -> list:
@@ -82,7 +95,7 @@ def _decision(game, entry: dict) -> Decision:
 
 def first_move(solver, state) -> Decision:
     """The solver's decision before the first turn, from the cache when it is there."""
-    store = EntryStore(cache_dir() / STORE_NAME, "first moves of several boards")
+    store = _store()
     key = cache_key(solver)
     entry = store.get(key, functools.partial(entry_problem, solver.game))
     if entry is not None:

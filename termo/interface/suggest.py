@@ -125,6 +125,19 @@ class Config:
         return text
 
 
+def answered_at_once(mode, config: Config, history) -> bool:
+    """Whether the answer to ``history`` is read from a book rather than searched: the interface
+    opener of one board (no round played, the default opener: `termo.book.openers.default_opener`
+    never searches), or the kept first move of several boards (`termo.book.boards`)."""
+    if history:
+        return False
+    if mode.boards == 1:
+        return config.opener == "default"
+    from termo.book.boards import has_first_move
+
+    return has_first_move(mode, config.level, config.objective, config.t)
+
+
 def import_solvers() -> None:
     """Import the solvers of one board and several and the opener books ahead of the first
     question (a server's worker does it while nobody waits)."""
