@@ -337,3 +337,78 @@ def test_nerdle_purple_p_through_the_api(client):
     assert purple.json() == yellow.json()
     refused = client.post("/api/suggest", json={**body, "history": ["4*7=28:VBBVBB"]})
     assert refused.status_code == 422 and "'v' is verde in Termo" in refused.json()["detail"]
+
+
+# ----------------------------------------------------------------------------- lone surrogates
+
+SURROGATES = ("\ud800", "tar\udfffso")  # a lone high and a lone low surrogate: JSON admits both as escapes
+SAMPLES = {"guess": "tarso", "answer": "sorta", "date": "2024-01-01", "month": "2024-01"}  # required fields
+
+
+def _admits(schema: dict, kind: str) -> bool:
+    return schema.get("type") == kind or any(s.get("type") == kind for s in schema.get("anyOf", ()))
+
+
+def _surrogate_requests(spec: dict):
+    """(method, path, URL, what, request kwargs): every text field of every endpoint in the OpenAPI
+    schema (a body field that admits a text or a list of texts, a query or path parameter) given a
+    lone surrogate, the other required fields a sound value; and a body whose key is one."""
+    schemas = spec["components"]["schemas"]
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            params = op.get("parameters", ())
+            for param in params:  # in a URL a surrogate can only be its (invalid UTF-8) bytes
+                if not _admits(param.get("schema", {}), "string") and not any(
+                        _admits(s, "string") for s in param.get("schema", {}).get("anyOf", ())):
+                    continue
+                for text in ("%ED%A0%80", "tar%ED%BF%BFso"):
+                    values = {p["name"]: SAMPLES.get(p["name"], "x") for p in params if p["in"] == "path"}
+                    if param["in"] == "path":
+                        values[param["name"]] = text
+                    url = path.format(**values)
+                    if param["in"] == "query":
+                        url += f"?{param['name']}={text}"
+                    yield method, path, url, f"{param['in']} {param['name']}", {}
+            ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
+            if not ref:
+                continue
+            schema = schemas[ref.rsplit("/", 1)[-1]]
+            base = {name: SAMPLES[name] for name in schema.get("required", ())}
+            for name, field in schema["properties"].items():
+                for text in SURROGATES:
+                    if _admits(field, "string"):
+                        value = text
+                    elif _admits(field, "array") and _admits(field.get("items", {}), "string"):
+                        value = [text]
+                    else:
+                        continue
+                    yield method, path, path, f"body {name}", {"json": {**base, name: value}}
+            yield method, path, path, "body key", {"json": {**base, SURROGATES[0]: 1}}
+
+
+def _as_json_text(kwargs: dict) -> dict:
+    """The request's JSON body as text with ``\\ud800`` escapes (the client cannot encode a surrogate)."""
+    if "json" not in kwargs:
+        return kwargs
+    return {"content": json.dumps(kwargs["json"]).encode("ascii"), "headers": {"Content-Type": "application/json"}}
+
+
+def test_a_lone_surrogate_in_any_text_field_is_refused_in_valid_json(client):
+    """No 500 for a lone surrogate anywhere (the audit's UnicodeEncodeError while echoing it): every
+    endpoint answers a 4xx (or 200) whose body is valid UTF-8 and, for the API, JSON that echoes
+    the surrogate escaped (``\\ud800``, as the command line does)."""
+    spec = client.get("/openapi.json").json()
+    cases = list(_surrogate_requests(spec))
+    cases += [("get", "/{game}", "/%ED%A0%80", "path game", {}), ("get", "/", "/?game=%ED%A0%80", "query", {})]  # pages
+    fields = {(path, what) for _, path, _, what, _ in cases}
+    assert ("/api/suggest", "body game") in fields and ("/api/mode/boards", "body history") in fields
+    assert ("/api/opener", "query game") in fields and len(fields) >= 30
+    for method, path, url, what, kwargs in cases:
+        response = client.request(method.upper(), url, **_as_json_text(kwargs))
+        assert response.status_code < 500, (path, what, response.status_code, response.content[:300])
+        text = response.content.decode("utf-8")  # strict: valid UTF-8
+        if response.headers["content-type"].startswith("application/json"):
+            body = json.loads(text)
+            assert not any(0xD800 <= ord(ch) <= 0xDFFF for ch in json.dumps(body, ensure_ascii=False)), (path, what)
+        if response.status_code == 422 and path.startswith("/api/") and "detail" in response.text:
+            assert "\ud800" not in text and "\udfff" not in text
