@@ -67,6 +67,12 @@ def listed(folder: Path | None = None) -> dict[str, str]:
 
 
 def _relative(path: Path, folder: Path) -> str | None:
+    """``path`` relative to ``folder`` (None: outside it); the shipped paths are built from the
+    folder, so the plain comparison answers them without a system call."""
+    try:
+        return Path(path).relative_to(folder).as_posix()
+    except ValueError:
+        pass
     try:
         return Path(path).resolve().relative_to(folder.resolve()).as_posix()
     except ValueError:
