@@ -251,6 +251,149 @@ def test_idle_and_slow_header_connections_are_closed(shared):
         slow.close()
 
 
+class SlowBodyFlood:
+    """``count`` connections that each send a whole POST head (``Content-Length: 1000``) and one
+    byte of the body, then nothing, reopened as soon as the server closes them (the audit's flood:
+    every connection has its head whole, so none is idle). Runs on a thread until `stop`."""
+
+    HEAD = (b"POST /api/suggest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 1000\r\n\r\n{")
+
+    def __init__(self, port: int, count: int) -> None:
+        import selectors
+        import threading
+
+        self.port, self.count = port, count
+        self.selector = selectors.DefaultSelector()
+        self.reopened = 0
+        self.sent = 0
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _open(self) -> None:
+        import selectors
+
+        sock = socket.socket()
+        sock.setblocking(False)
+        try:
+            sock.connect(("127.0.0.1", self.port))
+        except BlockingIOError:
+            pass
+        self.selector.register(sock, selectors.EVENT_WRITE, "connecting")
+
+    def _run(self) -> None:
+        import selectors
+
+        for _ in range(self.count):
+            self._open()
+        while not self._stop.is_set():
+            for key, _ in self.selector.select(0.05):
+                sock = key.fileobj
+                if key.data == "connecting":
+                    try:
+                        sock.send(self.HEAD)
+                        self.sent += 1
+                        self.selector.modify(sock, selectors.EVENT_READ, "sent")
+                        continue
+                    except OSError:
+                        pass
+                else:
+                    try:
+                        if sock.recv(65536):
+                            continue  # an answer (408, 503): read on until the server closes
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        pass
+                self.selector.unregister(sock)
+                sock.close()
+                self.reopened += 1
+                self._open()
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.thread.join(30)
+
+
+def test_stalled_bodies_do_not_lock_players_out(server):
+    """The audit's flood, scaled to the bound: with 512 descriptors (a bound of 192 connections),
+    300 connections that send a POST head and one byte of its body, reopened as soon as they are
+    closed, filled every slot with a request "in flight" and /api/health answered a few tries in
+    ten. A body that stops arriving is evicted to make room: at least 95 % of the tries answer
+    within a second (each try bounded by a 1 s timeout)."""
+    from web.connections import max_connections
+
+    _raise_own_nofile(300 + 256)
+    s = server(nofile=512)
+    _at_rest(s.proc.pid)
+    assert max_connections(soft=512) < 300
+    flood = SlowBodyFlood(s.port, 300)
+    try:
+        deadline = time.monotonic() + 60
+        while flood.sent < 300 and time.monotonic() < deadline:  # every connection has sent its head
+            time.sleep(0.05)
+        time.sleep(1.0)
+        answered = 0
+        tries = 60
+        for _ in range(tries):
+            try:
+                status, _, body = s.get("/api/health", timeout=1.0)  # bounded: an answer within a second
+                answered += status == 200 and json.loads(body)["ok"] is True
+            except OSError:
+                pass
+            time.sleep(0.1)
+    finally:
+        flood.stop()
+    assert flood.sent >= 300
+    assert answered >= 0.95 * tries, f"/api/health answered {answered} of {tries} tries under the flood"
+    assert "Traceback" not in s.log.read_text(errors="replace")
+
+
+def _post_slowly(port: int, body: bytes, chunk: int, pause: float, bound: float = 60.0) -> bytes:
+    """POST ``body`` to /api/suggest ``chunk`` bytes at a time, ``pause`` seconds apart (the head
+    at once; ``pause`` None: the first chunk only, then silence); then everything the server says
+    until it closes or ``bound`` seconds pass."""
+    head = (f"POST /api/suggest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=bound) as sock:
+        sock.sendall(head)
+        try:
+            for start in range(0, len(body), chunk):
+                sock.sendall(body[start:start + chunk])
+                if pause is None:
+                    break
+                time.sleep(pause)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        answer = b""
+        try:
+            while data := sock.recv(65536):
+                answer += data
+        except (ConnectionResetError, socket.timeout):
+            pass
+    return answer
+
+
+def test_a_body_that_stops_is_answered_408_and_a_slow_one_is_served(shared):
+    """A body that stops after its first byte is closed with a JSON 408 once its grace is over
+    (not held for the whole request timeout); one that trickles in at 750 bytes a second, past
+    the grace, is answered."""
+    from web.limits import BODY_GRACE, BODY_MIN_RATE
+
+    stalled = _post_slowly(shared.port, b'{"level": 1' + b" " * 100 + b"}", chunk=1, pause=None)
+    head, _, body = stalled.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408") and b"application/json" in head.lower(), stalled[:300]
+    assert "stopped arriving" in json.loads(body)["detail"]
+    slow = b'{"level": 1' + b" " * int(BODY_MIN_RATE * (BODY_GRACE + 1) * 1.5) + b"}"  # past the grace
+    answer = _post_slowly(shared.port, slow, chunk=150, pause=0.2)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200"), answer[:300]
+    assert json.loads(body)["word"]
+
+
 def test_bad_requests_are_answered_in_json(shared):
     s = shared
     with socket.create_connection(("127.0.0.1", s.port), timeout=30) as sock:
