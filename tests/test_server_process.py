@@ -251,79 +251,13 @@ def test_idle_and_slow_header_connections_are_closed(shared):
         slow.close()
 
 
-class SlowBodyFlood:
-    """``count`` connections that each send a whole POST head (``Content-Length: 1000``) and one
-    byte of the body, then nothing, reopened as soon as the server closes them (the audit's flood:
-    every connection has its head whole, so none is idle). Runs on a thread until `stop`."""
-
-    HEAD = (b"POST /api/suggest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 1000\r\n\r\n{")
-
-    def __init__(self, port: int, count: int) -> None:
-        import selectors
-        import threading
-
-        self.port, self.count = port, count
-        self.selector = selectors.DefaultSelector()
-        self.reopened = 0
-        self.sent = 0
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _open(self) -> None:
-        import selectors
-
-        sock = socket.socket()
-        sock.setblocking(False)
-        try:
-            sock.connect(("127.0.0.1", self.port))
-        except BlockingIOError:
-            pass
-        self.selector.register(sock, selectors.EVENT_WRITE, "connecting")
-
-    def _run(self) -> None:
-        import selectors
-
-        for _ in range(self.count):
-            self._open()
-        while not self._stop.is_set():
-            for key, _ in self.selector.select(0.05):
-                sock = key.fileobj
-                if key.data == "connecting":
-                    try:
-                        sock.send(self.HEAD)
-                        self.sent += 1
-                        self.selector.modify(sock, selectors.EVENT_READ, "sent")
-                        continue
-                    except OSError:
-                        pass
-                else:
-                    try:
-                        if sock.recv(65536):
-                            continue  # an answer (408, 503): read on until the server closes
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        pass
-                self.selector.unregister(sock)
-                sock.close()
-                self.reopened += 1
-                self._open()
-        for key in list(self.selector.get_map().values()):
-            key.fileobj.close()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self.thread.join(30)
-
-
 def test_stalled_bodies_do_not_lock_players_out(server):
     """The audit's flood, scaled to the bound: with 512 descriptors (a bound of 192 connections),
     300 connections that send a POST head and one byte of its body, reopened as soon as they are
     closed, filled every slot with a request "in flight" and /api/health answered a few tries in
     ten. A body that stops arriving is evicted to make room: at least 95 % of the tries answer
     within a second (each try bounded by a 1 s timeout)."""
+    from bench.bench_slow_bodies import SlowBodyFlood, probe
     from web.connections import max_connections
 
     _raise_own_nofile(300 + 256)
@@ -332,23 +266,14 @@ def test_stalled_bodies_do_not_lock_players_out(server):
     assert max_connections(soft=512) < 300
     flood = SlowBodyFlood(s.port, 300)
     try:
-        deadline = time.monotonic() + 60
-        while flood.sent < 300 and time.monotonic() < deadline:  # every connection has sent its head
-            time.sleep(0.05)
+        flood.wait_sent()  # every connection has sent its head
         time.sleep(1.0)
-        answered = 0
-        tries = 60
-        for _ in range(tries):
-            try:
-                status, _, body = s.get("/api/health", timeout=1.0)  # bounded: an answer within a second
-                answered += status == 200 and json.loads(body)["ok"] is True
-            except OSError:
-                pass
-            time.sleep(0.1)
+        tries = probe(s.port, 60, timeout=1.0)  # bounded: an answer within a second, or None
     finally:
         flood.stop()
+    answered = sum(t is not None for t in tries)
     assert flood.sent >= 300
-    assert answered >= 0.95 * tries, f"/api/health answered {answered} of {tries} tries under the flood"
+    assert answered >= 0.95 * len(tries), f"/api/health answered {answered} of {len(tries)} tries under the flood"
     assert "Traceback" not in s.log.read_text(errors="replace")
 
 
