@@ -174,8 +174,8 @@ def _stamp_path(npy_path: Path) -> Path:
     return npy_path.with_suffix(".verified.json")
 
 
-BLOCK_BYTES = 1 << 22  # 4 MiB per checksummed block: a damaged block is named, and a long-lived
-# process re-verifies one block at a time
+BLOCK_BYTES = 1 << 22  # 4 MiB per checksummed block: the load's warning names a damaged block. A
+# layout is checked when a process loads it, once: a long-lived one (a server) does not check it again
 
 
 def block_checksums(buffer, block: int = BLOCK_BYTES) -> list[int]:
