@@ -1,4 +1,4 @@
-"""Benchmark: `termo serve` under a flood of stalled request bodies (issue 36, point 3).
+"""Benchmark: `termo serve` under a flood of stalled request bodies.
 
 ``--connections`` clients (default 1,000) each send a whole POST head (``Content-Length: 1000``)
 and one byte of its body, then nothing, and reopen as soon as the server closes them

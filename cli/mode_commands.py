@@ -17,11 +17,17 @@ from termo.core.errors import TermoError
 HISTORY_HELP = ("Turns played, one guess for every board with one colour pattern per board in board order, "
                 "'-' for a board already solved: tarso:BBBBB/BYBBB; once board 1 is solved, bicho:-/GGBYB (docs/modes.md).")
 ObjectiveOpt = Annotated[
-    str, typer.Option("--objective", metavar="finish|score|win",
+    Optional[str], typer.Option("--objective", metavar="finish|score|win", show_default=False,
                       help="Modes of several boards (--game dueto, ...): what the solver optimises: finish "
                            "(expected guesses to finish, default), score (the share card's sum of solve turns) or "
                            "win (the chance to solve every board).")
 ]
+
+
+def no_objective(objective: Optional[str]) -> None:
+    """One board: ``--objective`` is refused (it says what a mode of several boards optimises)."""
+    if objective is not None:
+        raise TermoError("--objective applies to a mode of several boards (--game dueto, quordle, ...)")
 
 
 def mode_options(search, game_key: str, backend: Optional[str], *, tree=None, no_tree=False, list_n=None):
@@ -53,7 +59,7 @@ def suggest_mode_command(game_key: str, history, search, objective: str, json_ou
     try:
         mode, level, t = mode_options(search, game_key, backend, **one_board)
         with progress_display("searching") as progress:
-            data = suggest_mode(mode, history or [], level=level, objective=objective, backend=backend,
+            data = suggest_mode(mode, history or [], level=level, objective=objective or "finish", backend=backend,
                                 progress=progress, t=t,
                                 on_warning=lambda w: typer.echo(f"warning: {w}", err=True))
     except USER_ERRORS as err:
@@ -74,7 +80,7 @@ def play_mode_command(game_key: str, search, objective: str, color: bool, backen
 
     try:
         mode, level, t = mode_options(search, game_key, backend, **one_board)
-        solver = joint_solver(mode, level=level, objective=objective, backend=backend, t=t)
+        solver = joint_solver(mode, level=level, objective=objective or "finish", backend=backend, t=t)
     except USER_ERRORS as err:
         fail(str(err))
     interactive, reader, write, error = play_streams()

@@ -115,6 +115,8 @@ def optimal_command(
         return
     if history:
         fail("a history is for a mode of several boards (--game dueto, quarteto, dordle, ...)")
+    if objective is not None:
+        fail("--objective applies to a mode of several boards (--game dueto, quordle, ...)")
     g = load_game(game, strict=strict)
     temperature = parse_temperature(t)
     loss_cost = _parse_loss(loss)

@@ -22,7 +22,7 @@ import typer
 from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, play_streams, print_json, run_game
 from cli.options import OptionGroup, command_backend, with_options
 from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
-from cli.mode_commands import HISTORY_HELP, ObjectiveOpt
+from cli.mode_commands import HISTORY_HELP, ObjectiveOpt, no_objective
 from termo.interface.requests import parse_config  # noqa: F401 - also the CLI's name for it
 from termo.core.errors import TermoError
 from termo.core.feedback import colours_help
@@ -202,7 +202,7 @@ def suggest_command(
     backend: BackendOption = None,
     tree: TreeOpt = None,
     no_tree: NoTreeOpt = False,
-    objective: ObjectiveOpt = "finish",
+    objective: ObjectiveOpt = None,
 ) -> None:
     """Suggest the next guess after the rounds played so far (none: the opener).
 
@@ -219,6 +219,7 @@ def suggest_command(
         return suggest_mode_command(mode_key, history, search, objective, json_out, backend, progress_display,
                                     tree=tree, no_tree=no_tree, list_n=list_n)
     try:
+        no_objective(objective)
         game, config = search.prepare(game_name, backend)
         remaining = None if list_n is None else parse_int("list", list_n, 1)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))
@@ -294,7 +295,7 @@ def play_command(
     backend: BackendOption = None,
     tree: TreeOpt = None,
     no_tree: NoTreeOpt = False,
-    objective: ObjectiveOpt = "finish",
+    objective: ObjectiveOpt = None,
 ) -> None:
     from termo.interface.play import Play
     from termo.interface.suggest import Advisor
@@ -307,6 +308,7 @@ def play_command(
         return play_mode_command(mode_key, search, objective, _use_color() if color is None else color, backend,
                                  progress_display, tree=tree, no_tree=no_tree)
     try:
+        no_objective(objective)
         game, config = search.prepare(game_name, backend)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))
         if tree is not None:

@@ -486,7 +486,7 @@ def test_a_guess_that_wins_both_answers_leaves_nothing(capsys):
     ranked = {r["word"]: r for r in rank_probes(state, by="remaining", top=game.n_probes)}
     assert ranked["4*7=28"]["largest_group"] == 1 and ranked["4*7=28"]["expected_remaining"] == 1.0
     assert ranked["7*4=28"]["expected_remaining"] == 1.0
-    assert (row["wins"], row["expected_unsolved"]) == (2, 0.0)  # nothing is left unsolved (issue 36)
+    assert (row["wins"], row["expected_unsolved"]) == (2, 0.0)  # nothing is left unsolved
     code = main(["partition", "--game", "nerdle-mini", "4*7=28", "10-2=8:BBBYYG"])
     out = capsys.readouterr().out
     assert code == 0 and "largest group:        1" in out and "-0.0000" not in out
