@@ -161,6 +161,7 @@ ERRORS = [
     ("suggest", {"game": "nerdle", "history": ["1/0+5=55:BBBBBBBB"]}, []),
     ("suggest", {"game": "wordle-ru", "history": ["кoшка:BBBBB"]}, ["кoшка"]),
     ("suggest", {"game": "wordle-ru", "history": ["кqшка:BBBBB"]}, ["кqшка"]),
+    ("suggest", {"history": ["tars\u043e:BBBBB"]}, ["tars\u043e"]),  # a Cyrillic о in Termo
     ("suggest", {"history": ["tarso:BBBBB"] * 40}, []),
     ("suggest", {"history": ["x" * 500]}, []),
     ("suggest", {"opener": "x" * 500}, []),
@@ -216,7 +217,8 @@ def test_the_errors_reached_cover_the_catalogue(client):
     expected = {
         "history.bad_item", "history.round", "history.round_empty", "history.too_long", "history.item_too_long",
         "game.unknown", "game.won", "game.over", "guess.length", "answer.length",
-        "guess.not_letters", "guess.symbol", "guess.latin", "guess.latin_lookalike", "guess.invalid",
+        "guess.not_letters", "guess.symbol", "guess.latin", "guess.latin_lookalike",
+        "guess.cyrillic_lookalike", "guess.invalid",
         "answer.invalid", "guess.is_round", "colours.bad_char", "colours.count", "colours.impossible",
         "colours.why.no_room", "colours.why.absent_then_present", "hard.not_allowed", "hard.why.position",
         "hard.why.contain", "hard.why.at_least", "option.integer", "option.at_least", "option.level", "option.opener",
@@ -295,6 +297,17 @@ def test_a_latin_letter_in_a_russian_word(capsys):
     assert "is not a symbol" not in line
     line = _cli_error(capsys, ["feedback", "кqшка", "книга", "--game", "wordle-ru"])
     assert "'q' is a Latin letter; Вордли is played with Cyrillic letters" in line
+
+
+def test_a_cyrillic_letter_in_a_latin_word(capsys):
+    """The mirror case: a Cyrillic о typed in Termo (or Wordle) is named as the look-alike of the
+    Latin o, not "use letters only" (it is a letter)."""
+    line = _cli_error(capsys, ["suggest", "tars\u043e:BBBBB", "--level", "1"])
+    assert "'\u043e' is a Cyrillic letter that looks like the Latin 'o'; type the Latin one" in line
+    line = _cli_error(capsys, ["feedback", "\u0441rane", "crane", "--game", "wordle"])
+    assert "looks like the Latin 'c'" in line
+    line = _cli_error(capsys, ["feedback", "tars\u0436", "sorta"])  # no Latin twin: the plain rule
+    assert "is not a symbol of Termo (use letters only)" in line
 
 
 def test_partition_without_its_guess(capsys):
