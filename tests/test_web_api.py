@@ -315,6 +315,9 @@ def test_api_errors_name_the_fields_not_the_flags(client):
 def test_validation_errors_say_where(client):
     response = client.post("/api/suggest", json={"hard": "very"})
     assert response.json()["loc"] == ["body", "hard"]
+    data = client.post("/api/suggest", json={"level": 2.5}).json()  # pydantic's loc names the union member
+    assert data["loc"] == ["body", "level", "int"] and data["params"] == {"field": "level"}
+    assert data["messages"]["en"] == "the request is not valid: check the field “level”"  # it said “int”
 
 
 def test_the_openapi_error_schema_is_the_real_body(client):
@@ -412,3 +415,48 @@ def test_a_lone_surrogate_in_any_text_field_is_refused_in_valid_json(client):
             assert not any(0xD800 <= ord(ch) <= 0xDFFF for ch in json.dumps(body, ensure_ascii=False)), (path, what)
         if response.status_code == 422 and path.startswith("/api/") and "detail" in response.text:
             assert "\ud800" not in text and "\udfff" not in text
+
+
+# ----------------------------------------------------------------------------- the schema and the refusals agree
+
+def _schema_admits_empty(schema: dict) -> bool:
+    """Whether a field's JSON schema admits the text "" (the few keywords this API's schema uses)."""
+    import re
+
+    for branch in schema.get("anyOf", [schema]):
+        if branch.get("type") == "string" and branch.get("minLength", 0) == 0 and \
+                re.search(branch.get("pattern", ""), "") is not None:
+            return True
+    return False
+
+
+def test_an_empty_text_is_refused_exactly_where_the_schema_refuses_it(client):
+    """Every text field of every endpoint (from the OpenAPI schema): "" is answered 200 where the
+    schema admits it ("game": "" is the default game) and 422 where it does not ("level": "" was
+    schema-valid and refused; the schema now gives the texts a number may be)."""
+    spec = client.get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    base = {"/api/suggest": {"level": 1}, "/api/feedback": {"guess": "tarso", "answer": "sorta"},
+            "/api/partition": {"guess": "tarso"}}
+    checked = []
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            if path == "/api/opener":  # query parameters
+                for param in op["parameters"]:
+                    expected = 200 if _schema_admits_empty(param["schema"]) else 422
+                    response = client.get(path, params={param["name"]: "", **({} if param["name"] == "level" else {"level": 2})})
+                    checked.append((path, param["name"], expected, response.status_code))
+            ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
+            if not ref:
+                continue
+            for name, field in schemas[ref.rsplit("/", 1)[-1]]["properties"].items():
+                if _admits(field, "array") and _admits(field.get("items", {}), "string"):
+                    value, admitted = [""], _schema_admits_empty(field["items"])
+                elif _admits(field, "string") or any(_admits(b, "string") for b in field.get("anyOf", ())):
+                    value, admitted = "", _schema_admits_empty(field)
+                else:
+                    continue
+                response = client.post(path, json={**base.get(path, {}), name: value})
+                checked.append((path, name, 200 if admitted else 422, response.status_code))
+    assert ("/api/suggest", "level", 422, 422) in checked and ("/api/suggest", "game", 200, 200) in checked
+    assert [c for c in checked if c[2] != c[3]] == []

@@ -19,7 +19,8 @@ from termo.interface.requests import USER_ERRORS
 from web import service
 from web.errors import Refused, refusal
 from web.jobs import Jobs
-from web.models import CandidatesBody, ErrorBody, FeedbackBody, PartitionBody, SuggestBody
+from web.models import (BooleanText, CandidatesBody, ErrorBody, FeedbackBody, IntegerText, NumberText, PartitionBody,
+                        SuggestBody)
 
 ERROR_RESPONSES = {413: {"model": ErrorBody, "description": "the request body is over the size limit"},
                    503: {"model": ErrorBody, "description": "busy: too many waiting requests (Retry-After)"}}
@@ -83,8 +84,9 @@ def _query_bool(name: str, value: str) -> bool:
     return text == "true"
 
 
-async def opener_query(game: str = "termo", level: str = "3", t: str = "1.0", beam: str = "10", depth: str = "1",
-                 extended: str = "false", strict: str = "false", hard: str = "false") -> dict:
+async def opener_query(game: str = "termo", level: IntegerText = "3", t: NumberText = "1.0", beam: IntegerText = "10",
+                       depth: IntegerText = "1", extended: BooleanText = "false", strict: BooleanText = "false",
+                       hard: BooleanText = "false") -> dict:
     """The options of ``GET /api/opener`` (query text; the booleans ``true`` or ``false``)."""
     flags = {name: _query_bool(name, value) for name, value in (("extended", extended), ("strict", strict),
                                                                 ("hard", hard))}
