@@ -84,6 +84,7 @@ def test_every_level2_reason_is_known():
     "maximum entropy over 223 candidates",
     "maximum entropy over 223 candidates (hard mode: among the 40 legal guesses)",
     "most frequent letters among 10 candidates",
+    "most frequent symbols among 10 candidates",
     "lowest expected number of guesses (3.009)",
     "lowest expected number of guesses (3.009) (hard mode: this guess among the 17 legal ones; later turns "
     "searched without the restriction, so E is an estimate)",
@@ -359,3 +360,14 @@ def test_the_servers_own_refusals_come_in_the_board_languages(client):
         assert set(body["messages"]) == set(LANGS) and isinstance(body["detail"], str)
         for lang in ("pt", "ru"):
             _assert_board_terms(body["messages"][lang], lang)
+
+
+def test_a_nerdle_reason_speaks_of_symbols(capsys):
+    """Level 1 on Nerdle counts symbols, and its reason says so (it said letters), in each language."""
+    from cli.app import main
+
+    capsys.readouterr()
+    assert main(["suggest", "--game", "nerdle-mini", "--level", "1", "4*7=28:YBBYBB", "--json"]) == 0
+    reason = json.loads(capsys.readouterr().out)["reason"]
+    assert reason == "most frequent symbols among 11 candidates"
+    assert messages_of(reason)["pt"] == "símbolos mais frequentes entre 11 candidatas"

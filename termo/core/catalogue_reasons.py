@@ -82,6 +82,11 @@ REASONS: dict[str, dict[str, str]] = {
         "pt": "letras mais frequentes entre {m:p:candidata:candidatas}",
         "ru": "самые частые буквы среди {m:p:кандидата:кандидатов:кандидатов}",
     },
+    "reason.symbols": {
+        "en": "most frequent symbols among {m} candidates",
+        "pt": "símbolos mais frequentes entre {m:p:candidata:candidatas}",
+        "ru": "самые частые символы среди {m:p:кандидата:кандидатов:кандидатов}",
+    },
     "reason.expected": {
         "en": "lowest expected number of guesses ({expected:.3f})",
         "pt": "menor número esperado de tentativas ({expected:.3f})",
@@ -162,6 +167,7 @@ _BASE_REASONS = [
      "reason.entropy_hard", ("m", "legal")),
     (r"maximum entropy over (\d+) candidates", "reason.entropy", ("m",)),
     (r"most frequent letters among (\d+) candidates", "reason.letters", ("m",)),
+    (r"most frequent symbols among (\d+) candidates", "reason.symbols", ("m",)),
     (rf"lowest expected number of guesses \({_NUM}\)", "reason.expected", ("expected",)),
     (r"lowest expected number of guesses", "reason.expected_plain", ()),
     (rf"the stored \S+ tree's move \(instant, no search\): {_NUM} guesses expected from here on its path",

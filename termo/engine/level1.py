@@ -42,9 +42,10 @@ def best(table, cands) -> int:
     return ranked(table, cands)[0]
 
 
-def decide(table, cands, choice, alternatives: int) -> Decision:
-    """The level-1 `Decision`; ``choice(index)`` builds a `Choice` with its bits."""
+def decide(table, cands, choice, alternatives: int, unit: str = "letters") -> Decision:
+    """The level-1 `Decision`; ``choice(index)`` builds a `Choice` with its bits; ``unit`` is the
+    game's word for a tile (`Game.unit`: "letters", Nerdle's "symbols"), for the reason."""
     order = ranked(table, cands)
     picks = [choice(i) for i in order[: 1 + alternatives]]
-    return Decision(picks[0], f"most frequent letters among {len(cands)} candidates", len(cands),
+    return Decision(picks[0], f"most frequent {unit} among {len(cands)} candidates", len(cands),
                     tuple(picks[1:]))
