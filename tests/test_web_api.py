@@ -329,6 +329,11 @@ def test_the_openapi_error_schema_is_the_real_body(client):
     assert "ValidationError" not in spec["components"]["schemas"]
     real = client.post("/api/suggest", json={"level": 9}).json()
     assert set(real) <= set(schema["properties"]) and isinstance(real["detail"], str)
+    for path in ("/nerdle/archive", "/nerdle/today", "/nerdle/stats"):  # pages refuse as pages
+        documented = spec["paths"][path]["get"]["responses"]["422"]["content"]
+        real = client.get(path, params={"month" if path.endswith("stats") else "date": "bad"})
+        assert real.status_code == 422 and real.headers["content-type"].startswith("text/html")
+        assert list(documented) == ["text/html"], (path, documented)
 
 
 def test_nerdle_purple_p_through_the_api(client):
