@@ -240,6 +240,8 @@ def test_sigterm_stops_a_distributed_run_and_its_workers(tmp_path):
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 143, err.decode()
     assert err.decode().rstrip().endswith("termo: terminated") and "Traceback" not in err.decode()
+    lines = [line for line in err.decode().replace("\r", "\n").splitlines() if line.strip()]
+    assert all(line.startswith("termo: ") for line in lines), lines  # no Dask or resource-tracker lines
     group_left = True
     deadline = time.time() + 120
     while time.time() < deadline:
