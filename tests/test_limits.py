@@ -349,6 +349,32 @@ def test_closed_pipe_exits_quietly(args):
     assert out.stderr == b"", out.stderr  # no traceback, no "Exception ignored"
 
 
+def _closing(fd: int):
+    """A ``preexec_fn`` that closes ``fd`` in the child (``termo ... >&-`` or ``2>&-``)."""
+    return lambda: os.close(fd)
+
+
+def test_a_closed_stdout_is_one_error_line_not_a_silent_success():
+    """``termo suggest ... >&-``: the answer cannot be written; it was dropped with exit 0."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    full_env.pop("TERMO_DEBUG", None)
+    out = subprocess.run([sys.executable, "-m", "cli", "suggest", "tarso:BBBBB", "--level", "1"], stderr=subprocess.PIPE,
+                         cwd=ROOT, env=full_env, timeout=300, preexec_fn=_closing(1))
+    assert out.returncode == 2
+    assert out.stderr.decode() == "termo: error: standard output is closed: the answer cannot be written\n"
+
+
+def test_a_closed_stderr_still_prints_the_answer():
+    """``termo suggest ... 2>&-`` with a warning to give (a word outside the list): the answer is
+    printed and the exit code is 0 (it was exit 1 and no answer)."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    full_env.pop("TERMO_DEBUG", None)
+    out = subprocess.run([sys.executable, "-m", "cli", "suggest", "xyzzy:BBBBB", "--level", "1", "--json"],
+                         stdout=subprocess.PIPE, cwd=ROOT, env=full_env, timeout=300, preexec_fn=_closing(2))
+    assert out.returncode == 0
+    assert json.loads(out.stdout)["word"]
+
+
 def test_os_error_message_helper():
     from cli.common import os_error_message
 
