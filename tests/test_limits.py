@@ -304,6 +304,22 @@ def test_full_disk_out_folder_says_full_disk(tmp_path, capsys, monkeypatch):
     assert "disk is full" in line and "not writable" not in line
 
 
+def test_tree_build_on_a_full_disk_names_the_folder(tmp_path, capsys, monkeypatch):
+    """A full disk's error carries no path: `tree build` said "no space left" without saying where."""
+    from termo.trees import fileformat
+
+    def full(path, data, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(fileformat, "atomic_write_bytes", full)
+    code, out, err = run_cli(["tree", "build", "--game", "nerdle-mini"], capsys)
+    line = one_error_line(err)
+    assert code == 2 and out == ""
+    assert f"cannot write the tree to {tmp_path / 'trees'}" in line and "disk is full" in line
+    assert f"(the folder {tmp_path / 'trees'};" in line
+
+
 def test_past_naming_a_binary_file(tmp_path, capsys):
     past = tmp_path / "past.bin"
     past.write_bytes(bytes(range(256)) * 4)
