@@ -81,8 +81,8 @@ def build_command(
         except OSError as err:  # named: a full disk's error carries no path (--out writes elsewhere)
             from termo.core.cache import os_reason
 
-            raise TermoError(f"cannot write the tree to {path}: {os_reason(err)} (the folder "
-                             f"{Path(path).parent}; --out FILE writes it elsewhere)") from None
+            raise TermoError(f"cannot write the tree in {Path(path).parent}: {os_reason(err)}; "
+                             f"--out FILE writes it elsewhere") from None
         summary = tree.info.get("eval") or evaluate(tree, game)
     except USER_ERRORS as err:
         fail(str(err))
