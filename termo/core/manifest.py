@@ -62,8 +62,11 @@ def listed(folder: Path | None = None) -> dict[str, str]:
             _read[memo] = parse(path.read_text(encoding="utf-8"))
         return _read[memo]
     except (OSError, UnicodeDecodeError) as err:
-        reason = getattr(err, "strerror", None) or "not text"
-        raise TermoError(f"cannot read the data manifest {path}: {reason} (reinstall termo)") from None
+        from termo.core.cache import os_reason
+
+        reason = os_reason(err) if isinstance(err, OSError) else "not text"
+        raise TermoError(f"cannot read the data manifest {path}: {reason} (reinstall termo; a data folder of "
+                         f"your own, $TERMO_DATA_DIR: {REWRITE})") from None
 
 
 def _relative(path: Path, folder: Path) -> str | None:
