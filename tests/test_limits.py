@@ -365,17 +365,18 @@ def test_closed_pipe_exits_quietly(args):
     assert out.stderr == b"", out.stderr  # no traceback, no "Exception ignored"
 
 
-def _closing(fd: int):
-    """A ``preexec_fn`` that closes ``fd`` in the child (``termo ... >&-`` or ``2>&-``)."""
-    return lambda: os.close(fd)
+def _closed(redirect: str, args, **kwargs) -> subprocess.CompletedProcess:
+    """``termo ARGS`` started with a standard stream closed (``redirect``: ``>&-`` or ``2>&-``), as
+    a shell does it (``sh -c 'exec ...'``: no Python code runs in a fork of this process)."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    full_env.pop("TERMO_DEBUG", None)
+    return subprocess.run(["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, "-m", "cli", *args],
+                          cwd=ROOT, env=full_env, timeout=300, **kwargs)
 
 
 def test_a_closed_stdout_is_one_error_line_not_a_silent_success():
     """``termo suggest ... >&-``: the answer cannot be written; it was dropped with exit 0."""
-    full_env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    full_env.pop("TERMO_DEBUG", None)
-    out = subprocess.run([sys.executable, "-m", "cli", "suggest", "tarso:BBBBB", "--level", "1"], stderr=subprocess.PIPE,
-                         cwd=ROOT, env=full_env, timeout=300, preexec_fn=_closing(1))
+    out = _closed(">&-", ["suggest", "tarso:BBBBB", "--level", "1"], stderr=subprocess.PIPE)
     assert out.returncode == 2
     assert out.stderr.decode() == "termo: error: standard output is closed: the answer cannot be written\n"
 
@@ -383,10 +384,7 @@ def test_a_closed_stdout_is_one_error_line_not_a_silent_success():
 def test_a_closed_stderr_still_prints_the_answer():
     """``termo suggest ... 2>&-`` with a warning to give (a word outside the list): the answer is
     printed and the exit code is 0 (it was exit 1 and no answer)."""
-    full_env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    full_env.pop("TERMO_DEBUG", None)
-    out = subprocess.run([sys.executable, "-m", "cli", "suggest", "xyzzy:BBBBB", "--level", "1", "--json"],
-                         stdout=subprocess.PIPE, cwd=ROOT, env=full_env, timeout=300, preexec_fn=_closing(2))
+    out = _closed("2>&-", ["suggest", "xyzzy:BBBBB", "--level", "1", "--json"], stdout=subprocess.PIPE)
     assert out.returncode == 0
     assert json.loads(out.stdout)["word"]
 
