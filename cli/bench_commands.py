@@ -18,7 +18,7 @@ import typer
 from cli.common import out_folder, print_json, progress_bar, user_errors
 from cli.limits import MAX_SEED, check_answers, check_search
 from termo.interface.requests import load_game, parse_int
-from termo.interface.suggest import Config
+from termo.interface.suggest import Config, objective_refused
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
                          ObjectiveOption, OptionGroup, TOption, command_backend, with_options)
 from termo.core.errors import TermoError
@@ -161,7 +161,7 @@ def battery_command(
         _mode_battery(study, mode, strategies, n, seed, _parse_t(t), objective)
         return
     if objective != "finish":
-        raise TermoError("--objective applies to a mode of several boards (--game dueto, quordle, ...)")
+        raise objective_refused(objective, study.game_name or "termo")
     from termo.interface.bench import BATTERIES, battery_secrets
     from termo.interface.bench import battery_experiment
     from termo.interface.bench import parse_strategies

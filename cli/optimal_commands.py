@@ -118,6 +118,10 @@ def optimal_command(
         return
     if history:
         fail("a history is for a mode of several boards (--game dueto, quarteto, dordle, ...)")
+    if objective is not None and objective != "finish":
+        from termo.interface.suggest import objective_refused
+
+        fail(str(objective_refused(objective, game or "termo")))
     g = load_game(game, strict=strict)
     temperature = parse_temperature(t)
     loss_cost = _parse_loss(loss)

@@ -88,7 +88,7 @@ def optimal_rank(game, n: int, hard: bool, t: float, loss: float, cluster: Clust
 def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> dict:
     """`termo.exact.ranking.rank_first_words` with the command's checkpoints, executor and progress."""
     from termo.core.executors import ClusterStopped
-    from termo.interface.exact import rank_first_words, rank_store
+    from termo.interface.exact import other_runs, rank_first_words, rank_store
 
     check_int("rank", n, 1, MAX_RANK)
     check_int("chunk", cluster.chunk, 1, 100_000)
@@ -98,8 +98,13 @@ def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> d
         out_folder(folder, option="--checkpoint-dir")
     store = rank_store(folder, reuse=cluster.resume or cluster.status)
     if cluster.status:
-        return rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store, warn=_warn,
-                                compute=False)
+        result = rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store, warn=_warn,
+                                  compute=False)
+        hint = other_runs(store, game, hard=hard, t=t, loss=loss) if not result["proved"] and not result["settled"] \
+            else None
+        if hint:
+            _warn(f"none of the {store.count():,} checkpoints in {folder} is of this ranking ({hint})")
+        return result
     executor = cluster_executor(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
     info: dict = {}
     try:

@@ -70,6 +70,8 @@ def partition_command(
     weighted = "" if _prior_label(g, state.t) == "uniform prior" else \
         f" (prior-weighted {data['expected_remaining_weighted']:.4f})"
     typer.echo(f"  expected remaining:   {data['expected_remaining']:.4f}{weighted}")
+    won = f" (it wins against {data['wins']} of {data['candidates']} candidates)" if data["wins"] else ""
+    typer.echo(f"  expected unsolved:    {data['expected_unsolved']:.4f}{won}")
     typer.echo(f"  bits:                 {data['bits']:.4f}")
     typer.echo(f"  can be the answer:    {'yes' if data['can_be_answer'] else 'no'}")
 

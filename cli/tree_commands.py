@@ -8,6 +8,7 @@ tree file against every answer (``--json`` keys ``mean``, ``histogram``, ``worst
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -78,10 +79,11 @@ def build_command(
         path = cache_path(tree) if out is None else out
         try:
             write_tree(tree, game, path)
-        except OSError as err:
-            from cli.common import os_error_message
+        except OSError as err:  # named: a full disk's error carries no path (--out writes elsewhere)
+            from termo.core.cache import os_reason
 
-            raise TermoError(f"cannot write the tree: {os_error_message(err)}") from None
+            raise TermoError(f"cannot write the tree in {Path(path).parent}: {os_reason(err)}; "
+                             f"--out FILE writes it elsewhere") from None
         summary = tree.info.get("eval") or evaluate(tree, game)
     except USER_ERRORS as err:
         fail(str(err))

@@ -155,6 +155,20 @@ def test_truncated_swapped_or_tampered_matrix_files(game, termo_clean, cache):
     assert np.array_equal(matrix._load_cached(game, matrix.ANSWERS_MAJOR), termo_clean[matrix.ANSWERS_MAJOR])
 
 
+def test_a_huge_sparse_file_in_place_of_a_matrix_is_refused_before_it_is_read(game, termo_clean, cache, capsys,
+                                                                               monkeypatch):
+    """An 8 GiB sparse file where a layout was (the audit: 63 s of reading before the rejection)
+    is refused by its size, from its metadata's block count, without a byte read."""
+    matrix._store(game, termo_clean[matrix.PROBES_MAJOR], matrix.PROBES_MAJOR)
+    npy, _ = matrix.cache_paths(game, matrix.PROBES_MAJOR)
+    with open(npy, "r+b") as handle:
+        handle.truncate(8 << 30)  # sparse: no disk used
+    monkeypatch.setattr(matrix.FileBytes, "open", classmethod(lambda cls, path: pytest.fail(f"read {path}")))
+    assert matrix._load_cached(game) is None
+    assert "8,589,934,592 bytes" in capsys.readouterr().err
+    npy.unlink()
+
+
 def test_checksum_is_over_the_file_and_the_load_stays_memory_mapped(game, termo_clean, cache):
     m = termo_clean[matrix.PROBES_MAJOR]
     matrix._store(game, m)

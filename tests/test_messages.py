@@ -99,6 +99,7 @@ def _reasons():
         Message("maximum entropy over 223 candidates (hard mode: among the 40 legal guesses)", "reason.entropy_hard",
                 m=223, legal=40),
         Message("most frequent letters among 10 candidates", "reason.letters", m=10),
+        Message("most frequent symbols among 10 candidates", "reason.symbols", m=10),
         expected,
         with_note(expected, Message("hard mode: this guess among the 17 legal ones; later turns searched without "
                                     "the restriction, so E is an estimate", "note.hard_level3", legal=17)),
@@ -185,6 +186,7 @@ ERRORS = [
     ("suggest", {"game": "nerdle", "history": ["1/0+5=55:BBBBBBBB"]}, []),
     ("suggest", {"game": "wordle-ru", "history": ["кoшка:BBBBB"]}, ["кoшка"]),
     ("suggest", {"game": "wordle-ru", "history": ["кqшка:BBBBB"]}, ["кqшка"]),
+    ("suggest", {"history": ["tars\u043e:BBBBB"]}, ["tars\u043e"]),  # a Cyrillic о in Termo
     ("suggest", {"history": ["tarso:BBBBB"] * 40}, []),
     ("suggest", {"history": ["x" * 500]}, []),
     ("suggest", {"opener": "x" * 500}, []),
@@ -243,7 +245,8 @@ def test_the_errors_reached_cover_the_catalogue(client):
     expected = {
         "history.bad_item", "history.round", "history.round_empty", "history.too_long", "history.item_too_long",
         "game.unknown", "game.won", "game.over", "guess.length", "answer.length",
-        "guess.not_letters", "guess.symbol", "guess.latin", "guess.latin_lookalike", "guess.invalid",
+        "guess.not_letters", "guess.symbol", "guess.latin", "guess.latin_lookalike",
+        "guess.cyrillic_lookalike", "guess.invalid",
         "answer.invalid", "guess.is_round", "colours.bad_char", "colours.count", "colours.impossible",
         "colours.why.no_room", "colours.why.absent_then_present", "hard.not_allowed", "hard.why.position",
         "hard.why.contain", "hard.why.at_least", "option.integer", "option.at_least", "option.level", "option.opener",
@@ -324,6 +327,17 @@ def test_a_latin_letter_in_a_russian_word(capsys):
     assert "'q' is a Latin letter; Вордли is played with Cyrillic letters" in line
 
 
+def test_a_cyrillic_letter_in_a_latin_word(capsys):
+    """The mirror case: a Cyrillic о typed in Termo (or Wordle) is named as the look-alike of the
+    Latin o, not "use letters only" (it is a letter)."""
+    line = _cli_error(capsys, ["suggest", "tars\u043e:BBBBB", "--level", "1"])
+    assert "'\u043e' is a Cyrillic letter that looks like the Latin 'o'; type the Latin one" in line
+    line = _cli_error(capsys, ["feedback", "\u0441rane", "crane", "--game", "wordle"])
+    assert "looks like the Latin 'c'" in line
+    line = _cli_error(capsys, ["feedback", "tars\u0436", "sorta"])  # no Latin twin: the plain rule
+    assert "is not a symbol of Termo (use letters only)" in line
+
+
 def test_partition_without_its_guess(capsys):
     line = _cli_error(capsys, ["partition", "tarso:BBBBB"])
     assert "the guess to split by is missing" in line and "11 letters" not in line
@@ -373,3 +387,18 @@ def test_the_servers_own_refusals_come_in_the_board_languages(client):
         assert set(body["messages"]) == set(LANGS) and isinstance(body["detail"], str)
         for lang in ("pt", "ru"):
             _assert_board_terms(body["messages"][lang], lang)
+
+
+def test_a_nerdle_reason_speaks_of_symbols(capsys):
+    """Level 1 on Nerdle counts symbols, and its reason says so (it said letters), in each language."""
+    from cli.app import main
+
+    from termo.games import get_game
+    from termo.interface.suggest import suggest
+
+    capsys.readouterr()
+    assert main(["suggest", "--game", "nerdle-mini", "--level", "1", "4*7=28:YBBYBB", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["reason"] == "most frequent symbols among 11 candidates"
+    reason = suggest(get_game("nerdle-mini"), ["4*7=28:YBBYBB"], level=1)["reason"]  # the library's coded reason
+    assert reason == "most frequent symbols among 11 candidates"
+    assert messages_of(reason)["pt"] == "símbolos mais frequentes entre 11 candidatas"

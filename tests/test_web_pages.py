@@ -38,7 +38,9 @@ def test_serve_warns_off_loopback_and_checks_the_port(monkeypatch, capsys):
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.append(sockets))
     code, _, err = cli(capsys, ["serve", "--host", "0.0.0.0", "--port", "0"])
     assert code == 0 and len(ran) == 1
-    assert err[0].startswith("warning: listening on 0.0.0.0, not on loopback")
+    assert err[0].startswith("warning: listening on 0.0.0.0, not on loopback") and "reach port 0 " not in err[0]
+    assert cli_error(capsys, ["serve", "--host", "999.1.1.1", "--port", "0"]) == \
+        "cannot listen on 999.1.1.1:0: unknown address"  # one line: no warning before the error
     code, _, err = cli(capsys, ["serve", "--port", "0"])
     assert code == 0 and not any(line.startswith("warning") for line in err)
     assert cli_error(capsys, ["serve", "--port", "-1"]) == "--port must be at least 0, not -1"

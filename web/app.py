@@ -64,7 +64,7 @@ def _add_middleware(app: FastAPI, allowed_hosts) -> None:
 
 def _document_errors(app: FastAPI) -> None:
     """The app's OpenAPI document: the framework's, with the error body the API really sends
-    (`web.models.ErrorBody`)."""
+    (`web.models.ErrorBody`), and a page's refusal as the HTML page it is."""
     framework_openapi = app.openapi
 
     def openapi() -> dict:
@@ -73,6 +73,11 @@ def _document_errors(app: FastAPI) -> None:
         if "ErrorBody" in schemas:
             schemas["HTTPValidationError"] = {**schemas["ErrorBody"], "title": "HTTPValidationError"}
         schemas.pop("ValidationError", None)
+        for operation in (op for ops in spec.get("paths", {}).values() for op in ops.values()):
+            answers = operation.get("responses", {})
+            if "text/html" in answers.get("200", {}).get("content", {}) and "422" in answers:  # a page
+                answers["422"] = {"description": "a refused value: the page with the message",
+                                  "content": {"text/html": {"schema": {"type": "string"}}}}
         return spec
 
     app.openapi = openapi

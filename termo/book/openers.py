@@ -355,13 +355,16 @@ class Book:
 
 def write_shipped(game, progress=None) -> dict:
     """Recompute the default configuration's level-3 opener of ``game`` and write it to the
-    shipped ``data/openers.json`` (run after any change to the search code)."""
+    shipped ``data/openers.json`` (run after any change to the search code), and its entry of
+    the data manifest (`termo.core.manifest`)."""
+    from termo.core import manifest
     from termo.engine.solver import Solver
 
     solver = Solver(game, level=3)
     decision, costs, seconds = search_level3(solver, progress)
     entry = _entry_from_decision(decision, costs, solver.game.n_answers, seconds)
     write_bundle(shipped_path(), {cache_key(solver): entry})
+    manifest.write([shipped_path().name])
     return entry
 
 

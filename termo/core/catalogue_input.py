@@ -147,6 +147,11 @@ INPUT: dict[str, dict[str, str]] = {
         "pt": "{word}: {char:q} é uma letra latina parecida com a cirílica {cyrillic:q}; digite a cirílica",
         "ru": "{word}: {char:q} — латинская буква, похожая на кириллическую {cyrillic:q}; наберите кириллическую",
     },
+    "guess.cyrillic_lookalike": {
+        "en": "{word}: {char:q} is a Cyrillic letter that looks like the Latin {latin:q}; type the Latin one",
+        "pt": "{word}: {char:q} é uma letra cirílica parecida com a latina {latin:q}; digite a latina",
+        "ru": "{word}: {char:q} — кириллическая буква, похожая на латинскую {latin:q}; наберите латинскую",
+    },
     "guess.invalid": {
         "en": "{word} is not a valid guess: {why}",
         "pt": "{word} não é uma tentativa válida: {why}",

@@ -81,6 +81,11 @@ REASONS: dict[str, dict[str, str]] = {
         "pt": "letras mais frequentes entre {m:p:candidata:candidatas}",
         "ru": "самые частые буквы среди {m:p:кандидата:кандидатов:кандидатов}",
     },
+    "reason.symbols": {
+        "en": "most frequent symbols among {m} candidates",
+        "pt": "símbolos mais frequentes entre {m:p:candidata:candidatas}",
+        "ru": "самые частые символы среди {m:p:кандидата:кандидатов:кандидатов}",
+    },
     "reason.expected": {
         "en": "lowest expected number of guesses ({expected:.3f})",
         "pt": "menor número esperado de tentativas ({expected:.3f})",

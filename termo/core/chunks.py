@@ -145,6 +145,15 @@ class CheckpointStore:
                                 "the run goes on, but a rerun with --resume cannot reuse its chunks")
             return False
 
+    def records(self, sample: int | None = None) -> list:
+        """The stored chunks' raw records (the first ``sample`` by key), whatever they belong to:
+        what a look at a folder or an archive of another run reads (None where unreadable)."""
+        if self.archive is not None:
+            return [self.archive.json(key) for key in sorted(self.archive.members)[:sample]]
+        if self.directory is None or not self.directory.is_dir():
+            return []
+        return [read_json(path) for path in sorted(self.directory.glob("*.json"))[:sample]]
+
     def count(self) -> int:
         if self.archive is not None:
             return len(self.archive)

@@ -43,10 +43,11 @@ def best(table, cands) -> int:
     return ranked(table, cands)[0]
 
 
-def decide(table, cands, choice, alternatives: int) -> Decision:
-    """The level-1 `Decision`; ``choice(index)`` builds a `Choice` with its bits."""
+def decide(table, cands, choice, alternatives: int, unit: str = "letters") -> Decision:
+    """The level-1 `Decision`; ``choice(index)`` builds a `Choice` with its bits; ``unit`` is the
+    game's word for a tile (`Game.unit`: "letters", Nerdle's "symbols"), for the reason."""
     order = ranked(table, cands)
     picks = [choice(i) for i in order[: 1 + alternatives]]
-    m = len(cands)
-    return Decision(picks[0], Message(f"most frequent letters among {m} candidates", "reason.letters", m=m), m,
+    m, code = len(cands), "reason.symbols" if unit == "symbols" else "reason.letters"
+    return Decision(picks[0], Message(f"most frequent {unit} among {m} candidates", code, m=m), m,
                     tuple(picks[1:]))

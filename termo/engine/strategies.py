@@ -69,7 +69,7 @@ class LetterFrequency(Strategy):
     def decide(self, cands, turn: int, hard=None) -> Decision:
         members = set(cands)
         return level1.decide(self.letters, cands, lambda i: self.solver.choice(i, cands, members=members),
-                             self.solver.alternatives)
+                             self.solver.alternatives, unit=self.solver.game.unit)
 
     def decide_many(self, states, turns) -> list[int]:
         return [level1.best(self.letters, s) for s in states]

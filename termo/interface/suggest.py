@@ -88,9 +88,7 @@ class Config:
         if unsupported:
             raise refused(unsupported[0], name)
         if self.objective not in family.objectives:
-            raise TermoError(f"--objective {self.objective} is for a mode of several boards; {name} has one board "
-                             f"(its solvers minimise the expected number of guesses)", "option.objective_boards",
-                             {"objective": self.objective, "game": name})
+            raise objective_refused(self.objective, name)
         if family.search_options:
             self.check_game(mode.game)
 
@@ -145,6 +143,13 @@ def import_solvers() -> None:
     import termo.book.openers  # noqa: F401
     import termo.engine.multi.factory  # noqa: F401
     import termo.engine.solver  # noqa: F401
+
+
+def objective_refused(objective: str, name: str) -> TermoError:
+    """The one line for ``--objective`` other than finish on the one board of ``name``."""
+    return TermoError(f"--objective {objective} is for a mode of several boards; {name} has one board (its "
+                      f"solvers minimise the expected number of guesses)", "option.objective_boards",
+                      {"objective": objective, "game": name})
 
 
 def refused(flag: str, name: str) -> TermoError:

@@ -16,7 +16,7 @@ from termo.interface.requests import USER_ERRORS
 from web import service
 from web.errors import refusal
 from web.jobs import Jobs
-from web.models import ModeSuggestBody, SuggestBody
+from web.models import BooleanText, IntegerText, ModeSuggestBody, NumberText, SuggestBody
 from web.routes.common import ERROR_RESPONSES, ask, jobs_of, level_of, query_bool
 
 router = APIRouter()
@@ -49,8 +49,9 @@ async def api_mode_suggest(body: ModeSuggestBody, jobs: Jobs = Depends(jobs_of))
     return await _suggest({"game": fields.pop("mode"), **fields}, jobs)
 
 
-async def opener_query(game: str = "termo", level: str = "3", t: str = "1.0", beam: str = "10", depth: str = "1",
-                       extended: str = "false", strict: str = "false", hard: str = "false") -> dict:
+async def opener_query(game: str = "termo", level: IntegerText = "3", t: NumberText = "1.0", beam: IntegerText = "10",
+                       depth: IntegerText = "1", extended: BooleanText = "false", strict: BooleanText = "false",
+                       hard: BooleanText = "false") -> dict:
     """The options of ``GET /api/opener`` (query text; the booleans ``true`` or ``false``)."""
     flags = {name: query_bool(name, value) for name, value in (("extended", extended), ("strict", strict),
                                                                ("hard", hard))}
