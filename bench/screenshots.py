@@ -76,7 +76,7 @@ def chromium_path(given: str | None = None) -> str | None:
 
 
 # ----------------------------------------------------------------------------- driving the board
-# The board's stable hooks are listed at the top of web/static/board.js; the browser tests
+# The board's stable hooks are listed in docs/web.md ("Hooks for tests"); the browser tests
 # (tests/browser_board.py, for test_web_browser.py and test_web_board.py) use these helpers too.
 CLICKS = {"B": 1, "Y": 2, "G": 3}  # clicks from an uncoloured tile: absent -> present -> correct
 

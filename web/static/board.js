@@ -309,7 +309,6 @@
     // the tooltip says what to do where the row is what keeps it off
     if (!state.over && !state.busy && !touched()) registerButton.title = T.touch_first;
     else registerButton.removeAttribute("title");
-    $("#undo").disabled = !state.history.length && !state.busy;
   }
 
   // what the registered rounds showed of each symbol (per board): the best state wins
