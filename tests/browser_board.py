@@ -24,6 +24,8 @@ from bench.screenshots import (
     chromium_path,
     click_pattern,
     click_register,
+    colour_board,
+    mode_round,
     row_letters,
     row_states,
     suggestion,
@@ -40,6 +42,8 @@ __all__ = [
     # the board's hooks
     "active_row", "candidates", "click_pattern", "click_register", "row_letters", "row_states", "suggestion",
     "wait_idle", "wait_ready",
+    # several boards
+    "colour_board", "mode_round",
 ]
 
 CHROMIUM = chromium_path()

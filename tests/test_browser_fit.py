@@ -79,31 +79,12 @@ def test_every_mode_fits_the_screen(screen, name):
     page.goto(f"{page.base}/{name}")
     wait_ready(page)
     opened = check_fit(page, name, "opened")
-    # a round: an answer typed, coloured as fixed answers colour it (the first board's: solved)
-    from termo.core.feedback import feedback
-    from termo.games import get_mode
-
-    game = get_mode(name).game
-    answers = game.answers_norm
-    word = answers[len(answers) // 3]
-    boards = len(opened["boards"]) - (1 if opened["layout"] == "zoom" else 0)
-    page.focus("#board")
-    page.keyboard.type(word)
-    for b in range(boards):
-        pattern = feedback(word, answers[len(answers) // 3 + 7 * b], length=game.word_length)
-        if opened["layout"] == "zoom":
-            page.tap(f".mboard[data-board='{b}']")
-        for col, code in enumerate(pattern):
-            for _ in range("BYG".index(code) + 1):
-                tile = (f"#zoom .tile[data-zcol='{col}']" if opened["layout"] == "zoom"
-                        else f".tile[data-board='{b}'][data-row='0'][data-col='{col}']")
-                page.tap(tile) if page.kind == "phone" else page.click(tile)
-    with page.expect_response(lambda r: "/api/" in r.url and r.request.method == "POST"):
-        page.click("#register")
-    wait_idle(page)
+    # a round: an answer typed, every board coloured by its fixed answer (the first one's: solved)
+    word = mode_round(page, name, tap=page.kind == "phone")
     assert page.get_attribute("#message", "data-kind") in ("", "note"), page.inner_text("#message")
     assert page.get_attribute(".mboard[data-board='0']", "data-solved") == "true", word
     played = check_fit(page, name, "played")
+    boards = len(opened["boards"]) - (1 if opened["layout"] == "zoom" else 0)
     print(json.dumps({"mode": name, "screen": page.kind, "boards": boards, "layout": opened["layout"],
                       "tile": round(opened["tile"], 1), "small": opened["small"] and round(opened["small"], 1),
                       "register_y": [round(opened["register"][1]), round(opened["register"][3])],

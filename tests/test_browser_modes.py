@@ -109,19 +109,9 @@ def zoomed(page) -> bool:
     return page.evaluate("(document.querySelector('#board') || {dataset: {}}).dataset.layout") == "zoom"
 
 
-def colour_board(page, board: int, row: int, pattern: str) -> None:
-    """Click (or tap) board ``board``'s tiles of ``row`` to ``pattern``; on a narrow screen in the
-    large view of that board (a tap on its small copy shows it there)."""
-    if zoomed(page):
-        if page.get_attribute("#zoom", "data-shows") != str(board):
-            press(page, f".mboard[data-board='{board}']")
-        assert page.get_attribute("#zoom", "data-shows") == str(board)
-        tiles = "#zoom .tile[data-zrow='{row}'][data-zcol='{col}']"
-    else:
-        tiles = ".tile[data-board='{board}'][data-row='{row}'][data-col='{col}']"
-    for col, code in enumerate(pattern):
-        for _ in range(CLICKS[code]):
-            press(page, tiles.format(board=board, row=row, col=col))
+def colour(page, board: int, row: int, pattern: str) -> None:
+    """Board ``board``'s tiles of ``row`` clicked (a phone: tapped) to ``pattern``."""
+    colour_board(page, board, row, pattern, tap=getattr(page, "kind", "") == "phone")
 
 
 def register(page, by_key: bool) -> None:
@@ -182,7 +172,7 @@ def play(page, name: str, by_keys: bool) -> int:
                     page.keyboard.press(DIGITS[code])
         else:
             for b, pattern in patterns.items():
-                colour_board(page, b, turn, pattern)
+                colour(page, b, turn, pattern)
         for b, pattern in patterns.items():
             assert row_colours(page, b, turn) == [STATES[c] for c in pattern]
         register(page, by_keys)
@@ -227,8 +217,8 @@ def test_dueto_whole_game(tab):
 
 def test_dueto_refused_round_is_said_in_portuguese(tab):
     open_mode(tab, "dueto")
-    colour_board(tab, 0, 0, "GGGGG")
-    colour_board(tab, 1, 0, "GGGGG")
+    colour(tab, 0, 0, "GGGGG")
+    colour(tab, 1, 0, "GGGGG")
     register(tab, by_key=False)
     kind, text = tab.get_attribute("#message", "data-kind"), tab.inner_text("#message")
     assert kind == "error" and "cada tabuleiro tem a sua resposta" in text, text
@@ -273,7 +263,7 @@ def grey_ghost(page, row: int) -> str:
     """Colour the ghosted suggestion grey on both boards of Dueto (one click a tile); the word."""
     word = suggestion(page)
     for board in (0, 1):
-        colour_board(page, board, row, "BBBBB")
+        colour(page, board, row, "BBBBB")
         assert row_colours(page, board, row) == ["absent"] * 5
     return word
 
@@ -283,8 +273,8 @@ def test_no_phantom_round_on_dueto_when_the_level_changes(page):
     word, so the grey colours (they were LINDE's) go and Register stays off; before, they stayed
     on FILME and Register sent filme:BBBBB/BBBBB, a round never played."""
     open_mode(page, "dueto")
-    colour_board(page, 0, 0, "BBBBB")
-    colour_board(page, 1, 0, "BBBBB")
+    colour(page, 0, 0, "BBBBB")
+    colour(page, 1, 0, "BBBBB")
     register(page, by_key=False)
     first = grey_ghost(page, 1)
     assert not page.locator("#register").is_disabled()
@@ -307,8 +297,8 @@ def test_no_phantom_round_on_dueto_when_the_level_changes_during_a_search(page):
     """The level changed while a round is being searched: that round is asked again at the new
     level (it is not lost), and the new suggestion's row is uncoloured."""
     open_mode(page, "dueto")
-    colour_board(page, 0, 0, "BBBBB")
-    colour_board(page, 1, 0, "BBBBB")
+    colour(page, 0, 0, "BBBBB")
+    colour(page, 1, 0, "BBBBB")
     gate = Gate(page, "/suggest")
     page.click("#register")
     gate.wait_held()
@@ -328,11 +318,11 @@ def test_no_phantom_round_on_dueto_when_the_level_changes_during_a_search(page):
 
 def test_a_mode_board_is_kept_across_a_reload_and_in_the_address(page, browser):
     open_mode(page, "dueto")
-    colour_board(page, 0, 0, "BBBBB")
-    colour_board(page, 1, 0, "BYBBB")
+    colour(page, 0, 0, "BBBBB")
+    colour(page, 1, 0, "BYBBB")
     register(page, by_key=False)
     second = suggestion(page)
-    colour_board(page, 1, 1, "Y")  # the row being filled
+    colour(page, 1, 1, "Y")  # the row being filled
     page.reload()
     wait_ready(page)
     assert page.input_value("#opt-level") == "2" and suggestion(page) == second
@@ -372,17 +362,17 @@ def test_a_mode_board_has_the_keyboard_colours_high_contrast_and_the_warm_up_not
     with page.expect_response(asks):
         page.select_option("#opt-level", "2")
     wait_idle(page)
-    colour_board(page, 0, 0, "GBBBB")
-    colour_board(page, 1, 0, "YBBBB")
+    colour(page, 0, 0, "GBBBB")
+    colour(page, 1, 0, "YBBBB")
     register(page, by_key=False)
     # tarso: t correct on board 1, present on board 2, absent on the boards left uncoloured
     segs = page.eval_on_selector_all("#keyboard .key[data-key='t'] .seg", "ss => ss.map(s => s.dataset.state)")
     assert segs == ["correct", "present", "absent", "absent"]
     page.check("#opt-contrast")
     assert page.get_attribute("body", "data-contrast") == "high"
-    colour = page.eval_on_selector("#keyboard .key[data-key='t'] .seg[data-board='0']",
-                                   "s => getComputedStyle(s).backgroundColor")
-    assert colour == "rgb(245, 121, 58)"  # the high-contrast orange
+    shown = page.eval_on_selector("#keyboard .key[data-key='t'] .seg[data-board='0']",
+                                  "s => getComputedStyle(s).backgroundColor")
+    assert shown == "rgb(245, 121, 58)"  # the high-contrast orange
 
 
 def test_the_switcher_names_its_own_page_after_back(page):

@@ -75,13 +75,13 @@ def board_config(board) -> dict:
         "alphabet": game.symbols or "".join(sorted(set("".join(game.probes_norm)))),
         "locale": LOCALES.get(game.language, "en"),
         "unit": game.unit,
-        "opener": None if several else game.default_opener,
+        "opener": game.default_opener,
         "uniform_prior": bool(game.uniform_prior),
         "has_extended": base == "termo",
         "has_strict": base.startswith("nerdle"),
         "digit_colours": game.unit == "letters",  # 1/2/3 set colours only where digits are not symbols
         "keyboard": KEYBOARDS.get(base) or [game.symbols],
-        "list": None if several else 200,  # candidates shown in the list
+        "list": 200,  # candidates shown in the list
         "text": page_text(game.language, mode.boards),
     }
     if several:
