@@ -22,6 +22,7 @@
   const MIN_MINI = 5;       // px: the smallest tile of a small copy (colours only below LETTERS)
   const MAX_MINI = 16;
   const LETTERS = 12;       // px: a small copy shows its letters from this tile size on
+  const FLOOR = 10;         // px: below this the page gives up fitting the height and scrolls
   const MARGIN = 6;         // px kept free below the keyboard
   // one board's geometry (px): gap between tiles, padding, border, heading (and the gap below it)
   const GRID = { gap: 2, pad: 2, bd: 2, head: 16 };
@@ -105,9 +106,14 @@
     const grid = bestGrid(w, h, bg);
     if (narrow.matches && grid.t < MIN_TILE) {
       const zoom = bestZoom(w, h, bg);
-      if (zoom && zoom.t > grid.t) return Object.assign({ zoom: true, bg }, zoom);
+      if (zoom && zoom.t > grid.t && zoom.t >= FLOOR) return Object.assign({ zoom: true, bg }, zoom);
     }
-    return { zoom: false, bg, t: Math.max(grid.t, MIN_MINI), cols: grid.cols };
+    if (grid.t >= FLOOR) return { zoom: false, bg, t: grid.t, cols: grid.cols };
+    // a window too low for any of it (a phone held sideways): the page's own columns, the tiles
+    // as wide as they fit, and the page scrolls
+    const cols = Math.min(B, cfg.columns || B);
+    return { zoom: false, bg, t: Math.max(FLOOR, Math.min(MAX_TILE, tileIn(B, cols, w, Infinity, GRID, bg))), cols,
+      scroll: true };
   }
 
   function fit() {
@@ -123,10 +129,14 @@
       apply(chosen);
       const over = overflow();
       const wide = board.scrollWidth - board.clientWidth;
-      if (over <= 0 && wide <= 0) break;
-      if (over > 0) h -= Math.ceil(over);
+      if ((over <= 0 || chosen.scroll) && wide <= 0) break;
+      if (over > 0 && !chosen.scroll) h -= Math.ceil(over);
       if (wide > 0) w -= wide;
     }
+    // the boards' headings: their names only where name and badge both fit (else the badge alone)
+    board.dataset.names = "on";
+    const heads = Array.from(board.querySelectorAll(".mboard[data-board] .mboard-head"));
+    if (heads.some((head) => head.scrollWidth > head.clientWidth)) board.dataset.names = "off";
     return chosen;
   }
 
