@@ -16,9 +16,9 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from cli.common import out_folder, print_json, progress_bar, user_errors
-from termo.interface.requests import load_game
 from cli.limits import MAX_SEED, check_answers, check_search
-from termo.interface.requests import parse_int
+from termo.interface.requests import load_game, parse_int
+from termo.interface.suggest import Config
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
                          ObjectiveOption, OptionGroup, TOption, command_backend, with_options)
 from termo.core.errors import TermoError
@@ -162,9 +162,9 @@ def battery_command(
         return
     if objective != "finish":
         raise TermoError("--objective applies to a mode of several boards (--game dueto, quordle, ...)")
-    from termo.analysis.battery import BATTERIES, battery_secrets
-    from termo.analysis.experiments import battery_experiment
-    from termo.analysis.strategies import parse_strategies
+    from termo.interface.bench import BATTERIES, battery_secrets
+    from termo.interface.bench import battery_experiment
+    from termo.interface.bench import parse_strategies
 
     if set_name not in BATTERIES:
         raise TermoError(f"unknown battery {set_name!r} (choose from {', '.join(BATTERIES)})")
@@ -201,12 +201,11 @@ def _mode_named(name: Optional[str]):
 def _mode_battery(study: Study, mode, strategies: Optional[str], n: Optional[int], seed: int, t: float,
                   objective: Optional[str]) -> None:
     """`termo bench battery --game MODE`: level 2 and 3 on the same seeded tuples (termo.analysis.mode_battery)."""
-    from termo.analysis.mode_battery import mode_markdown, parse_mode_strategies, run_mode_battery
-    from termo.analysis.report import write_report
-    from termo.engine.multi.level2 import check_objective
+    from termo.interface.bench import mode_markdown, parse_mode_strategies, run_mode_battery
+    from termo.interface.bench import write_report
 
     names = parse_mode_strategies(strategies)
-    goal = check_objective(objective).name
+    goal = Config(objective=str(objective).strip().lower()).objective
     n = MODE_BATTERY_GAMES if n is None else n
     if n > MODE_BATTERY_MAX:
         raise TermoError(f"--n is at most {MODE_BATTERY_MAX:,} for a mode's battery, got {n}")
@@ -232,8 +231,8 @@ def sweep_t_command(
 ) -> None:
     """The entropy strategy at several prior temperatures, same secrets, own optimal opener per T."""
     _termo_study(study.game_name, "sweep-t")
-    from termo.analysis.battery import battery_secrets
-    from termo.analysis.experiments import sweep_t_experiment
+    from termo.interface.bench import battery_secrets
+    from termo.interface.bench import sweep_t_experiment
     from termo.games import get_game
 
     temps = [_parse_t(x) for x in temperatures.split(",") if x.strip()]
@@ -260,8 +259,8 @@ def extended_command(
 ) -> None:
     """Answers-only (6,046) vs extended (8,629) probe space, same secrets, level 2 and level 3."""
     _termo_study(study.game_name, "extended")
-    from termo.analysis.battery import battery_secrets
-    from termo.analysis.experiments import extended_experiment
+    from termo.interface.bench import battery_secrets
+    from termo.interface.bench import extended_experiment
     from termo.games import get_game
 
     try:
@@ -302,7 +301,7 @@ def worlds_command(
 ) -> None:
     """Termo study: is SERÃO a good opener? Rankings, cuts, closed/open worlds, regret, (N, T) grid."""
     _termo_study(study.game_name, "worlds")
-    from termo.analysis.experiments import worlds_experiment
+    from termo.interface.bench import worlds_experiment
 
     temperature, inside = _parse_t(t), _parse_t(world_t)
     _run_study(study, "worlds", 100, functools.partial(worlds_experiment, t=temperature, world_t=inside, word=word))
@@ -313,7 +312,7 @@ def worlds_command(
 def areio_command(ctx: typer.Context, study: Study = None) -> None:
     """Termo study: the conjugated probe AREIO in the extended space: ranks, open grid, games, regret."""
     _termo_study(study.game_name, "areio")
-    from termo.analysis.experiments import areio_experiment
+    from termo.interface.bench import areio_experiment
 
     _run_study(study, "areio", 50, areio_experiment, extended=True)
 
@@ -327,7 +326,7 @@ def catalog_command(
 ) -> None:
     """Termo study: the best opener of every world (bits optimum and level-3 optimum with E)."""
     _termo_study(study.game_name, "catalog")
-    from termo.analysis.experiments import catalog_experiment
+    from termo.interface.bench import catalog_experiment
 
     _run_study(study, "catalog", 17, functools.partial(catalog_experiment, level3=level3))
 

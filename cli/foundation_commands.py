@@ -124,7 +124,7 @@ def matrix_command(
     json_out: JsonOption = False,
 ) -> None:
     """Build (or load from the cache) the pattern matrix; report shape, signature, time, cache path."""
-    from termo.engine.matrix import build_info
+    from termo.interface.matrix import build_info
 
     backend = command_backend(ctx, backend)
     info = build_info(load_game(game_name, extended=extended, strict=strict), get_backend(backend), rebuild=rebuild)

@@ -94,7 +94,7 @@ def openers_command(
     if json_out:
         print_json(table["openers"])
         return
-    from termo.robustness.opener_table import summary
+    from termo.interface.robustness import summary
 
     _print_table(table, summary(table, TOP_SHOWN))
 
@@ -115,7 +115,7 @@ def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit:
     from backends import get_backend
     from termo.core.prior import parse_temperature
     from termo.games import resolve_name
-    from termo.robustness.opener_table import TableConfig
+    from termo.interface.robustness import TableConfig
 
     name = resolve_name(game_name)
     temperature = 1.0 if t is None else parse_temperature(t)
@@ -126,7 +126,7 @@ def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit:
         check_int("limit", limit, 1)
     if only is not None and limit is not None:
         raise TermoError("give --only or --limit, not both")
-    from termo.robustness.greedy_tree import FOLLOW_UPS
+    from termo.interface.robustness import FOLLOW_UPS
 
     if follow_up not in FOLLOW_UPS:
         raise TermoError(f"--follow-up must be one of {', '.join(FOLLOW_UPS)}, not {follow_up!r}")
@@ -137,7 +137,7 @@ def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit:
 def _run_table(config, store, executor, info: dict, folder: Path, out: Optional[Path]) -> dict:
     """Compute the table (progress on stderr), write it to ``out`` if given; the executor is closed."""
     from termo.core.executors import ClusterStopped
-    from termo.robustness.opener_table import run_table
+    from termo.interface.robustness import run_table
 
     try:
         with progress_bar(f"openers ({config.game})", unit="openers") as update:

@@ -108,7 +108,7 @@ def optimal_command(
     """The minimum expected number of guesses, proved by branch and bound (or the bounds reached);
     with --rank N, every first word ranked, the N best proved; for a mode (--game quarteto), the
     proved best expected objective of a small product state."""
-    from termo.exact import beam_value, solve
+    from termo.interface.exact import beam_value, solve
     from termo.core.prior import parse_temperature
 
     backend = command_backend(ctx, backend)
@@ -164,9 +164,9 @@ def _mode_named(name):
 
 def _optimal_mode(mode, history, objective, backend, json_out: bool) -> None:
     """The exact value of a mode's state after ``history`` (one line and exit 2 when too large)."""
-    from termo.engine.multi.level2 import check_objective
-    from termo.engine.multi.exact import MultiExact, joint_product
-    from termo.engine.multi.factory import multi_solver
+    from termo.interface.exact import check_objective
+    from termo.interface.exact import MultiExact, joint_product
+    from termo.interface.exact import multi_solver
     from termo.interface.positions import position
 
     goal = check_objective(objective)

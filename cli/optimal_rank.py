@@ -88,7 +88,7 @@ def optimal_rank(game, n: int, hard: bool, t: float, loss: float, cluster: Clust
 def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> dict:
     """`termo.exact.ranking.rank_first_words` with the command's checkpoints, executor and progress."""
     from termo.core.executors import ClusterStopped
-    from termo.exact.ranking import rank_first_words, rank_store
+    from termo.interface.exact import rank_first_words, rank_store
 
     check_int("rank", n, 1, MAX_RANK)
     check_int("chunk", cluster.chunk, 1, 100_000)

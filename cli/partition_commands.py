@@ -53,7 +53,7 @@ def partition_command(
     json_out: JsonOption = False,
 ) -> None:
     """How GUESS splits the candidates left by the history: groups, worst group, expected remaining, bits."""
-    from termo.engine.partition import guess_metrics, make_state
+    from termo.interface.partition import guess_metrics, make_state
     from termo.core.prior import parse_temperature
 
     g = load_game(game)
@@ -87,7 +87,7 @@ def rank_command(
     backend: BackendOption = None,
 ) -> None:
     """Rank every probe of the game over the candidates left by the history."""
-    from termo.engine.partition import check_criterion, make_state, rank_probes
+    from termo.interface.partition import check_criterion, make_state, rank_probes
     from termo.core.prior import parse_temperature
 
     backend = command_backend(ctx, backend)
@@ -126,7 +126,7 @@ def second_guess_command(
     backend: BackendOption = None,
 ) -> None:
     """The Russian study's table for any game: H0, the opener's split, the best second guesses."""
-    from termo.analysis.second_guess import second_guess_markdown, second_guess_study, write_second_guess
+    from termo.interface.partition import second_guess_markdown, second_guess_study, write_second_guess
     from termo.core.prior import parse_temperature
 
     backend = command_backend(ctx, backend)

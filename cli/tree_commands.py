@@ -54,10 +54,10 @@ def build_command(
 ) -> None:
     """Build a complete strategy tree: every branch by feedback until every answer is solved."""
     from termo.core.prior import parse_temperature
-    from termo.trees.build import build_tree, check_method
-    from termo.trees.evaluate import evaluate
-    from termo.trees.fileformat import write_tree
-    from termo.trees.store import cache_path
+    from termo.interface.trees import build_tree, check_method
+    from termo.interface.trees import evaluate
+    from termo.interface.trees import write_tree
+    from termo.interface.trees import cache_path
 
     backend = command_backend(ctx, backend)
     try:
@@ -98,14 +98,14 @@ def build_command(
 
 
 def _read(file: str):
-    from termo.trees.fileformat import read_tree
+    from termo.interface.trees import read_tree
 
     return read_tree(file)
 
 
 def eval_command(file: FileArg, json_out: JsonOption = False) -> None:
     """Replay a tree against every answer: mean guesses, histogram, worst case, losses."""
-    from termo.trees.evaluate import evaluate
+    from termo.interface.trees import evaluate
 
     try:
         tree, game = _read(file)
@@ -134,7 +134,7 @@ def show_command(
     json_out: JsonOption = False,
 ) -> None:
     """Print a tree's top levels, or the guesses it plays against one answer."""
-    from termo.trees.show import answer_path, format_levels, format_path, top_levels
+    from termo.interface.trees import answer_path, format_levels, format_path, top_levels
 
     try:
         levels = parse_int("depth", depth, 1, 64)

@@ -19,6 +19,7 @@ MAX_TEXT = 64  # characters of a text field (game, guess, answer, opener)
 MAX_ADVISORS = 16  # solver configurations kept in memory (LRU)
 MAX_WAITING = 64  # searches waiting for a worker before the server answers 503
 MAX_RESULTS = 2048  # answers kept in memory (LRU, keyed by the whole request; a few KB each)
+MAX_RESULT_BYTES = 16 * 1024 * 1024  # ... and at most this many bytes of their JSON (web.jobs.answer_bytes)
 WORKERS = 2  # worker threads running searches (the machine has 2 cores)
 MAX_CONNECTIONS = 1000  # open connections (lowered to fit the descriptor limit: web.connections)
 IDLE_TIMEOUT = 5.0  # seconds a connection may stay silent before its first request (and between requests)

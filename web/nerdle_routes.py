@@ -41,19 +41,19 @@ def _source() -> Optional[str]:
 
 
 def _archive(date: str) -> dict:
-    from termo.puzzles.service import archive_puzzle
+    from termo.interface.puzzles import archive_puzzle
 
     return archive_puzzle(date)
 
 
 def _today(date: Optional[str]) -> dict:
-    from termo.puzzles.today import todays_nerdle
+    from termo.interface.puzzles import todays_nerdle
 
     return todays_nerdle(date or None, _source(), retry_seconds=_retry_seconds())
 
 
 def _stats(month: Optional[str]) -> dict:
-    from termo.puzzles.stats import archive_stats
+    from termo.interface.puzzles import archive_stats
 
     return archive_stats(month or None)
 
@@ -160,7 +160,7 @@ def _form(action: str, name: str, value: str, placeholder: str) -> str:
 @router.get("/nerdle/archive", response_class=HTMLResponse)
 def page_archive(date: Optional[str] = None):
     """The archive page for ``date`` (default: today, UTC)."""
-    from termo.puzzles.archive import RETROACTIVE_NOTE, utc_today
+    from termo.interface.puzzles import RETROACTIVE_NOTE, utc_today
 
     date = date or utc_today().isoformat()
     form = _form("/nerdle/archive", "date", date, "YYYY-MM-DD")
@@ -205,7 +205,7 @@ def page_today(date: Optional[str] = None):
 @router.get("/nerdle/stats", response_class=HTMLResponse)
 def page_stats(month: Optional[str] = None):
     """Statistics of a month (default: this UTC month) and the month before."""
-    from termo.puzzles.archive import RETROACTIVE_NOTE
+    from termo.interface.puzzles import RETROACTIVE_NOTE
 
     form = _form("/nerdle/stats", "month", month or "", "YYYY-MM")
     note = f'<p class="note">{_e(RETROACTIVE_NOTE)}</p>'
@@ -213,7 +213,7 @@ def page_stats(month: Optional[str] = None):
         data = _stats(month)
     except TermoError as err:
         return _page("Nerdle archive statistics", f'{note}{form}<p class="error">{_e(_line(err))}</p>', status=422)
-    from termo.puzzles.stats import month_sections
+    from termo.interface.puzzles import month_sections
 
     sections = []
     for label, m in month_sections(data, current=not month):

@@ -189,6 +189,21 @@ def check_options(game: str | None = None, level=3, t=1.0, beam=10, depth=1, ext
     return _config(g, level, t, beam, depth, check_text("opener", opener), hard, objective).level
 
 
+def suggest_lane(game: str | None = None, history=(), level=3, t=1.0, beam=10, depth=1, extended: bool = False,
+                 strict: bool = False, hard: bool = False, opener: str = "default", objective: str = "finish",
+                 **_) -> str:
+    """Where a suggestion runs, its options checked first (`check_options`'s errors): ``long`` for
+    a level-3 search, ``short`` for an answer read from a book (`termo.interface.suggest.answered_at_once`:
+    a one-board opener, a kept first move of several boards) or below level 3."""
+    from termo.interface.suggest import answered_at_once
+
+    m = load_board(game, extended=extended, strict=strict)
+    config = _config(m, level, t, beam, depth, check_text("opener", opener), hard, objective)
+    if config.level < 3 or answered_at_once(m, config, check_history(history)):
+        return "short"
+    return "long"
+
+
 def feedback(guess: str, answer: str, game: str | None = None, strict: bool = False) -> tuple[dict, list[str]]:
     """``termo feedback GUESS ANSWER --json``: the colours of ``guess`` when the secret is ``answer``."""
     from termo.core.feedback import colours, render_squares
@@ -207,7 +222,7 @@ def feedback(guess: str, answer: str, game: str | None = None, strict: bool = Fa
 
 def partition(guess: str, history=(), game: str | None = None, t=1) -> tuple[dict, list[str]]:
     """``termo partition GUESS HISTORY... --json``: how ``guess`` splits the candidates left."""
-    from termo.engine.partition import guess_metrics, make_state
+    from termo.interface.partition import guess_metrics, make_state
 
     items = check_history(history)
     check_text("guess", guess)

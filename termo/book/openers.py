@@ -69,20 +69,20 @@ def _code_tokens(path: Path) -> str:
     return "\n".join(out)
 
 
-_SIGNATURE = None
+@functools.lru_cache(maxsize=None)
+def code_signature(modules: tuple[str, ...]) -> str:
+    """First 12 hex digits of sha256 over the code tokens of ``modules`` (paths in the repository)."""
+    root = Path(__file__).resolve().parents[2]  # the repository
+    digest = hashlib.sha256()
+    for name in modules:
+        digest.update(name.encode())
+        digest.update(_code_tokens(root / name).encode("utf-8"))
+    return digest.hexdigest()[:12]
 
 
 def search_signature() -> str:
     """First 12 hex digits of sha256 over the search modules' code tokens."""
-    global _SIGNATURE
-    if _SIGNATURE is None:
-        root = Path(__file__).resolve().parents[2]  # the repository
-        digest = hashlib.sha256()
-        for name in SEARCH_MODULES:
-            digest.update(name.encode())
-            digest.update(_code_tokens(root / name).encode("utf-8"))
-        _SIGNATURE = digest.hexdigest()[:12]
-    return _SIGNATURE
+    return code_signature(SEARCH_MODULES)
 
 
 def cache_key(solver) -> str:

@@ -51,7 +51,23 @@ def parse_turn(item: str, boards: int) -> tuple[str, list]:
     return guess, [None if s == SOLVED_SLOT else s for s in slots]
 
 
-class OneBoard:
+class _Position:
+    """What one board and several share: the game so far is ``now`` (a `Session`, a `BoardsState`)."""
+
+    @property
+    def won(self) -> bool:
+        return self.now.won
+
+    @property
+    def out_of_turns(self) -> bool:
+        return self.now.out_of_turns
+
+    @property
+    def over(self) -> bool:
+        return self.now.over
+
+
+class OneBoard(_Position):
     """One board: the `Session` of the game (its rounds, undo, hard mode)."""
 
     boards = 1
@@ -65,20 +81,12 @@ class OneBoard:
 
     # -- the game so far
     @property
+    def now(self):
+        return self.session
+
+    @property
     def played(self) -> int:
         return len(self.session.rounds)
-
-    @property
-    def won(self) -> bool:
-        return self.session.won
-
-    @property
-    def out_of_turns(self) -> bool:
-        return self.session.out_of_turns
-
-    @property
-    def over(self) -> bool:
-        return self.session.over
 
     def replay(self, history: Sequence[str], on_warning=None) -> None:
         """Apply every history item ``guess:colours`` (TermoError at the first bad one)."""
@@ -122,7 +130,7 @@ class OneBoard:
         return data
 
 
-class Boards:
+class Boards(_Position):
     """Several boards: the `BoardsState` after each turn (the last one is the position)."""
 
     def __init__(self, mode, matrix=None):
@@ -138,6 +146,8 @@ class Boards:
     def state(self):
         return self.states[-1]
 
+    now = state
+
     @property
     def session(self):
         """The single-board session the boards' checks run on (a guess's word, its warnings)."""
@@ -146,18 +156,6 @@ class Boards:
     @property
     def played(self) -> int:
         return self.state.turns
-
-    @property
-    def won(self) -> bool:
-        return self.state.won
-
-    @property
-    def out_of_turns(self) -> bool:
-        return self.state.out_of_turns
-
-    @property
-    def over(self) -> bool:
-        return self.state.over
 
     def play(self, word: str, patterns: Sequence) -> None:
         """Apply one turn (TermoError, nothing changed, when any part of it is wrong)."""

@@ -125,6 +125,28 @@ class Config:
         return text
 
 
+def answered_at_once(mode, config: Config, history) -> bool:
+    """Whether the answer to ``history`` is read from a book rather than searched: the interface
+    opener of one board (no round played, the default opener: `termo.book.openers.default_opener`
+    never searches), or the kept first move of several boards (`termo.book.boards`)."""
+    if history:
+        return False
+    if mode.boards == 1:
+        return config.opener == "default"
+    from termo.book.boards import has_first_move
+
+    return has_first_move(mode, config.level, config.objective, config.t)
+
+
+def import_solvers() -> None:
+    """Import the solvers of one board and several and the opener books ahead of the first
+    question (a server's worker does it while nobody waits)."""
+    import termo.book.boards  # noqa: F401
+    import termo.book.openers  # noqa: F401
+    import termo.engine.multi.factory  # noqa: F401
+    import termo.engine.solver  # noqa: F401
+
+
 def refused(flag: str, name: str) -> TermoError:
     """The one line for an option of one board asked of the mode ``name`` of several."""
     key = flag.lstrip("-").split()[0].replace("-", "_")  # --opener optimal -> opener
@@ -146,9 +168,11 @@ def _make_solver(game, level, config: Config):
     """The one fork between one board and several: the solver of ``game`` (a game, or a mode) at ``level``."""
     mode = as_mode(game)
     if mode.boards > 1:
+        from termo.book.boards import BoardsBook
         from termo.engine.multi.factory import multi_solver
 
-        return multi_solver(mode, level=level, objective=config.objective, backend=config.backend, t=config.t)
+        return BoardsBook(multi_solver(mode, level=level, objective=config.objective, backend=config.backend,
+                                       t=config.t))
     from termo.book.openers import Book
     from termo.engine.solver import Solver
 

@@ -1,32 +1,35 @@
 """What to play next: ``POST /api/suggest`` for a game or a mode of several boards, its
 several-board alias ``POST /api/mode/suggest`` (the body names a ``mode``), and ``GET /api/opener``.
 
-A level-3 question takes the ``long`` lane, its options checked on the short lane first (a refusal
-is answered at once, never behind a long search).
+A level-3 question takes the ``long`` lane (worker processes), its options checked on the short
+lane first (a refusal is answered at once, never behind a long search), unless a book answers it
+at once (`web.service.suggest_lane`: a one-board opener, a kept first move of several boards).
 """
 
 from __future__ import annotations
 
+import functools
+
 from fastapi import APIRouter, Depends
 
+from termo.interface.requests import USER_ERRORS
 from web import service
+from web.errors import refusal
 from web.jobs import Jobs
 from web.models import ModeSuggestBody, SuggestBody
 from web.routes.common import ERROR_RESPONSES, ask, jobs_of, level_of, query_bool
 
 router = APIRouter()
 
-# the options that choose the solver: checked on the short lane before a long search is queued
-SEARCH_OPTIONS = ("game", "level", "t", "beam", "depth", "extended", "strict", "hard", "opener", "objective")
-
 
 async def _suggest(fields: dict, jobs: Jobs):
     lane = "short"
-    if str(fields.get("level")).strip() == "3":
-        level = await level_of(jobs, {k: fields[k] for k in SEARCH_OPTIONS if k in fields})
-        if not isinstance(level, int):
-            return level
-        lane = "long"
+    if str(fields.get("level")).strip() == "3":  # a search, unless a book answers (service.suggest_lane)
+        try:
+            # not kept: a book that cannot answer yet may after the search (a kept first move)
+            lane = await jobs.run(None, functools.partial(service.suggest_lane, **fields))
+        except USER_ERRORS as err:
+            return refusal(err)
     return await ask(jobs, "suggest", service.suggest, fields, lane=lane)
 
 
