@@ -201,6 +201,8 @@ def test_dueto_whole_game(tab):
     tab.goto(tab.base + "/dueto")
     wait_ready(tab)
     assert tab.input_value("#opt-level") == "3"  # the CLI's default, as the one-board pages
+    reason = tab.inner_text("#reason")  # level 3's reason in the page's language, from reason_messages
+    assert "tabuleiro" in reason and "unsolved" not in reason and "search:" not in reason, reason
     open_mode(tab, "dueto")
     assert tab.get_attribute("html", "lang") == "pt"
     assert suggestion(tab) == "tarso"

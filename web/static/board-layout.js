@@ -7,7 +7,9 @@
  *     (8 boards on a wide screen: one row of eight; 4: a row of four, or 2×2);
  *   - "zoom" (a narrow screen where the grid's tiles would be under MIN_TILE px): the board being
  *     coloured large (#zoom, at least MIN_TILE px where the screen allows), beside or below small
- *     copies of every board (a tap on one shows it large).
+ *     copies of every board (a tap on one shows it large);
+ *   - a window too low for either (a phone held sideways: tiles under FLOOR px): the page's own
+ *     columns, the tiles as wide as they fit, and the page scrolls.
  * The sizes are CSS variables on #board (--tile, --cols, ...; board.css draws with them); the
  * geometry below is the one board.css gives the boards, and what is measured afterwards decides:
  * a layout that still overflows is made smaller until it fits.
