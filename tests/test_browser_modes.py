@@ -271,7 +271,7 @@ def grey_ghost(page, row: int) -> str:
 
 
 def test_no_phantom_round_on_dueto_when_the_level_changes(page):
-    """Issue 34: the ghost coloured grey, then the level changed: the new suggestion is another
+    """The phantom round: the ghost coloured grey, then the level changed: the new suggestion is another
     word, so the grey colours (they were LINDE's) go and Register stays off; before, they stayed
     on FILME and Register sent filme:BBBBB/BBBBB, a round never played."""
     open_mode(page, "dueto")
@@ -284,7 +284,7 @@ def test_no_phantom_round_on_dueto_when_the_level_changes(page):
         page.select_option("#opt-level", "3")
     wait_idle(page)
     second = suggestion(page)
-    assert second and second != first, (first, second)  # the case of the issue: linde, then filme
+    assert second and second != first, (first, second)  # after tarso BBBBB/BBBBB: linde, then filme
     assert row_word(page, 0, 1) == plain(second)
     for board in (0, 1):
         assert row_colours(page, board, 1) == ["empty"] * 5, "the colours of another word stayed"
@@ -378,7 +378,8 @@ def test_a_mode_board_has_the_keyboard_colours_high_contrast_and_the_warm_up_not
 
 
 def test_the_switcher_names_its_own_page_after_back(page):
-    """Issue 36 item 8: switch game, press Back: the switcher shows this page's game."""
+    """Switch game, press Back: the switcher shows this page's game (the browser restored the
+    select as it was left: Wordle on the Termo page)."""
     for start, other in (("/", "wordle"), ("/dueto", "quordle")):
         open_board(page, start)
         page.select_option("#game-switcher", other)

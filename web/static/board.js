@@ -374,20 +374,13 @@
     if (!list) return;
     list.replaceChildren(...(data.boards || []).map((info) => {
       const li = document.createElement("li");
-      li.dataset.board = String(info.board - 1);
-      li.dataset.count = String(info.candidates);
-      li.dataset.solved = info.solved ? "true" : "false";
-      const head = document.createElement("span");
-      head.className = "info-head";
-      head.textContent = info.solved ? "✓ " + fmt(T.board_solved, { n: info.board, turn: info.solved_on })
-        : fmt(T.board_left, { n: info.board, count: info.candidates.toLocaleString(cfg.locale) });
-      li.appendChild(head);
-      if (!info.solved) {
-        const sample = document.createElement("span");
-        sample.className = "sample";
-        sample.textContent = (info.sample || []).slice(0, 6).join(" · ") + (info.candidates > 6 ? " …" : "");
-        li.appendChild(sample);
-      }
+      Object.assign(li.dataset, { board: String(info.board - 1), count: String(info.candidates),
+        solved: info.solved ? "true" : "false" });
+      const span = (className, text) => li.appendChild(Object.assign(document.createElement("span"), { className,
+        textContent: text }));
+      span("info-head", info.solved ? "✓ " + fmt(T.board_solved, { n: info.board, turn: info.solved_on })
+        : fmt(T.board_left, { n: info.board, count: info.candidates.toLocaleString(cfg.locale) }));
+      if (!info.solved) span("sample", (info.sample || []).slice(0, 6).join(" · ") + (info.candidates > 6 ? " …" : ""));
       return li;
     }));
   }
