@@ -12,8 +12,8 @@ with one line too; a body over `web.limits.MAX_BODY` bytes is 413; too many wait
 503. Warnings the CLI prints on stderr (a word outside the list) come in the ``X-Termo-Warnings``
 header (a JSON list, ASCII-escaped), so the JSON body has exactly the command's keys.
 
-Pages: ``/`` (Termo) and ``/{game}`` for each game; ``/{mode}`` for each mode of several
-boards (``/dueto``, ``/quarteto``, ...: `web.mode_routes`); ``/static/...`` the board's script, style
+Pages: ``/`` (Termo) and ``/{name}`` for each game and each mode of several boards (``/dueto``,
+``/quarteto``, ...: `web.page_routes`, one renderer); ``/static/...`` the board's script, style
 sheet and icon; ``/docs`` and ``/openapi.json`` the API description (``/docs`` a self-contained page rendered
 from the OpenAPI document, no script: it works offline). When
 `web.nerdle_routes` exists, its ``router`` is included too.
@@ -32,7 +32,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
-from web import mode_routes, page_routes
+from web import page_routes
 from web.routes import ROUTERS
 from web.errors import add_error_handlers
 from web.jobs import Jobs
@@ -133,7 +133,6 @@ def create_app(jobs: Optional[Jobs] = None, warm=False, warmup=None, allowed_hos
     routes = _include_puzzles(app)
     app.state.puzzle_links = tuple((path, label) for path, label in PUZZLE_PAGES if path in routes)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(mode_routes.router)  # /dueto, ... before the single boards' /{game}
     app.include_router(page_routes.router)
     return app
 

@@ -1,6 +1,7 @@
 """The board pages (`router`, included by `web.app.create_app` after the API and the puzzle
-routes): ``/`` (Termo) and ``/{game}`` for each game, ``/docs`` (the API description rendered
-from the OpenAPI document, no script) and ``/favicon.ico``.
+routes): ``/`` (Termo) and ``/{name}`` for every board name (`web.pages.board_names`: the games
+with a page and the registry's modes of several boards, one page renderer for all), ``/docs``
+(the API description rendered from the OpenAPI document, no script) and ``/favicon.ico``.
 
 A board page is rendered once per app, in a worker (`web.jobs.Jobs`), and kept
 (``app.state.pages``); the Nerdle boards link the puzzle pages the app serves
@@ -32,14 +33,14 @@ def _titles() -> dict:
 
 
 def page(app, name: str) -> str:
-    """The board page of game ``name``, rendered on first use and kept by ``app``."""
+    """The board page of ``name`` (a game or a mode), rendered on first use and kept by ``app``."""
     pages = app.state.pages
     if name not in pages:
-        from termo.games import get_game
+        from termo.games import get_mode
         from web.pages import render_board
 
         links = app.state.puzzle_links if name.startswith("nerdle") else ()
-        pages[name] = render_board(get_game(name), _titles(), links=links)
+        pages[name] = render_board(get_mode(name), _titles(), links=links)
     return pages[name]
 
 
@@ -62,10 +63,11 @@ async def index(request: Request, jobs: Jobs = Depends(jobs_of)):
 
 @router.get("/{game}", response_class=HTMLResponse, include_in_schema=False)
 async def board(game: str, request: Request, jobs: Jobs = Depends(jobs_of)):
-    from web.pages import PAGE_GAMES
+    """Every board name's page (a game or a mode); any other name is the 404 page."""
+    from web.pages import board_names
 
     key = game.strip().lower()
-    if key not in PAGE_GAMES:
+    if key not in board_names():
         from web.pages import render_not_found
 
         def not_found() -> str:
