@@ -13,35 +13,34 @@ with one line too; a body over `web.limits.MAX_BODY` bytes is 413; too many wait
 header (a JSON list, ASCII-escaped), so the JSON body has exactly the command's keys.
 
 Pages: ``/`` (Termo) and ``/{name}`` for each game and each mode of several boards (``/dueto``,
-``/quarteto``, ...: `web.page_routes`, one renderer); ``/static/...`` the board's script, style
+``/quarteto``, ...: `web.routes.pages`, one renderer); ``/static/...`` the board's script, style
 sheet and icon; ``/docs`` and ``/openapi.json`` the API description (``/docs`` a self-contained page rendered
-from the OpenAPI document, no script: it works offline). When
-`web.nerdle_routes` exists, its ``router`` is included too.
+from the OpenAPI document, no script: it works offline). `web.routes.puzzles`
+serves Nerdle's puzzle pages and their API.
 
-The pieces: `web.routes` (the API, one router per resource), `web.page_routes` (the pages), `web.errors` (the error
+The pieces: `web.routes` (the API, one router per resource), `web.routes.pages` (the pages), `web.errors` (the error
 answers), `web.middleware` (the body limit, HEAD, the host check, the security headers).
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 from typing import Optional
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
-from web import page_routes
 from web.routes import ROUTERS
 from web.errors import add_error_handlers
 from web.jobs import Jobs
 from web.middleware import AllowedHosts, BodyLimit, HeadAsGet, SecurityHeaders
-from web.page_routes import STATIC
+from web.routes import pages, puzzles
+from web.routes.pages import STATIC
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # the names a loopback server answers to
 GZIP_MINIMUM = 1024  # bytes: smaller answers are sent as they are
-# the Nerdle puzzle pages (web.nerdle_routes), linked from the Nerdle boards when they exist
+# the Nerdle puzzle pages (web.routes.puzzles), linked from the Nerdle boards
 PUZZLE_PAGES = (("/nerdle/today", "Today's Nerdle"), ("/nerdle/archive", "Archive"), ("/nerdle/stats", "Statistics"))
 
 
@@ -83,21 +82,6 @@ def _document_errors(app: FastAPI) -> None:
     app.openapi = openapi
 
 
-def _include_puzzles(app: FastAPI) -> set:
-    """`web.nerdle_routes`' router, when the module exists: the paths it serves (else none)."""
-    try:
-        nerdle = importlib.import_module("web.nerdle_routes")
-    except ModuleNotFoundError as err:
-        if err.name != "web.nerdle_routes":
-            raise
-        return set()
-    router = getattr(nerdle, "router", None)
-    if router is None:
-        return set()
-    app.include_router(router)
-    return {getattr(route, "path", "") for route in getattr(router, "routes", ())}
-
-
 def create_app(jobs: Optional[Jobs] = None, warm=False, warmup=None, allowed_hosts=None) -> FastAPI:
     """A fresh app (its own worker pools unless ``jobs`` is given). ``warm``: when the server
     starts, prepare every game (True) or the games named (a sequence; empty: none) in the background (`web.warmup.Warmup`: kernels, matrices, the
@@ -130,10 +114,10 @@ def create_app(jobs: Optional[Jobs] = None, warm=False, warmup=None, allowed_hos
     for router in ROUTERS:
         app.include_router(router)
     _document_errors(app)
-    routes = _include_puzzles(app)
-    app.state.puzzle_links = tuple((path, label) for path, label in PUZZLE_PAGES if path in routes)
+    app.include_router(puzzles.router)
+    app.state.puzzle_links = PUZZLE_PAGES
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(page_routes.router)
+    app.include_router(pages.router)  # last: /{name} serves every board
     return app
 
 

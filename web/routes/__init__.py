@@ -10,7 +10,8 @@
   server's health (``GET /api/health``).
 
 What they share (the worker pools, the call of a library function, the answer) is
-`web.routes.common`. A game is the mode of one board: every endpoint that plays takes either.
+`web.routes.common`. The pages are `web.routes.pages` (every board, ``/docs``; included last:
+``/{name}``) and `web.routes.puzzles` (Nerdle's puzzle pages and their API). A game is the mode of one board: every endpoint that plays takes either.
 """
 
 from web.routes import games, positions, suggest, words

@@ -19,7 +19,7 @@ from web.routes.common import jobs_of
 from web.jobs import Jobs
 from web.responses import SECURITY_HEADERS
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parents[1] / "static"
 PAGE_HEADERS = SECURITY_HEADERS  # every answer carries them (SecurityHeaders); kept for the pages' callers
 
 router = APIRouter()
