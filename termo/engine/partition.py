@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from backends import get_backend, host
+from backends.host_ops import search as host_search
 from termo.core.errors import TermoError
 
 CRITERIA = ("entropy", "minimax", "remaining")
@@ -75,7 +76,7 @@ class State:
         """The prior restricted to the candidates and renormalised (the engine's own weights)."""
         xp = host().xp
         cand = xp.asarray(self.candidates, dtype=xp.int64)
-        return host().state_weights(xp.asarray(self.prior, dtype=xp.float64), cand)
+        return host_search.state_weights(xp.asarray(self.prior, dtype=xp.float64), cand)
 
 
 def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) -> State:
@@ -219,7 +220,7 @@ def codes_entropy(state: State, codes) -> float:
     m = int(codes.shape[0])
     matrix_t = hx.reshape(hx.asarray(codes, dtype=hx.int64), (m, 1))
     sub_prior = hx.take(hx.asarray(state.prior, dtype=hx.float64), state.candidates)
-    return host().probe_entropy(matrix_t, hx.arange(m, dtype=hx.int64), sub_prior, 0, state.game.n_patterns)
+    return host_search.probe_entropy(matrix_t, hx.arange(m, dtype=hx.int64), sub_prior, 0, state.game.n_patterns)
 
 
 def codes_stats(state: State, codes) -> dict:

@@ -1,6 +1,6 @@
 """The exact solver's driver: the game's data for the engine, the budget loop, the result.
 
-The search itself (bounds, ordering, memo) is the backend's :class:`backends.exact_ops.ExactEngine`
+The search itself (bounds, ordering, memo) is the host's :class:`backends.host_ops.exact.ExactEngine`
 (docs/exact.md). This module decides what is solved: the root state (every answer, the game's
 turn limit), or, with an opener, each of its feedback groups with one round less; it spends the
 budget in slices (the memo keeps everything proved, so a slice resumes where the last stopped),
@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from backends import get_backend, host
+from backends.host_ops.exact import exact_engine
 from termo.engine import level3
 from termo.core.errors import TermoError
 from termo.games import EXACT, Game
@@ -141,7 +142,7 @@ class Problem:
         if self.hard:
             symbols, counts = hard_tables(game)
         options = {} if memo_slots is None else {"memo_slots": int(memo_slots)}
-        self.engine = self.backend.exact_engine(
+        self.engine = exact_engine(
             answers_major_matrix(game), self.weights, class_mass(game, self.weights), loss=self.search_loss,
             win_code=game.win_code, n_codes=game.n_patterns, max_rounds=game.max_turns,
             exact_rule=game.win_rule == EXACT, symbols=symbols, symbol_counts=counts, hard=self.hard,

@@ -7,7 +7,7 @@ game of one-byte feedback codes (Termo, Wordle, Russian Wordle) and on one of tw
 exact``) and the full-beam evaluations (``openers``, ``robustness``). Each of the warm-ups below
 runs its command's library path once on the smallest input that has the same argument types, so
 that after the first run no command compiles again (``bench/bench_warmup.py`` checks it from an
-empty kernel cache). They register with :func:`backends.host_ops.register_warm_up`, each keyed
+empty kernel cache). They register with :func:`backends.host_ops.sources.register_warm_up`, each keyed
 by its own sources, and run together the first time numba loads with a cold cache.
 
 The module sits above every layer it exercises (docs/ARCHITECTURE.md), so no engine module imports
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from backends.host_ops import family_sources, kernel_sources, register_warm_up
+from backends.host_ops.sources import family_sources, kernel_sources, register_warm_up
 
 _HERE = Path(__file__).resolve().parent.parent  # termo/
 SMALL_GAME = "nerdle-mini"  # 206 equations, two-byte codes: the Nerdle games' argument types in a second
