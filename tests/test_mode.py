@@ -1,6 +1,6 @@
 """Modes (several boards of one game, one shared turn limit) and their candidate state.
 
-`termo.games.mode.Mode` names the boards and the limit; `termo.engine.boards.BoardsState`
+`termo.games.mode.Mode` names the boards and the limit; `termo.engine.multi.boards.BoardsState`
 filters every unsolved board by its own colours of one guess. Each board's candidates are
 checked against a plain-Python oracle over the answer list (``feedback(guess, answer) ==
 pattern`` for every round the board saw); one board is the single-board `Session`, turn for turn.
@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from termo.core.errors import TermoError
 from termo.core.feedback import feedback
 from termo.core.messages import CATALOGUE, LANGS, render
-from termo.engine.boards import BoardsState
+from termo.engine.multi.boards import BoardsState
 from termo.engine.session import Session
 from termo.games import get_game
 from termo.games.mode import Mode
@@ -118,7 +118,7 @@ def test_a_single_board_mode_is_the_game_itself(termo):
     game = termo[0]
     mode = Mode.single(game)
     assert (mode.game, mode.boards, mode.max_turns, mode.label, mode.title) == (game, 1, 6, "termo", "Termo")
-    assert mode.is_single and get_mode("termo") == mode
+    assert mode.boards == 1 and get_mode("termo") == mode
     assert Mode(game, 3, 8).label == "termo-x3"
 
 

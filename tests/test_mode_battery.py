@@ -16,7 +16,7 @@ from termo.analysis.mode_battery import (ModeRun, figures, game_figures, mode_tu
                                          play_modes_lockstep, summarize_run, tuples_digest)
 from termo.core.errors import TermoError
 from termo.core.feedback import decode
-from termo.engine.boards import BoardsState
+from termo.engine.multi.boards import BoardsState
 from termo.games.mode import Mode
 
 
@@ -30,9 +30,9 @@ def matrix(game):
 
 @pytest.fixture(scope="module")
 def level2(game):
-    from termo.engine.joint_factory import joint_solver
+    from termo.engine.multi.factory import multi_solver
 
-    return joint_solver(Mode(game, 2, 7, key="dueto"), level=2)
+    return multi_solver(Mode(game, 2, 7, key="dueto"), level=2)
 
 
 class FirstCandidate:

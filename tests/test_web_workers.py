@@ -70,6 +70,38 @@ def test_kept_answers_are_bounded_and_user_errors_kept():
     assert calls == ["a", "b", "c", "bad", "crash", "crash"]
 
 
+def test_kept_answers_are_bounded_in_bytes_and_errors_kept_without_their_frames():
+    """The answer cache's second bound (web.limits.MAX_RESULT_BYTES): the bytes of the answers'
+    JSON; a refused request is kept as its error alone (its traceback held every frame's locals)."""
+    import gc
+    import weakref
+
+    jobs = Jobs(workers=1, max_results=1000, max_result_bytes=10_000)
+
+    class Big:  # what a failing frame holds (a session, a matrix)
+        pass
+
+    held = []
+
+    def fail():
+        big = Big()
+        held.append(weakref.ref(big))
+        raise service.TermoError("refused")
+
+    async def scenario():
+        for i in range(100):
+            await jobs.run(f"k{i}", lambda i=i: {"word": "x" * 500, "i": i})
+        with pytest.raises(service.TermoError):
+            await jobs.run("bad", fail)
+
+    asyncio.run(scenario())
+    jobs.shutdown()
+    assert jobs.result_bytes <= 10_000 and 10 < jobs.stats()["results_kept"] < 30
+    assert jobs.result_bytes == sum(entry[2] for entry in jobs._results.values())
+    gc.collect()
+    assert held[0]() is None  # the kept error does not keep the failing frame's objects
+
+
 def test_shared_errors_reach_every_waiter():
     jobs = Jobs(workers=1)
 

@@ -10,7 +10,7 @@ the same tuples, and the first ``k`` tuples of a battery of ``n > k`` games are 
 **The lockstep.** All games are played together, turn by turn: on each turn the joint state of
 every live game (the candidate arrays of its unsolved boards, in board order) is collected,
 equal joint states are asked once, in one ``choose_many(states, turns)`` call for the whole turn
-(`termo.engine.joint.JointSolver` and level 3's `JointSearch` have it). Each board's colours are
+(`termo.engine.multi.level2.MultiSolver` and level 3's `MultiSearch` have it). Each board's colours are
 read from the pattern matrix (answers are a prefix of the probes): the board is solved when the
 code is the win pattern, else its candidates keep those of the same code.
 
@@ -240,7 +240,7 @@ def run_mode_battery(mode, strategies: Sequence[str] = DEFAULT_STRATEGIES, *, n:
     ``progress(strategy, boards done, boards in all)`` follows each run. ``per_game``: each
     strategy's row also holds ``solved_on`` (per game, per board, 0 for failed).
     """
-    from termo.engine.joint_factory import joint_solver
+    from termo.engine.multi.factory import multi_solver
     from termo.engine.matrix import pattern_matrix
 
     tuples = mode_tuples(mode, n, seed)
@@ -250,7 +250,7 @@ def run_mode_battery(mode, strategies: Sequence[str] = DEFAULT_STRATEGIES, *, n:
     rows = {}
     for name in strategies:
         start = time.perf_counter()
-        solver = joint_solver(mode, level=LEVEL_NAMES[name], objective=objective, backend=backend, t=t)
+        solver = multi_solver(mode, level=LEVEL_NAMES[name], objective=objective, backend=backend, t=t)
         setup = time.perf_counter() - start
 
         def on_turn(turn, done, live, _name=name):

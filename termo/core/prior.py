@@ -192,20 +192,6 @@ class Prior:
         return "custom prior" if self.t is None else f"T={t_display(self.t)}"
 
 
-def log_weights(icf, t: float = 1.0):
-    """``−(icf − min icf)/t``: the log of the prior up to a constant (0 at the lowest scores,
-    ``−inf`` where it underflows past float64; all 0 at ``t = inf``)."""
-    import numpy  # errstate only: no array work
-
-    check_temperature(t)
-    xp = host().xp
-    scores = _scores(icf)
-    if math.isinf(t):
-        return xp.zeros(scores.shape, dtype=xp.float64)
-    with numpy.errstate(all="ignore"):
-        return -((scores - xp.min(scores)) / t)
-
-
 def rebased_prior(icf, t: float, members):
     """The prior re-based on the set ``members``: ``softmax(−icf/t)`` restricted to it and
     normalised there, in the stable form (so its mass is 1 whatever the global prior gives the

@@ -26,6 +26,11 @@ For one guess the metrics are (the keys of :func:`metrics_row`):
   the candidates);
 * ``candidates``: ``N``.
 
+`guess_metrics` (``termo partition``) adds ``wins``, the number of candidates the guess wins
+against, and ``expected_unsolved``, ``expected_remaining`` without the winning group (the
+answers *still unsolved* after the guess, the reading of ``termo tree build --remaining
+unsolved``): 0 when the guess wins against every candidate.
+
 Counts are vectorised over probes: for a block of probes, the codes ``M[block, S]`` go through the
 backend's ``row_histogram`` (NumPy: one ``bincount`` over ``row * n_patterns + code``), in blocks
 of about :data:`CELLS` histogram or code cells, so big games (Nerdle Classic: 17,723 probes x
@@ -246,6 +251,7 @@ def codes_stats(state: State, codes) -> dict:
         "sum_sq": sum_sq,
         "weighted": weighted,
         "wins": won > 0,
+        "won": won,
     }
 
 
@@ -279,6 +285,8 @@ def guess_metrics(state: State, text: str) -> tuple[dict, tuple[str, ...]]:
     row["in_probe_list"] = guess.probe is not None
     row["t"] = state.t
     row["game"] = state.game.label
+    row["wins"] = s["won"]  # the candidates this guess wins against (several under Nerdle's commutative rule)
+    row["expected_unsolved"] = (s["sum_sq"] - s["won"]) / state.n if state.n else 0.0  # the won ones left out
     return row, off_list_warnings(state.game, guess)
 
 

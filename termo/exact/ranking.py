@@ -288,6 +288,27 @@ def rank_first_words(game: Game, n: int = 5, *, hard: bool = False, t: float = 1
     return out
 
 
+def other_runs(store: CheckpointStore, game: Game, *, hard: bool = False, t: float = 1.0,
+               loss: float | None = None, sample: int = 64) -> str | None:
+    """When ``store`` holds checkpoints of other rankings (none of this one's was read): what
+    their options were, from the spec each records, beside this one's (``--status`` on another
+    run's folder said "0 settled" and nothing more); None when there is nothing to say."""
+    ours = spec_of(game, hard=hard, t=t, loss=loss).describe()
+    theirs = []
+    for data in store.records(sample):
+        meta = data.get("meta") if isinstance(data, dict) else None
+        if isinstance(meta, dict) and isinstance(meta.get("spec"), dict):
+            theirs.append(meta["spec"])
+    if not theirs:
+        return None
+    other = next((spec for spec in theirs if spec != ours), None)
+    if other is None:
+        return "they have these options but other chunks: give that run's --chunk"
+    names = {"matrix": "word lists and win rule"}
+    differ = [f"{names.get(k, k)} {other.get(k)!r}, here {ours[k]!r}" for k in ours if other.get(k) != ours[k]]
+    return f"they were made with {'; '.join(differ)}: give that run's options"
+
+
 def _threshold(results: dict, n: int) -> float:
     """The N-th best exact total so far (inf while fewer than N are known: with ``loss = inf`` a
     first word that must lose an answer has no finite total)."""

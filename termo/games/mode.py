@@ -10,7 +10,7 @@ won when every board is solved within the shared limit.
 A `Mode` holds the `Game` it plays (a value, never a plugin import: the registry or the caller
 builds it), so any number of boards is one line: ``Mode(game, boards=16, max_turns=21)``.
 `Mode.single(game)` is the one-board game itself, with the game's own turn limit.
-The candidate state of a mode in progress is `termo.engine.boards`.
+The candidate state of a mode in progress is `termo.engine.multi.boards`.
 """
 
 from __future__ import annotations
@@ -61,10 +61,6 @@ class Mode:
         if self.key:
             return self.key
         return self.game.label if self.boards == 1 else f"{self.game.label}-x{self.boards}"
-
-    @property
-    def is_single(self) -> bool:
-        return self.boards == 1
 
     def summary(self) -> dict:
         """Plain data for a listing (``termo games --json``): the mode's name and title, its base
