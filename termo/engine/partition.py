@@ -84,9 +84,10 @@ class State:
         return host_search.state_weights(xp.asarray(self.prior, dtype=xp.float64), cand)
 
 
-def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) -> State:
+def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None, prior=None) -> State:
     """The state after ``history`` (items ``guess:colours``, replayed strictly by
-    :class:`termo.engine.session.Session`); TermoError for a bad item or a history that ends in a win."""
+    :class:`termo.engine.session.Session`); TermoError for a bad item or a history that ends in a win.
+    ``prior``: the question's `termo.core.prior.Prior` when the caller has it (else made at ``t``)."""
     from termo.core.prior import Prior
     from termo.engine.session import Session
 
@@ -98,7 +99,7 @@ def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) 
         raise TermoError("the history ends with a win: no candidates are left to split", "partition.won")
     xp = host().xp
     cand = xp.asarray(session.candidates, dtype=xp.int64)
-    return State(game, cand, float(t), Prior.from_icf(game.icf, t).weights, items or tuple(session.history()))
+    return State(game, cand, float(t), Prior.at(game.icf, t, prior).weights, items or tuple(session.history()))
 
 
 def sweeper_for(state: State):

@@ -86,15 +86,16 @@ class ExactResult:
         return out
 
 
-def answer_weights(game: Game, t: float = 1.0):
+def answer_weights(game: Game, t: float = 1.0, prior=None):
     """(weights, weighted): 1 per answer for a uniform game (values are then sums of guesses,
-    exact integers), else the prior ``softmax(−ICF/T)`` (rules §2.5)."""
+    exact integers), else the prior ``softmax(−ICF/T)`` (rules §2.5): ``prior``'s, the question's
+    `termo.core.prior.Prior` when the caller has it (made at ``t``), else made here."""
     xp = host().xp
     if game.uniform_prior or (t is not None and math.isinf(t)):
         return xp.ones(game.n_answers, dtype=xp.float64), False
     from termo.core.prior import Prior
 
-    return Prior.from_icf(game.icf, t).weights, True
+    return Prior.at(game.icf, t, prior).weights, True
 
 
 def class_mass(game: Game, weights):
@@ -120,10 +121,12 @@ def hard_tables(game: Game):
 
 
 class Problem:
-    """One game's search: the engine over its matrix and weights, for one prior and mode."""
+    """One game's search: the engine over its matrix and weights, for one prior and mode
+    (``weights``: custom ones; ``prior``: the question's `termo.core.prior.Prior` at ``t`` when the
+    caller has it)."""
 
     def __init__(self, game: Game, *, hard: bool = False, t: float = 1.0, backend=None,
-                 loss: float = level3.LOSS_COST, memo_slots: int | None = None, weights=None):
+                 loss: float = level3.LOSS_COST, memo_slots: int | None = None, weights=None, prior=None):
         from termo.engine.matrix import answers_major_matrix, pattern_matrix
 
         self.game = game
@@ -135,7 +138,7 @@ class Problem:
         self.search_loss = LOSS_NOT_ALLOWED if math.isinf(self.loss) else self.loss
         self.backend = get_backend(backend)
         if weights is None:
-            self.weights, self.weighted = answer_weights(game, self.t)
+            self.weights, self.weighted = answer_weights(game, self.t, prior)
         else:
             self.weights, self.weighted = host().xp.asarray(weights, dtype=host().xp.float64), True
         symbols = counts = None
