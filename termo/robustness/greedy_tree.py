@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from backends import get_backend, host
 from backends.host_ops import search as host_search
+from termo.core.keys import candidate_key
 from termo.engine.level3 import LOSS_COST
 from termo.worlds.world import termo_defaults
 from termo.robustness import win_rule
@@ -139,10 +140,10 @@ class GreedyTreeEvaluator:
             node_index: dict = {}
             pending = []  # (child position, node id) whose value comes from the next depth
             node_first = []  # child position of each node's first occurrence
-            cm_bytes = cm.tobytes()
+            cm_bytes = candidate_key(cm)  # every child's key at once: its slice is candidate_key(child)
             co_list = co.tolist()
             for k in internal.tolist():
-                key = cm_bytes[4 * co_list[k] : 4 * co_list[k + 1]]
+                key = cm_bytes[8 * co_list[k] : 8 * co_list[k + 1]]
                 cached = self._values.get((key, r))
                 if cached is not None:
                     values[k] = cached
