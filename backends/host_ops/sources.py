@@ -43,9 +43,10 @@ def kernel_sources() -> tuple:
     return (*family_sources("search", "tree"), _HERE / "search.py", _BACKENDS / "numpy_backend.py")
 
 
-def register_warm_up(callback, sources) -> None:
-    """Run ``callback()`` once when numba first loads with a cache not warmed for ``sources``
-    (see :mod:`backends.numba_shim`)."""
+def register_warm_up(callback, sources, seconds: float | None = None) -> None:
+    """Run ``callback()`` once when numba first loads with a cache not warmed for ``sources``;
+    ``seconds``: what it compiles from an empty cache, the first run's notice's estimate (see
+    :mod:`backends.numba_shim`)."""
     from backends import numba_shim
 
-    numba_shim.register_warm_up(callback, sources)
+    numba_shim.register_warm_up(callback, sources, seconds)
