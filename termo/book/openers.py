@@ -31,7 +31,7 @@ import tokenize
 import weakref
 from pathlib import Path
 
-from backends.host_ops import TREE_SEARCH_SOURCES
+from backends.host_ops.sources import TREE_SEARCH_SOURCES
 from termo.core.decision import Choice, Decision
 from termo.core.entry_store import EntryStore, bundle_get, number_in, write_bundle
 from termo.core.messages import Message
@@ -40,7 +40,7 @@ from termo.core.paths import cache_dir, data_dir
 CACHE_NAME = "openers.json"  # the shipped bundle (data/)
 STORE_NAME = "openers"  # the user cache folder (cache_dir())
 # The modules whose code decides the level-3 search result: the domain's, then the backend
-# modules of the tree's host bookkeeping (``backends.host_ops.TREE_SEARCH_SOURCES``).
+# modules of the tree's host bookkeeping (``backends.host_ops.sources.TREE_SEARCH_SOURCES``).
 # The entropy sweeps (termo/engine/entropy.py and the backends' sweeps) are left out on purpose, as in
 # the reference: they only have to agree with their plain-Python oracle on the §5.2 order.
 SEARCH_MODULES = ("termo/engine/level3.py", "termo/engine/tree_search.py", "termo/engine/ordering.py",

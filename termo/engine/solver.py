@@ -38,7 +38,9 @@ REBASED_KEPT = 8  # re-based solvers memoised per solver (least recently used dr
 
 class Solver:
     """Decisions for one configuration. ``prior`` (float64 over answers, zeros allowed) overrides
-    ``softmax(−ICF/t)``; ``backend`` is a Backend, a name, or None (``$TERMO_BACKEND``/NumPy)."""
+    ``softmax(−ICF/t)``; a `termo.core.prior.Prior` made at T is that prior, passed rather than
+    built again (a custom one is its weights); ``backend`` is a Backend, a name, or None
+    (``$TERMO_BACKEND``/NumPy). ``answer_prior`` is the solver's one `Prior`."""
 
     def __init__(self, game, level: int = 2, t: float = 1.0, beam: int = 10, depth: int = 1,
                  backend=None, prior=None, alternatives: int = 5, endgame: int = level2.ENDGAME_LIMIT,
@@ -59,16 +61,18 @@ class Solver:
         self.loss = float(loss)
         self.backend = get_backend(backend)
         self.stable_prior = False  # the stable form of the prior (termo.core.prior), not §2.5's formula
-        if prior is None:
+        if prior is None or (isinstance(prior, Prior) and prior.t is not None):
             self.custom_prior = False
-            value = Prior.from_icf(game.icf, self.t)
+            value = Prior.at(game.icf, self.t, prior)  # the caller's Prior at this T, else built
             self.prior, self.stable_prior = value.weights, value.stable
         else:
-            p = xp.asarray(prior, dtype=xp.float64)
+            p = xp.asarray(prior.weights if isinstance(prior, Prior) else prior, dtype=xp.float64)
             if p.shape != (game.n_answers,) or bool(xp.any(p < 0)) or not bool(xp.all(xp.isfinite(p))):
                 raise TermoError(f"prior must be {game.n_answers} finite non-negative weights")
             self.custom_prior = True
             self.prior = p
+            value = Prior.custom(p)
+        self.answer_prior = value  # the one Prior of this solver's questions, passed on to what it calls
         self.sweeper = Sweeper(game, self.prior, self.backend)
         self._tree = None
         self._rebased: dict = {}  # candidate tuple -> re-based solver (see `rebased`)
