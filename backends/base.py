@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backends.array_api_ops import ArrayApiOps
-from backends.constants import ROUND_STEP  # noqa: F401  (re-exported: the §5.2 rounding grid)
 
 
 @dataclass(frozen=True)

@@ -27,21 +27,13 @@ Every step but the sweeps is exact host bookkeeping, the functions of
 :mod:`backends.host_ops.search` (the same on every backend); the sweeps are the solver's backend's own (on JAX or
 CuPy the frontier's sweeps and their §5.2 top-k run on the device, one result per batch).
 
-The engine itself (:class:`TreeSearch`, its jobs :class:`PairJob` and :class:`NodeJob`) lives in
-:mod:`termo.engine.tree_search` and is re-exported here; this module holds the level-3
-decision built on it (§6.4).
+The engine itself (``TreeSearch``, its jobs ``PairJob`` and ``NodeJob``, ``LOSS_COST``) lives in
+:mod:`termo.engine.tree_search`; this module holds the level-3 decision built on it (§6.4).
 """
 
 from __future__ import annotations
 
-from termo.engine.tree_search import (  # noqa: F401  (the engine, re-exported)
-    LOSS_COST,
-    PROGRESS_STEPS,
-    SWEEP_CHUNKS,
-    NodeJob,
-    PairJob,
-    TreeSearch,
-)
+from termo.engine.tree_search import PairJob, TreeSearch
 
 
 # --------------------------------------------------------------------------------------------

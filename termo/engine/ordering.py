@@ -14,8 +14,8 @@ complete permutation (stable sorts from the least significant key up), used for 
 from __future__ import annotations
 
 from backends import host
+from backends.constants import ROUND_STEP
 from backends.host_ops import search as host_search
-from backends.base import ROUND_STEP  # noqa: F401  (the §5.2 rounding grid, re-exported)
 
 
 def entropy_keys(entropies):

@@ -30,7 +30,7 @@ from backends import get_backend, host
 from termo.core.decision import Choice, Decision
 from termo.core.errors import TermoError
 from termo.core.prior import REBASE_MASS, Prior, rebased_prior
-from termo.engine import factory, hard_mode, level2, level3
+from termo.engine import factory, hard_mode, level2, tree_search
 from termo.engine.entropy import Sweeper
 
 REBASED_KEPT = 8  # re-based solvers memoised per solver (least recently used dropped)
@@ -44,7 +44,7 @@ class Solver:
 
     def __init__(self, game, level: int = 2, t: float = 1.0, beam: int = 10, depth: int = 1,
                  backend=None, prior=None, alternatives: int = 5, endgame: int = level2.ENDGAME_LIMIT,
-                 loss: float = level3.LOSS_COST):
+                 loss: float = tree_search.LOSS_COST):
         factory.check_level(level)
         if int(beam) < 1:
             raise TermoError(f"beam must be at least 1, not {beam!r}")
@@ -80,10 +80,10 @@ class Solver:
 
     # -- building blocks ----------------------------------------------------------------------
     @property
-    def tree(self) -> level3.TreeSearch:
+    def tree(self) -> tree_search.TreeSearch:
         """The level-3 engine (states and sweeps are memoised inside it)."""
         if self._tree is None:
-            self._tree = level3.TreeSearch(self.sweeper.matrix_t, self.prior, self.sweeper.probe_prior,
+            self._tree = tree_search.TreeSearch(self.sweeper.matrix_t, self.prior, self.sweeper.probe_prior,
                                            self.game.win_code, beam=self.beam, loss=self.loss,
                                            sweeper=self.sweeper.sweep)
         return self._tree
@@ -137,7 +137,7 @@ class Solver:
 
     def _reporting(self, sub):
         """Within the block, ``sub``'s level-3 searches report to this solver's default progress
-        callback (`termo.engine.level3.TreeSearch.reporting`), if one is set."""
+        callback (`termo.engine.tree_search.TreeSearch.reporting`), if one is set."""
         progress = None if self._tree is None else self._tree.progress
         if progress is None or sub.level != 3:
             return contextlib.nullcontext()
@@ -159,7 +159,7 @@ class Solver:
                 return sub.expected_value(cands, rounds)
         tree = self.tree
         sid = int(tree.register([cands])[0])
-        job = level3.NodeJob(sid, self.depth + 1, int(rounds))
+        job = tree_search.NodeJob(sid, self.depth + 1, int(rounds))
         tree.run([job])
         return job.value
 
@@ -181,7 +181,7 @@ class Solver:
                 return sub.greedy_values_with_openers(probes, cands, rounds, progress)
         tree = self.tree
         sid = int(tree.register([cands])[0])
-        job = level3.PairJob(sid, [int(p) for p in probes], int(rounds), 0)
+        job = tree_search.PairJob(sid, [int(p) for p in probes], int(rounds), 0)
         tree.run([job], progress=progress)
         return job.costs
 

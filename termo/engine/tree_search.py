@@ -157,9 +157,6 @@ class TreeSearch:
         self._append_states(cand_members, cand_offsets, firsts)
         return ids
 
-    def state_members(self, sid):
-        return self.members[int(self.offsets[sid]):int(self.offsets[sid + 1])]
-
     def state_sizes(self, state_ids):
         """The number of candidates of each state."""
         return self.offsets[state_ids + 1] - self.offsets[state_ids]

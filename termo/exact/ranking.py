@@ -181,11 +181,11 @@ def rank_store(directory, reuse: bool = True) -> CheckpointStore:
 
 # --------------------------------------------------------------------------- the whole ranking
 def spec_of(game: Game, *, hard: bool = False, t: float = 1.0, loss: float | None = None) -> RankSpec:
-    from termo.engine import level3
+    from termo.engine import tree_search
     from termo.engine.matrix import matrix_signature
 
     return RankSpec(game=game.label, strict=game.win_rule == EXACT, signature=matrix_signature(game),
-                    hard=bool(hard), t=float(t), loss=float(level3.LOSS_COST if loss is None else loss))
+                    hard=bool(hard), t=float(t), loss=float(tree_search.LOSS_COST if loss is None else loss))
 
 
 class _Runner:

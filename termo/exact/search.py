@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from backends import get_backend, host
 from backends.host_ops.exact import exact_engine
-from termo.engine import level3
+from termo.engine import tree_search
 from termo.core.errors import TermoError
 from termo.games import EXACT, Game
 
@@ -126,7 +126,7 @@ class Problem:
     caller has it)."""
 
     def __init__(self, game: Game, *, hard: bool = False, t: float = 1.0, backend=None,
-                 loss: float = level3.LOSS_COST, memo_slots: int | None = None, weights=None, prior=None):
+                 loss: float = tree_search.LOSS_COST, memo_slots: int | None = None, weights=None, prior=None):
         from termo.engine.matrix import answers_major_matrix, pattern_matrix
 
         self.game = game
@@ -196,7 +196,7 @@ class Problem:
         return node
 
 
-def evaluate_tree(game: Game, tree: dict, weights=None, loss: float = level3.LOSS_COST, members=None,
+def evaluate_tree(game: Game, tree: dict, weights=None, loss: float = tree_search.LOSS_COST, members=None,
                   depth: int = 1) -> tuple[float, int]:
     """(weighted total of guesses, losses) of a strategy tree over ``members`` (default every
     answer), replayed answer by answer with the game's feedback and win rule; an answer solved
@@ -232,7 +232,7 @@ def _fmt(seconds: float) -> str:
 
 
 def solve(game: Game, *, opener=None, hard: bool = False, t: float = 1.0, time_limit: float | None = None,
-          node_limit: int | None = None, backend=None, progress=None, loss: float = level3.LOSS_COST,
+          node_limit: int | None = None, backend=None, progress=None, loss: float = tree_search.LOSS_COST,
           memo_slots: int | None = None, problem: Problem | None = None, limit: float | None = None) -> ExactResult:
     """The minimum expected number of guesses of ``game`` (docs/exact.md), by branch and bound.
 
@@ -453,6 +453,6 @@ def beam_value(game: Game, opener, t: float = 1.0, backend=None) -> float:
     solver = Solver(game, level=3, t=t, backend=backend)
     tree = solver.tree
     sid = int(tree.register([list(range(game.n_answers))])[0])
-    job = level3.PairJob(sid, [index], game.max_turns, solver.depth)
+    job = tree_search.PairJob(sid, [index], game.max_turns, solver.depth)
     tree.run([job])
     return float(job.costs[0])

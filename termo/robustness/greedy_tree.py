@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from backends import get_backend, host
 from backends.host_ops import search as host_search
 from termo.core.keys import candidate_key
-from termo.engine.level3 import LOSS_COST
+from termo.engine.tree_search import LOSS_COST
 from termo.worlds.world import termo_defaults
 from termo.robustness import win_rule
 
@@ -106,9 +106,6 @@ class GreedyTreeEvaluator:
         self._equivalent_wins = win_rule.has_equivalent_wins(self.matrix, n_answers, self.win_code)
 
     # ------------------------------------------------------------------------------------------
-    def clear_caches(self) -> None:
-        self._values.clear()
-        self._choices.clear()
 
     def expected_values(self, openers) -> list[float]:
         """``E(g)`` for every probe index in ``openers`` (a list), in that order."""

@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from termo.core.errors import TermoError
 from termo.core.prior import Prior, most_common
-from termo.engine.level3 import LOSS_COST
+from termo.engine.tree_search import LOSS_COST
 from termo.games import Game, get_game
 
 KINDS = ("full", "open", "closed")
