@@ -213,10 +213,8 @@ class _Runner:
         tasks = []
         for words in chunks:
             key = self.key(words, limit)
-            cached, problem = self.store.load(key, list(words))
-            if problem is not None:
-                self.rejected += 1
-                self.warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
+            cached, rejected = self.store.resume(key, list(words), warn=self.warn)
+            self.rejected += rejected
             if cached is not None:
                 self.resumed += 1
                 self.resumed_words += len(words)
