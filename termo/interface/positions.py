@@ -144,15 +144,8 @@ class Boards(_Position):
         return self.states[-1]
 
     now = state
-
-    @property
-    def session(self):
-        """The single-board session the boards' checks run on (a guess's word, its warnings)."""
-        return self.state.session
-
-    @property
-    def played(self) -> int:
-        return self.state.turns
+    session = _now("session")  # the single-board session the boards' checks run on (a guess's word, its warnings)
+    played = _now("turns")
 
     def play(self, word: str, patterns: Sequence) -> None:
         """Apply one turn (TermoError, nothing changed, when any part of it is wrong)."""
