@@ -22,14 +22,12 @@ def optimal_bracket(mode, opener, history, objective, t, cluster, json_out: bool
     (with ``--status``: how far the checkpointed run has gone)."""
     from termo.core.executors import ClusterStopped
     from termo.core.prior import parse_temperature
-    from termo.engine.multi.bracket import DEFAULT_CHUNK, bracket_game, bracket_store
+    from termo.interface.exact import DEFAULT_CHUNK, bracket_game, bracket_store, check_objective
 
     if mode.boards != 2:
         fail(f"--bracket is for a mode of two boards; {mode.label} has {mode.boards}")
     if history:
         fail("--bracket brackets a whole game from its first guess: give --opener, not a history")
-    from termo.engine.multi.level2 import check_objective
-
     if check_objective(objective).name != "finish":
         fail("--bracket proves the objective finish only")
     if opener is None:
