@@ -1,5 +1,5 @@
 """The exact joint solver (`termo.engine.multi.exact.MultiExact.prove`, the compiled search of
-`backends.multi_exact`) against the brute-force expectimax of tests/multi_oracles.py, on tiny
+`backends.host_ops.multi_exact`) against the brute-force expectimax of tests/multi_oracles.py, on tiny
 product games: one to three boards, shared candidates, turn limits that force losses, a
 weighted and a uniform prior, all three objectives; budgets give a bracket around the value."""
 

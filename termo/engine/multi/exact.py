@@ -12,7 +12,7 @@ where an outcome is one bucket per board (the win bucket solves that board), its
 product of the buckets' masses.
 
 `MultiExact.prove` (and `solve`, which insists on a proof) runs the compiled branch and bound of
-`backends.multi_exact` over *every* probe of the game: a canonical state (the boards' candidate
+`backends.host_ops.multi_exact` over *every* probe of the game: a canonical state (the boards' candidate
 sets as a multiset: no objective tells the boards apart), a memo, one probe per class of probes
 that split every board alike, proved lower bounds (each board's own exact optimum, the count of
 solving turns, a board's known answer played first) and the best strategy found as the upper
@@ -85,7 +85,7 @@ class MultiExact:
 
     # ----------------------------------------------------------------- the engine
     def engine(self, rounds: int = 0):
-        """The compiled joint search (`backends.multi_exact.MultiExactEngine`), built on first use."""
+        """The compiled joint search (`backends.host_ops.multi_exact.MultiExactEngine`), built on first use."""
         if self._engine is None or rounds > self._rounds:
             self._engine = build_engine(self.stats, self.objective.name, max(int(rounds), 13), self.max_boards,
                                         self.memo_slots)
@@ -316,7 +316,7 @@ class _Root:
 
 def build_engine(stats, objective: str, max_rounds: int, max_boards: int, memo_slots=None):
     """The compiled joint search over ``stats``' game, prior and probes-major matrix."""
-    from backends.multi_exact import MultiExactEngine
+    from backends.host_ops.multi_exact import MultiExactEngine
     from termo.games.base import EXACT
 
     game = stats.game
