@@ -10,19 +10,22 @@ import typer
 
 from cli.common import default_out, fail, out_folder, print_json, progress_bar
 from cli.limits import check_int
+from termo.interface.requests import parse_int
 from cli.options import check_cluster, cluster_executor
 from termo.core.errors import TermoError
 
 DEFAULT_DIR = "optimal"  # checkpoints under <cache dir>/optimal/<mode>-<opener>-bracket/checkpoints
 MAX_CHUNK = 100_000
+MAX_BUDGET = 10**12
 
 
-def optimal_bracket(mode, opener, history, objective, t, cluster, json_out: bool) -> None:
+def optimal_bracket(mode, opener, history, objective, t, cluster, json_out: bool, nodes=None) -> None:
     """Bracket ``mode`` from ``opener`` (progress on stderr), print ``lower``, ``upper`` and ``gap``
-    (with ``--status``: how far the checkpointed run has gone)."""
+    (with ``--status``: how far the checkpointed run has gone); ``nodes``: the states each item may
+    expand per 1,000 joint tuples (`DEFAULT_BUDGET`)."""
     from termo.core.executors import ClusterStopped
     from termo.core.prior import parse_temperature
-    from termo.interface.exact import DEFAULT_CHUNK, bracket_game, bracket_store, check_objective
+    from termo.interface.exact import DEFAULT_BUDGET, DEFAULT_CHUNK, bracket_game, bracket_store, check_objective
 
     if mode.boards != 2:
         fail(f"--bracket is for a mode of two boards; {mode.label} has {mode.boards}")
@@ -37,20 +40,21 @@ def optimal_bracket(mode, opener, history, objective, t, cluster, json_out: bool
         fail(f"{opener!r} is not a guess of {mode.game.label}")
     chunk = DEFAULT_CHUNK if cluster.chunk == 64 else cluster.chunk  # 64: the option's default, --rank's
     check_int("chunk", chunk, 1, MAX_CHUNK)
+    budget = DEFAULT_BUDGET if nodes is None else parse_int("nodes", nodes, 0, MAX_BUDGET)
     check_cluster(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
     folder = cluster.checkpoint_dir or default_out(DEFAULT_DIR) / f"{mode.label}-{opener}-bracket" / "checkpoints"
     out_folder(folder, option="--checkpoint-dir")
     store = bracket_store(folder, reuse=cluster.resume or cluster.status)
     temperature = parse_temperature(t)
     if cluster.status:
-        result = bracket_game(mode, index, t=temperature, chunk=chunk, store=store, warn=_warn, compute=False)
+        result = bracket_game(mode, index, t=temperature, budget=budget, chunk=chunk, store=store, warn=_warn, compute=False)
         _print(result, json_out, folder)
         return
     executor = cluster_executor(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
     info: dict = {}
     try:
         with progress_bar(f"bracketing {mode.label} from {opener}", unit="tuples") as update:
-            result = bracket_game(mode, index, t=temperature, chunk=chunk, store=store, executor=executor,
+            result = bracket_game(mode, index, t=temperature, budget=budget, chunk=chunk, store=store, executor=executor,
                                   progress=update, warn=_warn, info=info)
     except ClusterStopped as err:
         raise TermoError(f"{err.reason}; the finished chunks are checkpointed in {folder}; rerun with --resume") from None

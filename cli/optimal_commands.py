@@ -90,7 +90,9 @@ def optimal_command(
                                                       help="Stop after this many seconds with the bounds reached (default 540 when --nodes is not given).",
                                                       show_default=False)] = None,
     nodes: Annotated[Optional[str], typer.Option("--nodes", metavar="N",
-                                                 help="Stop after expanding N states (1 to 10^12).",
+                                                 help="Stop after expanding N states (1 to 10^12); with --bracket: the states each "
+                                                      "pair of answer sets may expand per 1,000 joint tuples (0 to 10^12, "
+                                                      "default 2,000).",
                                                  show_default=False)] = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
@@ -116,7 +118,8 @@ def optimal_command(
 ) -> None:
     """The minimum expected number of guesses, proved by branch and bound (or the bounds reached);
     with --rank N, every first word ranked, the N best proved; for a mode (--game quarteto), the
-    proved best expected objective of a small product state."""
+    proved best expected objective of a state (thousands of joint
+    answer tuples), or the bracket reached within --time/--nodes."""
     from termo.interface.exact import beam_value, solve
     from termo.core.prior import parse_temperature
 
@@ -126,7 +129,7 @@ def optimal_command(
         if bracket:
             from cli.optimal_bracket import optimal_bracket
 
-            optimal_bracket(mode, opener, history, objective, t, cluster, json_out)
+            optimal_bracket(mode, opener, history, objective, t, cluster, json_out, nodes)
             return
         if opener is not None:
             fail("--opener with a mode: give --bracket (a whole game from that first guess), or play it as the history")

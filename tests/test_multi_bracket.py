@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from multi_oracles import brute_force_game
+from multi_oracles import brute_force_game, brute_force_pairs, distinct_pairs
 from solver_oracles import tiny_game
 from termo.engine.multi import bracket
 from termo.engine.multi.level2 import MultiSolver
@@ -48,6 +48,26 @@ def test_the_bracket_holds_the_brute_force_optimum(name, make, turns, opener, bu
     assert math.isfinite(out["lower"]) and math.isfinite(out["upper"])
     if budget == 10_000:
         assert out["items_proved"] >= out["items"] - sum(1 for _ in _pair_items(mode, opener))
+
+
+@pytest.mark.parametrize("name, make, turns, opener", CASES[:3], ids=[c[0] for c in CASES[:3]])
+@pytest.mark.parametrize("budget", [0, 10_000])
+def test_a_pair_inside_one_set_is_bracketed(name, make, turns, opener, budget):
+    """`pair_bracket` (both answers in one of the opener's sets, distinct): its lower bound (the
+    count of solving turns, the revealed answer, the relaxed product S × S) and its upper bound (a
+    strategy's exact value) hold the brute-force optimum of the distinct pairs, every round count
+    (sets larger than the tiny games' buckets: a part of the answers, every answer)."""
+    game = make()
+    mode = Mode(game, 2, turns, key=f"{game.name}-pairs-{turns}")
+    prior = [float(x) for x in MultiSolver(mode).stats.prior]
+    value, _ = brute_force_pairs(game, prior, turns)
+    ctx = bracket._context(bracket.spec_of(mode, opener, budget=budget), mode)
+    n = game.n_answers
+    for S in (np.arange(5), np.arange(0, n, 2), np.arange(n)):
+        for r in range(1, turns):
+            want = value(distinct_pairs([int(a) for a in S]), (False, False), r)
+            lo, up = bracket.pair_bracket(ctx, S, r, budget)
+            assert lo <= want + TOL and want <= up + TOL and lo <= up
 
 
 def _pair_items(mode, opener):

@@ -4,12 +4,12 @@ two-board game's proved bracket)."""
 
 from __future__ import annotations
 
-from termo.engine.multi.bracket import DEFAULT_CHUNK, bracket_game, bracket_store
+from termo.engine.multi.bracket import DEFAULT_BUDGET, DEFAULT_CHUNK, bracket_game, bracket_store
 from termo.engine.multi.exact import MultiExact, joint_product
 from termo.engine.multi.factory import multi_solver
 from termo.engine.multi.level2 import check_objective
 from termo.exact import beam_value, solve
 from termo.exact.ranking import other_runs, rank_first_words, rank_store
 
-__all__ = ["DEFAULT_CHUNK", "MultiExact", "bracket_game", "bracket_store", "beam_value", "check_objective", "joint_product", "multi_solver", "other_runs", "rank_first_words",
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_CHUNK", "MultiExact", "bracket_game", "bracket_store", "beam_value", "check_objective", "joint_product", "multi_solver", "other_runs", "rank_first_words",
            "rank_store", "solve"]
