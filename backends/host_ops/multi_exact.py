@@ -2,7 +2,7 @@
 ``backends/kernels/multi_exact.py`` bound to one game's matrix, weights and objective (the domain,
 ``termo/engine/multi/exact.py``, reaches the kernels only through this module; docs/modes-solver.md).
 
-Like the single-board engine (:mod:`backends.exact_ops`), every backend runs these host kernels
+Like the single-board engine (:mod:`backends.host_ops.exact`), every backend runs these host kernels
 (numba, or the same source as plain Python under ``TERMO_NO_NUMBA=1``) on host NumPy arrays: the
 search is a sequential, data-dependent walk, and one implementation gives every backend the
 same values. A board left alone is a state of this search too (one memo for all): numba cannot
