@@ -126,7 +126,8 @@ def test_a_rejected_checkpoint_is_recomputed(tmp_path):
                                   ["--game", "dordle", "--opener", "salet", "--bracket", "--objective", "score"],
                                   ["--game", "dordle", "--opener", "salet"],
                                   ["--game", "wordle", "--opener", "salet", "--bracket"],
-                                  ["--game", "dordle", "--opener", "salet", "--bracket", "--chunk", "0"]])
+                                  ["--game", "dordle", "--opener", "salet", "--bracket", "--chunk", "0"],
+                                  ["--game", "dordle", "--opener", "salet", "--bracket", "--nodes", "-1"]])
 def test_cli_bad_input(capsys, tmp_path, args):
     from cli.app import main
 
