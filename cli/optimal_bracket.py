@@ -81,6 +81,10 @@ def _print(result: dict, json_out: bool, folder) -> None:
     typer.echo(f"  lower {result['lower']:.6f}  (proved)")
     typer.echo(f"  upper {result['upper']:.6f}  (the best strategy found, valued over every answer pair)")
     typer.echo(f"  gap   {result['gap']:.6f}")
+    part = result["settled"]
+    if result["items_settled"] < result["items"] and part["weight"]:
+        typer.echo(f"  settled so far: {part['weight']:.2%} of the answer pairs' probability; given those, "
+                   f"lower {part['lower']:.6f}, upper {part['upper']:.6f}")
     typer.echo(f"  {result['items_proved']:,} of {result['items']:,} pairs of the opener's answer sets solved "
                f"exactly; {result['states']:,} states expanded")
     sys.stdout.flush()

@@ -102,6 +102,10 @@ def test_checkpoints_resume_to_the_same_bracket(tmp_path):
     empty = bracket.bracket_game(mode, 0, budget=5, chunk=5, store=bracket.bracket_store(tmp_path / "none"),
                                  compute=False)
     assert empty["lower"] <= first["lower"] and empty["upper"] >= first["upper"] and empty["chunks_missing"] > 0
+    assert empty["settled"] == {"weight": 0.0, "lower": None, "upper": None}
+    part = first["settled"]
+    assert abs(part["weight"] - 1.0) < 1e-12
+    assert abs(part["lower"] - first["lower"]) < 1e-9 and abs(part["upper"] - first["upper"]) < 1e-9
 
 
 def _values(out: dict) -> str:

@@ -358,10 +358,13 @@ def bracket_game(mode, opener: int, *, t: float = 1.0, budget: int = DEFAULT_BUD
 
 
 def summary(ctx: _Context, spec: BracketSpec, items, results: dict, n_chunks: int) -> dict:
-    """The bracket from the items' results (missing items at their widest: see `bracket_game`)."""
+    """The bracket from the items' results (missing items at their widest: see `bracket_game`);
+    ``settled``: the probability of the settled items and the bracket of the game given that the
+    answers fall in one of them (how far a partial run has got, not a bound of the game)."""
     game = ctx.mode.game
     lower = upper = 1.0
     proved = settled = states = 0
+    mass, low_in, up_in = 0.0, 0.0, 0.0  # the settled items' weight and weighted bounds
     worst = float(ctx.rounds + 1)
     for item_id, weight, _ in sorted(items):
         row = results.get(item_id)
@@ -372,6 +375,7 @@ def summary(ctx: _Context, spec: BracketSpec, items, results: dict, n_chunks: in
         else:
             settled += 1
             states += int(row[3])
+            mass, low_in, up_in = mass + weight, low_in + weight * row[0], up_in + weight * row[1]
         lower += weight * row[0]
         upper += weight * row[1]
         proved += bool(row[2])
@@ -379,4 +383,6 @@ def summary(ctx: _Context, spec: BracketSpec, items, results: dict, n_chunks: in
             "turns": ctx.mode.max_turns, "t": None if math.isinf(spec.t) or game.uniform_prior else spec.t,
             "budget": spec.budget, "items": len(items), "items_settled": settled, "items_proved": proved,
             "chunks": n_chunks, "lower": lower, "upper": upper, "gap": upper - lower,
-            "proved": settled == len(items) and proved == len(items), "states": states}
+            "proved": settled == len(items) and proved == len(items), "states": states,
+            "settled": {"weight": mass, "lower": 1.0 + low_in / mass if mass else None,
+                        "upper": 1.0 + up_in / mass if mass else None}}
