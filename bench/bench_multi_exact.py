@@ -1,7 +1,7 @@
 """Benchmark: the exact joint solver of several boards at scale, as whole processes.
 
 ``termo optimal --game MODE HISTORY --json`` (docs/modes-solver.md) on the largest states of a
-seeded battery's tuples that fit the issue's targets (issue 35, item 1): Quordle states of at most
+seeded battery's tuples that fit the issue's targets: Quordle states of at most
 2,000 joint answer tuples (target 60 s each), Dordle and Dueto states of at most 10,000 tuples
 (target 5 minutes each). The states: the battery's tuples (`termo.analysis.mode_battery.mode_tuples`,
 seed 0) after the mode's opener (and for Quordle a fixed second guess), the ``--states`` largest
