@@ -245,6 +245,7 @@ def run_mode_battery(mode, strategies: Sequence[str] = DEFAULT_STRATEGIES, *, n:
 
     tuples = mode_tuples(mode, n, seed)
     matrix = pattern_matrix(mode.game, host())
+    load_kernels()
     backend_name = get_backend(backend).name
     total = games_total_boards(tuples)
     rows = {}
@@ -265,6 +266,15 @@ def run_mode_battery(mode, strategies: Sequence[str] = DEFAULT_STRATEGIES, *, n:
     return {"mode": mode.label, "game": mode.game.label, "boards": mode.boards, "turns": mode.max_turns,
             "answers": mode.game.n_answers, "n": n, "seed": seed, "tuples": tuples_digest(mode, tuples),
             "objective": objective, "strategies": rows}
+
+
+def load_kernels() -> None:
+    """A battery asks thousands of questions: the compiled kernels pay for loading numba (the
+    per-board entropies take the same floats either way, `termo.engine.multi.stats`)."""
+    from backends import numba_shim
+
+    if numba_shim.HAVE_NUMBA:
+        numba_shim.load()
 
 
 def mode_markdown(result: dict) -> str:

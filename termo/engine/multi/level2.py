@@ -94,9 +94,10 @@ class MultiSolver:
     `multi_solver`). ``prior`` overrides the game's default prior (float64 over answers)."""
 
     level = 2
+    board_progress = True  # progress(done, total) counts the boards of a decision
 
     def __init__(self, mode, objective=DEFAULT_OBJECTIVE, backend=None, t: float = 1.0, prior=None,
-                 alternatives: int = 5):
+                 alternatives: int = 5, progress=None):
         from termo.engine.solver import Solver
 
         self.mode = mode
@@ -111,6 +112,11 @@ class MultiSolver:
         from termo.engine.multi.stats import BoardStats
 
         self.stats = BoardStats(self.game, self.prior, self.sweeper)  # per-board answers, memoised
+        self.progress = progress  # progress(done, total): the boards' statistics of a decision
+
+    def memo_bytes(self) -> int:
+        """The bytes this solver's memos hold (bounded: `termo.engine.multi.stats`)."""
+        return self.stats.memo_bytes()
 
     # ---------------------------------------------------------------- per board
     def solve_chances(self, boards):
@@ -129,9 +135,11 @@ class MultiSolver:
         """Per probe, the sum of the boards' entropies (bits), host float64."""
         xp = _host().xp
         total = xp.zeros(self.game.n_probes, dtype=xp.float64)
-        for cands in boards:
+        for done, cands in enumerate(boards):
             if int(len(cands)) > 1:
                 total = total + self.stats.entropies(_host().to_numpy(cands))
+            if self.progress is not None and self.board_progress:
+                self.progress(done + 1, len(boards))
         return total
 
     # ---------------------------------------------------------------- decisions
