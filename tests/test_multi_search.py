@@ -210,3 +210,28 @@ def test_decide_reports_the_value_it_ranked_by():
     values = [data["expected"]] + [alt["expected"] for alt in data["alternatives"]]
     assert values == pytest.approx([1.0 + c for _, c in picks[: len(values)]], abs=1e-12)
     assert [round(v, 9) for v in values] == sorted(round(v, 9) for v in values)
+
+
+def test_a_large_beam_is_screened_on_the_first_tuples(mode, monkeypatch):
+    """Sampled, a beam of more than `KEEP` guesses is rolled out on the first `SCREEN` tuples;
+    the `KEEP` best of them then on every tuple (their value: the mean over all), the others keep
+    their screening mean and come after them."""
+    import termo.engine.multi.level3 as level3
+
+    monkeypatch.setattr(level3, "SCREEN", 20)
+    monkeypatch.setattr(level3, "KEEP", 3)
+    search = MultiSearch(mode, beam=8, small=0, top=10, exact_product=0, enumerate_max=10, samples=60)
+    sets, r = STATES[2]
+    boards = [np.asarray(c, dtype=np.int64) for c in sets]
+    answers = np.unique(np.concatenate(boards))
+    tuples, _, _ = search.tuples(boards, [np.searchsorted(answers, c) for c in boards], r)
+    drawn = [tuple(int(answers[i]) for i in row) for row in tuples.tolist()]
+    picks, n, exact = search.rollout(boards, r)
+    assert not exact and n == 60 and len(picks) > 3
+    screen = {g: rollout_oracle(search, sets, g, r, tuples=drawn[:20]) for g, _ in picks}
+    kept = sorted(screen, key=lambda g: round(screen[g], 12))[:3]  # (no tie at the cut in this state)
+    assert {g for g, _ in picks[:3]} == set(kept)
+    for g, cost in picks[:3]:
+        assert abs(cost - rollout_oracle(search, sets, g, r, tuples=drawn)) < 1e-12
+    for g, cost in picks[3:]:
+        assert abs(cost - screen[g]) < 1e-12

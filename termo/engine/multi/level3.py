@@ -28,6 +28,7 @@ tuples were sampled). The rollouts run in the compiled kernel
 from __future__ import annotations
 
 import hashlib
+import sys
 
 import numpy as np
 
@@ -41,8 +42,10 @@ SMALL = 12  # and every candidate of the boards with at most this many candidate
 TOP = 48  # the base policy's pool: level 2's best probes of the root state (with each state's candidates)
 ENUMERATE = 4096  # joint answer tuples up to which every tuple is rolled out (exact for the model)
 SAMPLES = 512  # else this many tuples, drawn from the boards' candidates
+SCREEN = 128  # sampled: every beam guess is screened on the first this many tuples,
+KEEP = 8  # and this many of them, the best, are rolled out on all of them
 EXACT_SMALL = 16  # the joint product up to which a decision is exact (`MultiExact`)
-EXACT_MEMO_STATES = 20_000  # the exact solver's memo is emptied past this many states (bounded memory)
+EXACT_MEMO_BYTES = 8 * 2**20  # the exact solver's memo is emptied past this many bytes (bounded memory)
 NODE_LIMIT = 2_000_000  # rollout nodes per beam guess (a bigger rollout is refused: level 2 plays)
 
 
@@ -54,21 +57,27 @@ class MultiSearch(MultiSolver):
 
     def __init__(self, mode, objective="finish", backend=None, beam: int = BEAM, small: int = SMALL, top: int = TOP,
                  enumerate_max: int = ENUMERATE, samples: int = SAMPLES, exact_product: int = EXACT_SMALL,
-                 progress=None, **options):
+                 rollout_t: float | None = None, search_opener: bool = False, progress=None, **options):
         super().__init__(mode, objective=objective, backend=backend, progress=progress, **options)
         if int(beam) < 1:
             raise TermoError(f"beam must be at least 1, not {beam!r}")
         self.beam, self.small, self.top = int(beam), int(small), max(int(top), int(beam))
-        self.enumerate_max, self.samples = int(enumerate_max), max(int(samples), 1)
+        self.enumerate_max, self.samples = int(enumerate_max), max(int(samples), 0)
         self.exact_product = min(int(exact_product), EXACT_PRODUCT)
         self.exact = MultiExact(self.stats, self.objective, probes=self.exact_pool)
+        self.search_opener = bool(search_opener)
+        self.tuple_prior = self.stats.prior  # the answers' distribution the rollouts average over
+        if rollout_t is not None:
+            from termo.core.prior import prior_weights
+
+            self.tuple_prior = np.asarray(prior_weights(self.game.icf, float(rollout_t)), dtype=np.float64)
         turn0, loss0 = self.objective.turn_cost(0), self.objective.loss_cost(0)
         self.costs = np.array([turn0, self.objective.turn_cost(1) - turn0, loss0,
                                self.objective.loss_cost(1) - loss0], dtype=np.float64)
 
     def memo_bytes(self) -> int:
-        """The per-board memos' bytes and an estimate of the exact solver's memo."""
-        return super().memo_bytes() + 400 * len(self.exact.memo)
+        """The per-board memos' bytes and the exact solver's memo (`exact_memo_bytes`)."""
+        return super().memo_bytes() + exact_memo_bytes(self.exact.memo)
 
     # ----------------------------------------------------------------- the beam
     def beam_probes(self, boards, r: int, ranked=None) -> np.ndarray:
@@ -91,6 +100,8 @@ class MultiSearch(MultiSolver):
         """([(probe, mean cost)] best first, tuples rolled out, exact?) for ``boards`` with ``r``
         turns left; None when a rollout passes `NODE_LIMIT` nodes."""
         stats = self.stats
+        if self.samples == 0 and joint_product(boards) > self.enumerate_max:
+            return None  # no sampling: level 2 plays the states too large to enumerate
         ranked, _, _ = self.ranked(boards, self.top)
         ranked = np.asarray(ranked, dtype=np.int64)
         beam = self.beam_probes(boards, r, ranked)
@@ -110,21 +121,51 @@ class MultiSearch(MultiSolver):
         blo = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         tuples, weights, exact = self.tuples(boards, local, r)
         firsts = np.asarray([where[int(g)] for g in beam.tolist()], dtype=np.int64)
+        tables = (codes, stats.prior[answers], np.concatenate(local).astype(np.int64), blo, blo + sizes)
+        tail = (int(r), answer_probe, probe_answer, pool, int(ranked.shape[0]))
+        out = self.screened_costs(tables, tail, tuples, weights, firsts, exact)
+        if out is None:
+            return None
+        cost, screened_out = out
+        order = np.lexsort((np.arange(beam.shape[0]), np.round(cost, 12), screened_out))
+        return [(int(beam[i]), float(cost[i])) for i in order.tolist()], int(tuples.shape[0]), exact
+
+    def screened_costs(self, tables, tail, tuples, weights, firsts, exact):
+        """(each first guess's mean cost over ``tuples``, screened out?), None past `NODE_LIMIT`
+        nodes. Sampled tuples are drawn independently, so a beam larger than `KEEP` is screened
+        on the first `SCREEN` of them and only the `KEEP` best are rolled out on the rest: their
+        cost is the mean over all the tuples; the others keep their screening mean and rank after
+        them."""
         from backends.kernels.boards import rollout_costs
 
-        cost, nodes = rollout_costs(codes, stats.prior[answers], np.concatenate(local).astype(np.int64), blo,
-                                    blo + sizes, tuples, weights, int(r), firsts, answer_probe, probe_answer,
-                                    pool, int(ranked.shape[0]), LATE_SLACK, stats.win_code, self.costs,
-                                    stats.n_patterns, NODE_LIMIT)
-        if int(np.max(nodes)) > NODE_LIMIT:
+        stats = self.stats
+
+        def run(rows, picks):
+            cost, nodes = rollout_costs(*tables, tuples[rows], weights[rows], tail[0], picks, *tail[1:], LATE_SLACK,
+                                        stats.win_code, self.costs, stats.n_patterns, NODE_LIMIT)
+            return None if int(np.max(nodes)) > NODE_LIMIT else cost
+
+        out = np.zeros(firsts.shape[0], dtype=np.bool_)
+        if exact or firsts.shape[0] <= KEEP or tuples.shape[0] <= 2 * SCREEN:
+            cost = run(slice(0, tuples.shape[0]), firsts)
+            return None if cost is None else (cost, out)
+        cost = run(slice(0, SCREEN), firsts)
+        if cost is None:
             return None
-        order = np.lexsort((np.arange(beam.shape[0]), np.round(cost, 12)))
-        return [(int(beam[i]), float(cost[i])) for i in order.tolist()], int(tuples.shape[0]), exact
+        kept = np.lexsort((np.arange(firsts.shape[0]), np.round(cost, 12)))[:KEEP]
+        rest = run(slice(SCREEN, tuples.shape[0]), firsts[kept])
+        if rest is None:
+            return None
+        head, more = float(weights[:SCREEN].sum()), float(weights[SCREEN:].sum())
+        cost[kept] = (cost[kept] * head + rest * more) / (head + more)
+        out[:] = True
+        out[kept] = False
+        return cost, out
 
     def tuples(self, boards, local, r: int):
         """(tuples × boards of local answers, weights, exact?): every joint answer tuple with its
         probability, or `samples` tuples drawn by the boards' weights (weight 1 each)."""
-        weights = [self.stats.weights(c) for c in boards]
+        weights = [_renormalised(self.tuple_prior, c) for c in boards]
         if joint_product(boards) <= self.enumerate_max:
             grids = np.meshgrid(*[np.arange(len(c)) for c in boards], indexing="ij")
             picks = [g.ravel() for g in grids]
@@ -157,10 +198,11 @@ class MultiSearch(MultiSolver):
         "sampled" or "level2" (no value: level 2's order)."""
         if self.is_exact(boards):
             value, best, costs = self.exact.solve(boards, r)
-            if len(self.exact.memo) > EXACT_MEMO_STATES:
+            if exact_memo_bytes(self.exact.memo) > EXACT_MEMO_BYTES:
                 self.exact.memo.clear()
             return "exact", list(costs), joint_product(boards)
-        out = self.rollout(boards, r)
+        opening = r == self.mode.max_turns and all(int(len(c)) == self.game.n_answers for c in boards)
+        out = None if opening and not self.search_opener else self.rollout(boards, r)
         if out is None:
             top, _, _ = self.ranked(boards, self.alternatives + 1, self.late_pool(boards, self.mode.max_turns - r + 1))
             return "level2", [(int(g), None) for g in np.asarray(top).tolist()], 0
@@ -203,3 +245,20 @@ class MultiSearch(MultiSolver):
         picks = picks[: self.alternatives + 1]
         choices = [self._choice(g, bits[g], chance[g], None if c is None else float(base + c)) for g, c in picks]
         return self._decision(choices, reason)
+
+
+def exact_memo_bytes(memo: dict) -> int:
+    """The bytes of `MultiExact`'s memo: per state its key (the boards' set keys) and its value
+    (the value, the best probe and the list of (probe, cost) pairs), containers included."""
+    total = sys.getsizeof(memo)
+    for (sets, r), (_, _, costs) in memo.items():
+        total += sys.getsizeof(sets) + sum(sys.getsizeof(k) for k in sets) + 64  # the key tuple and its int
+        total += 128 + sys.getsizeof(costs) + 120 * len(costs)  # the value tuple, each (int, float) pair
+    return total
+
+
+def _renormalised(prior, cands) -> np.ndarray:
+    """``prior`` over ``cands``, summing to 1 (uniform when its mass is 0)."""
+    w = prior[np.asarray(cands, dtype=np.int64)]
+    total = float(w.sum())
+    return w / total if total > 0.0 else np.full(w.shape, 1.0 / max(int(w.shape[0]), 1))
