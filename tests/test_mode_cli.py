@@ -16,7 +16,7 @@ from termo.games import GAME_NAMES, MODE_NAMES, get_game
 
 MODES = {"dueto": (2, 7, "termo"), "quarteto": (4, 9, "termo"), "dordle": (2, 7, "wordle"),
          "quordle": (4, 9, "wordle"), "octordle": (8, 13, "wordle"), "binerdle": (2, 7, "nerdle"),
-         "quad-nerdle": (4, 10, "nerdle")}
+         "quad-nerdle": (4, 10, "nerdle"), "sedecordle": (16, 21, "wordle"), "duotrigordle": (32, 37, "wordle")}
 SECRETS = ("muito", "sobre")  # Dueto's answers in these tests
 # two turns of Dueto: board 2 is solved by the second guess
 HISTORY = [f"tarso:{feedback('tarso', 'muito')}/{feedback('tarso', 'sobre')}",

@@ -14,7 +14,8 @@ from web_helpers import client  # noqa: F401 - the fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = {"dueto": (2, 7, "pt"), "quarteto": (4, 9, "pt"), "dordle": (2, 7, "en"), "quordle": (4, 9, "en"),
-         "octordle": (8, 13, "en"), "binerdle": (2, 7, "en"), "quad-nerdle": (4, 10, "en")}
+         "octordle": (8, 13, "en"), "binerdle": (2, 7, "en"), "quad-nerdle": (4, 10, "en"),
+         "sedecordle": (16, 21, "en"), "duotrigordle": (32, 37, "en")}
 
 
 def suggest(client, history, mode="dueto", **options):
@@ -145,7 +146,7 @@ def test_mode_pages(client, name):
     config = json.loads(re.search(r'<script type="application/json" id="mode-config">(.*?)</script>', text, re.S)
                         .group(1).replace("<\\/", "</"))
     assert (config["boards"], config["tries"]) == (boards, turns)
-    assert config["columns"] == {2: 2, 4: 2, 8: 4}[boards]
+    assert config["columns"] == {2: 2, 4: 2, 8: 4, 16: 4, 32: 4}[boards]
     assert text.count('class="mboard"') == boards
     assert text.count('class="tile"') == boards * turns * config["length"]
     assert text.count('class="seg"') == boards * sum(len(row) for row in config["keyboard"])
