@@ -96,15 +96,16 @@ class MultiSearch(MultiSolver):
         return np.unique(np.concatenate([np.asarray(top, dtype=np.int64)] + [np.asarray(c) for c in boards]))
 
     # ----------------------------------------------------------------- rollouts
-    def rollout(self, boards, r: int):
+    def rollout(self, boards, r: int, firsts=None):
         """([(probe, mean cost)] best first, tuples rolled out, exact?) for ``boards`` with ``r``
-        turns left; None when a rollout passes `NODE_LIMIT` nodes."""
+        turns left (of the beam, or of the probes ``firsts``); None when a rollout passes
+        `NODE_LIMIT` nodes."""
         stats = self.stats
         if self.samples == 0 and joint_product(boards) > self.enumerate_max:
             return None  # no sampling: level 2 plays the states too large to enumerate
         ranked, _, _ = self.ranked(boards, self.top)
         ranked = np.asarray(ranked, dtype=np.int64)
-        beam = self.beam_probes(boards, r, ranked)
+        beam = self.beam_probes(boards, r, ranked) if firsts is None else np.asarray(firsts, dtype=np.int64)
         answers = np.unique(np.concatenate(boards))  # the local answers, ascending
         pool = np.concatenate([ranked, np.setdiff1d(answers, ranked)])
         where = {int(p): i for i, p in enumerate(pool.tolist())}
@@ -211,9 +212,22 @@ class MultiSearch(MultiSolver):
 
     def choose(self, boards, turn: int = 0) -> int:
         """The probe level 3 plays on ``boards`` (candidate arrays of the unsolved boards) at
-        1-based ``turn`` (turn 0: as many turns left as the mode has)."""
+        1-based ``turn`` (turn 0: as many turns left as the mode has): a forced move first (a
+        board with one candidate left: level 2's rule), else the best of `ranking`."""
         boards = [np.asarray(_host().to_numpy(c), dtype=np.int64) for c in boards]
+        forced = self.forced(boards)
+        if forced is not None:
+            return forced
         return int(self.ranking(boards, self.rounds(turn if turn else 1))[1][0][0])
+
+    def value_of(self, boards, r: int, kind: str, probe: int):
+        """The value of playing ``probe`` now, as `ranking` of ``kind`` would give it."""
+        if kind == "exact":
+            return self.exact.probe_cost(tuple(boards), probe, r)
+        if kind == "level2":
+            return None
+        out = self.rollout(boards, r, firsts=[probe])
+        return None if out is None else out[0][0][1]
 
     def choose_many(self, states, turns) -> list[int]:
         out = []
@@ -235,6 +249,12 @@ class MultiSearch(MultiSolver):
         bits, chance = self.scores(boards)
         kind, picks, n = self.ranking(boards, r)
         name = self.objective.name
+        forced = self.forced(boards)
+        if forced is not None:  # played first; its value as the ranking values every guess
+            value = next((c for g, c in picks if g == forced), None)
+            if value is None:
+                value = self.value_of(boards, r, kind, forced)
+            picks = [(forced, value)] + [(g, c) for g, c in picks if g != forced]
         reason = {
             "exact": f"exact: the best expected {name} over every guess ({n} joint answer tuples)",
             "rollout": f"search: each guess then level 2, over every joint answer tuple ({n}): its expected {name}",
@@ -242,6 +262,11 @@ class MultiSearch(MultiSolver):
                        f"expected {name})",
             "level2": "level 2's choice (the state is too large to search)",
         }[kind]
+        if forced is not None:
+            board = next(b for b in state.unsolved if int(len(state.candidates[b])) == 1)
+            reason = f"board {board + 1} has one candidate left: solve it ({reason})"
+        elif kind == "level2" and state.turns == 0:
+            reason = "level 2's opener (the first turn is not searched)"
         picks = picks[: self.alternatives + 1]
         choices = [self._choice(g, bits[g], chance[g], None if c is None else float(base + c)) for g, c in picks]
         return self._decision(choices, reason)
