@@ -146,6 +146,8 @@ def peer_figures(peer: dict, spec: dict) -> dict:
            "opener": peer["opener"]}
     out.update(figures(per_game, limit))
     out["lost"] = [i for i, (_, _, won) in enumerate(per_game) if not won]
+    out["finishes"] = [finish for finish, _, _ in per_game]
+    out["scores"] = [score for _, score, _ in per_game]
     out["mean_rounds_uncapped"] = statistics.mean(max(r) for r in peer["games"])
     out["cpu_seconds"] = round(sum(peer["seconds"]), 2)
     out["cpu_seconds_per_game"] = out["cpu_seconds"] / len(peer["games"]) if peer["games"] else None
@@ -181,9 +183,14 @@ def run_termo_in_process(mode, spec: dict, strategies: str, objective: str) -> t
 
 
 def side_by_side(spec: dict, termo: dict, peers: dict) -> dict:
-    """Per termo strategy and Doddle opener: the games termo lost that Doddle won, and the deltas."""
+    """Per termo strategy and Doddle opener: the games termo lost that Doddle won, the deltas of the
+    means and, per game, Doddle − termo (finish and score: positive when termo is ahead) with its
+    95 % interval; and level 2 − level 3 when both played."""
+    from termo.analysis.mode_battery import paired
+
     rows = {}
-    for name, row in termo["strategies"].items():
+    strategies = termo["strategies"]
+    for name, row in strategies.items():
         for opener, peer in peers.items():
             lost_won = sorted(set(row["lost"]) - set(peer["lost"]))
             rows[f"{name} vs doddle {opener}"] = {
@@ -191,7 +198,14 @@ def side_by_side(spec: dict, termo: dict, peers: dict) -> dict:
                 "doddle_lost_termo_won": len(set(peer["lost"]) - set(row["lost"])),
                 "mean_finish_delta": row["mean_finish"] - peer["mean_finish"],
                 "mean_score_delta": row["mean_score"] - peer["mean_score"],
+                "paired_finish_doddle_minus_termo": paired(peer["finishes"], row["finishes"]),
+                "paired_score_doddle_minus_termo": paired(peer["scores"], row["scores"]),
             }
+    if "level2" in strategies and "level3" in strategies:
+        rows["level2 vs level3"] = {
+            "paired_finish_level2_minus_level3": paired(strategies["level2"]["finishes"], strategies["level3"]["finishes"]),
+            "paired_score_level2_minus_level3": paired(strategies["level2"]["scores"], strategies["level3"]["scores"]),
+        }
     return rows
 
 
@@ -237,8 +251,14 @@ def summary(payload: dict) -> str:
         lines.append(f"  {label:<16} win {r['win_rate']:.2%}  finish {r['mean_finish']:.3f}  score "
                      f"{r['mean_score']:.3f}  hist {r['histogram']}  {secs:.0f} s")
     for label, r in payload["side_by_side"].items():
+        if "paired_finish_level2_minus_level3" in r:
+            p = r["paired_finish_level2_minus_level3"]
+            lines.append(f"  level 2 − level 3, finish per game: {p['mean']:+.4f} [{p['ci95'][0]:+.4f}, {p['ci95'][1]:+.4f}]")
+            continue
+        p = r["paired_finish_doddle_minus_termo"]
         lines.append(f"  {label}: termo lost {len(r['termo_lost_doddle_won'])} games Doddle won; "
-                     f"finish {r['mean_finish_delta']:+.3f}, score {r['mean_score_delta']:+.3f}")
+                     f"finish {r['mean_finish_delta']:+.3f}, score {r['mean_score_delta']:+.3f}; Doddle − termo per "
+                     f"game {p['mean']:+.4f} [{p['ci95'][0]:+.4f}, {p['ci95'][1]:+.4f}]")
     return "\n".join(lines)
 
 

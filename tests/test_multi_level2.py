@@ -110,3 +110,26 @@ def test_late_turns_rank_only_the_boards_candidates(mode):
     assert solver.choose(boards, late_turn) == best
     assert solver.late_pool(boards, late_turn - 1) is None
     assert solver.choose(boards, late_turn - 1) == solver.choose(boards, 0)
+
+
+def test_a_given_opener_is_played_on_the_first_turn_only(mode):
+    """`opener=WORD`: the first guess of a fresh game (every board holding every answer), with
+    its reason; every later state is level 2's own; an unknown word is refused."""
+    from termo.core.errors import TermoError
+    from termo.engine.multi.boards import BoardsState
+
+    plain = MultiSolver(mode)
+    everything = [np.arange(mode.game.n_answers, dtype=np.int64)] * mode.boards
+    own = plain.choose(everything, 1)
+    other = next(g for g in range(mode.game.n_probes) if g != own)
+    word = mode.game.probes[other]
+    solver = MultiSolver(mode, opener=word)
+    assert solver.choose(everything, 1) == other
+    decision = solver.decide(BoardsState.start(mode)).as_dict()
+    assert decision["word"] == word and "opener" in decision["reason"]
+    later = [np.asarray(c, dtype=np.int64) for c in SETS[0]]
+    assert solver.choose(later, 2) == plain.choose(later, 2)
+    search = MultiSearch(mode, opener=word)
+    assert search.choose(everything, 1) == other and search.decide(BoardsState.start(mode)).as_dict()["word"] == word
+    with pytest.raises(TermoError):
+        MultiSolver(mode, opener="not-a-word")

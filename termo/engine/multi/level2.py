@@ -97,7 +97,7 @@ class MultiSolver:
     board_progress = True  # progress(done, total) counts the boards of a decision
 
     def __init__(self, mode, objective=DEFAULT_OBJECTIVE, backend=None, t: float = 1.0, prior=None,
-                 alternatives: int = 5, progress=None):
+                 alternatives: int = 5, progress=None, opener=None):
         from termo.engine.solver import Solver
 
         self.mode = mode
@@ -113,6 +113,18 @@ class MultiSolver:
 
         self.stats = BoardStats(self.game, self.prior, self.sweeper)  # per-board answers, memoised
         self.progress = progress  # progress(done, total): the boards' statistics of a decision
+        self.opener = None if opener is None else self._probe(opener)  # the first guess, when given
+
+    def _probe(self, word) -> int:
+        index = self.game.index_of(str(word))
+        if index is None:
+            raise TermoError(f"the opener {str(word)[:40]!r} is not a guess of {self.game.label}", "opener.unknown",
+                             {"word": str(word)[:40]})
+        return int(index)
+
+    def opening(self, boards, turn: int) -> bool:
+        """Is this the first turn (every board still holding every answer)?"""
+        return int(turn) == 1 and all(int(len(c)) == self.game.n_answers for c in boards)
 
     def memo_bytes(self) -> int:
         """The bytes this solver's memos hold (bounded: `termo.engine.multi.stats`)."""
@@ -182,8 +194,13 @@ class MultiSolver:
         forced = self.forced(boards)
         if forced is not None:
             return forced
+        if self.opener is not None and self.opening(boards, turn):
+            return self.opener
         top, _, _ = self.ranked(boards, 1, self.late_pool(boards, turn))
         return int(top[0])
+
+    def opener_reason(self) -> str:
+        return "the opener given"
 
     def choose_many(self, states, turns) -> list[int]:
         """One probe per state (a list of candidate arrays of its unsolved boards), for batteries."""
@@ -214,6 +231,10 @@ class MultiSolver:
             reason = f"board {board + 1} has one candidate left: solve it"
             rest = tuple(c for c in choices if c.index != forced)[: self.alternatives]
             return self._decision((pick,) + rest, reason)
+        if self.opener is not None and self.opening(boards, state.turns + 1):
+            pick = self._choice(self.opener, scores[0][self.opener], scores[1][self.opener])
+            rest = tuple(c for c in choices if c.index != self.opener)[: self.alternatives]
+            return self._decision((pick,) + rest, self.opener_reason())
         late = "" if pool is None else " among the boards' candidates (no turn to spare)"
         reason = (f"the largest joint entropy over {len(boards)} unsolved board"
                   f"{'s' if len(boards) != 1 else ''}{late}: {choices[0].bits:.3f} bits")

@@ -44,6 +44,9 @@ ENUMERATE = 4096  # joint answer tuples up to which every tuple is rolled out (e
 SAMPLES = 512  # else this many tuples, drawn from the boards' candidates
 SCREEN = 128  # sampled: every beam guess is screened on the first this many tuples,
 KEEP = 8  # and this many of them, the best, are rolled out on all of them
+# The first guess of level 3, per mode (the modes not listed open with level 2's): each the best of
+# the openers tried by level-2 batteries on other tuples than the figures' (docs/modes-batteries.md).
+OPENERS: dict[str, str] = {}
 EXACT_SMALL = 16  # the joint product up to which a decision is exact (`MultiExact`)
 EXACT_MEMO_BYTES = 8 * 2**20  # the exact solver's memo is emptied past this many bytes (bounded memory)
 NODE_LIMIT = 2_000_000  # rollout nodes per beam guess (a bigger rollout is refused: level 2 plays)
@@ -57,8 +60,10 @@ class MultiSearch(MultiSolver):
 
     def __init__(self, mode, objective="finish", backend=None, beam: int = BEAM, small: int = SMALL, top: int = TOP,
                  enumerate_max: int = ENUMERATE, samples: int = SAMPLES, exact_product: int = EXACT_SMALL,
-                 rollout_t: float | None = None, search_opener: bool = False, progress=None, **options):
-        super().__init__(mode, objective=objective, backend=backend, progress=progress, **options)
+                 rollout_t: float | None = None, search_opener: bool = False, opener="table", progress=None,
+                 **options):
+        opener = (None if search_opener else OPENERS.get(mode.label)) if opener == "table" else opener
+        super().__init__(mode, objective=objective, backend=backend, progress=progress, opener=opener, **options)
         if int(beam) < 1:
             raise TermoError(f"beam must be at least 1, not {beam!r}")
         self.beam, self.small, self.top = int(beam), int(small), max(int(top), int(beam))
@@ -202,8 +207,12 @@ class MultiSearch(MultiSolver):
             if exact_memo_bytes(self.exact.memo) > EXACT_MEMO_BYTES:
                 self.exact.memo.clear()
             return "exact", list(costs), joint_product(boards)
-        opening = r == self.mode.max_turns and all(int(len(c)) == self.game.n_answers for c in boards)
-        out = None if opening and not self.search_opener else self.rollout(boards, r)
+        turn = self.mode.max_turns - r + 1
+        if self.opening(boards, turn) and not self.search_opener:
+            first = MultiSolver.choose(self, boards, turn)
+            top, _, _ = self.ranked(boards, self.alternatives + 1)
+            return "opener", [(first, None)] + [(int(g), None) for g in np.asarray(top).tolist() if g != first], 0
+        out = self.rollout(boards, r)
         if out is None:
             top, _, _ = self.ranked(boards, self.alternatives + 1, self.late_pool(boards, self.mode.max_turns - r + 1))
             return "level2", [(int(g), None) for g in np.asarray(top).tolist()], 0
@@ -220,11 +229,16 @@ class MultiSearch(MultiSolver):
             return forced
         return int(self.ranking(boards, self.rounds(turn if turn else 1))[1][0][0])
 
+    def opener_reason(self) -> str:
+        if self.opener is None:
+            return "level 2's opener (the first turn is not searched)"
+        return f"level 3's opener for {self.mode.label}, chosen by batteries (docs/modes-batteries.md)"
+
     def value_of(self, boards, r: int, kind: str, probe: int):
         """The value of playing ``probe`` now, as `ranking` of ``kind`` would give it."""
         if kind == "exact":
             return self.exact.probe_cost(tuple(boards), probe, r)
-        if kind == "level2":
+        if kind in ("level2", "opener"):
             return None
         out = self.rollout(boards, r, firsts=[probe])
         return None if out is None else out[0][0][1]
@@ -261,12 +275,11 @@ class MultiSearch(MultiSolver):
             "sampled": f"search: each guess then level 2, over {n} sampled answer tuples (an estimate of its "
                        f"expected {name})",
             "level2": "level 2's choice (the state is too large to search)",
+            "opener": self.opener_reason(),
         }[kind]
         if forced is not None:
             board = next(b for b in state.unsolved if int(len(state.candidates[b])) == 1)
             reason = f"board {board + 1} has one candidate left: solve it ({reason})"
-        elif kind == "level2" and state.turns == 0:
-            reason = "level 2's opener (the first turn is not searched)"
         picks = picks[: self.alternatives + 1]
         choices = [self._choice(g, bits[g], chance[g], None if c is None else float(base + c)) for g, c in picks]
         return self._decision(choices, reason)
