@@ -72,7 +72,7 @@ def test_board_entropies_kernel_python_and_numpy_agree_bit_for_bit():
 
 def test_board_stats_are_the_same_with_and_without_the_kernel(mode, monkeypatch):
     """`BoardStats` takes the kernel once numba is loaded and NumPy before: the same floats."""
-    import backends.host_ops as host_ops
+    import backends.host_ops.search as host_ops
 
     solver = MultiSolver(mode)
     sets = [np.arange(0, 40, k, dtype=np.int64) for k in (1, 2, 3, 5, 7)]

@@ -273,10 +273,9 @@ def run_mode_battery(mode, strategies: Sequence[str] = DEFAULT_STRATEGIES, *, n:
 def load_kernels() -> None:
     """A battery asks thousands of questions: the compiled kernels pay for loading numba (the
     per-board entropies take the same floats either way, `termo.engine.multi.stats`)."""
-    from backends import numba_shim
+    from backends.host_ops.boards import load_numba
 
-    if numba_shim.HAVE_NUMBA:
-        numba_shim.load()
+    load_numba()
 
 
 def paired(first: Sequence[float], second: Sequence[float]) -> dict:

@@ -22,7 +22,8 @@ included):
 ``decide`` reports for every choice the value it was ranked by, with what was already paid
 (`Objective.base`): exact values in exact states, rollout values elsewhere (estimates when the
 tuples were sampled). The rollouts run in the compiled kernel
-``backends.kernels.boards.rollout_costs`` (both cores, one beam guess each).
+``backends.kernels.boards.rollout_costs`` (both cores, one beam guess each; called through
+``backends.host_ops.boards``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ import numpy as np
 
 from termo.core.errors import TermoError
 from termo.core.decision import Decision
-from termo.engine.multi.level2 import LATE_SLACK, MultiSolver, _host
+from termo.core.messages import Message
+from termo.engine.multi.level2 import LATE_SLACK, MultiSolver, _host, forced_reason
 from termo.engine.multi.exact import EXACT_PRODUCT, MultiExact, joint_product
 
 BEAM = 24  # level 2's best guesses rolled out at the root
@@ -62,7 +64,8 @@ class MultiSearch(MultiSolver):
                  enumerate_max: int = ENUMERATE, samples: int = SAMPLES, exact_product: int = EXACT_SMALL,
                  rollout_t: float | None = None, search_opener: bool = False, opener="table", progress=None,
                  **options):
-        opener = (None if search_opener else OPENERS.get(mode.label)) if opener == "table" else opener
+        self.table_opener = isinstance(opener, str) and opener == "table"  # else given (or None)
+        opener = (None if search_opener else OPENERS.get(mode.label)) if self.table_opener else opener
         super().__init__(mode, objective=objective, backend=backend, progress=progress, opener=opener, **options)
         if int(beam) < 1:
             raise TermoError(f"beam must be at least 1, not {beam!r}")
@@ -142,7 +145,7 @@ class MultiSearch(MultiSolver):
         on the first `SCREEN` of them and only the `KEEP` best are rolled out on the rest: their
         cost is the mean over all the tuples; the others keep their screening mean and rank after
         them."""
-        from backends.kernels.boards import rollout_costs
+        from backends.host_ops.boards import rollout_costs
 
         stats = self.stats
 
@@ -229,10 +232,29 @@ class MultiSearch(MultiSolver):
             return forced
         return int(self.ranking(boards, self.rounds(turn if turn else 1))[1][0][0])
 
-    def opener_reason(self) -> str:
+    def opener_reason(self) -> Message:
         if self.opener is None:
-            return "level 2's opener (the first turn is not searched)"
-        return f"level 3's opener for {self.mode.label}, chosen by batteries (docs/modes-batteries.md)"
+            return Message("level 2's first guess (the first turn is not searched)", "reason.boards_first_level2")
+        if not self.table_opener:
+            return super().opener_reason()
+        return Message(f"level 3's first guess for {self.mode.label}, chosen by batteries (docs/modes-batteries.md)",
+                       "reason.boards_first_table", mode=self.mode.label)
+
+    def ranking_reason(self, kind: str, n: int) -> Message:
+        """Why the ranking of ``kind`` (`ranking`) over ``n`` joint answer tuples orders the guesses."""
+        name = self.objective.name
+        if kind == "exact":
+            return Message(f"exact: the best expected {name} over every guess ({n} joint answer tuples)",
+                           "reason.boards_exact", objective=name, tuples=n)
+        if kind == "rollout":
+            return Message(f"search: each guess then level 2, over every joint answer tuple ({n}): its expected "
+                           f"{name}", "reason.boards_rollout", objective=name, tuples=n)
+        if kind == "sampled":
+            return Message(f"search: each guess then level 2, over {n} sampled answer tuples (an estimate of its "
+                           f"expected {name})", "reason.boards_sampled", objective=name, tuples=n)
+        if kind == "opener":
+            return self.opener_reason()
+        return Message("level 2's choice (the state is too large to search)", "reason.boards_too_large")
 
     def value_of(self, boards, r: int, kind: str, probe: int):
         """The value of playing ``probe`` now, as `ranking` of ``kind`` would give it."""
@@ -262,24 +284,17 @@ class MultiSearch(MultiSolver):
         r = self.rounds(state.turns + 1)
         bits, chance = self.scores(boards)
         kind, picks, n = self.ranking(boards, r)
-        name = self.objective.name
         forced = self.forced(boards)
         if forced is not None:  # played first; its value as the ranking values every guess
             value = next((c for g, c in picks if g == forced), None)
             if value is None:
                 value = self.value_of(boards, r, kind, forced)
             picks = [(forced, value)] + [(g, c) for g, c in picks if g != forced]
-        reason = {
-            "exact": f"exact: the best expected {name} over every guess ({n} joint answer tuples)",
-            "rollout": f"search: each guess then level 2, over every joint answer tuple ({n}): its expected {name}",
-            "sampled": f"search: each guess then level 2, over {n} sampled answer tuples (an estimate of its "
-                       f"expected {name})",
-            "level2": "level 2's choice (the state is too large to search)",
-            "opener": self.opener_reason(),
-        }[kind]
+        reason = self.ranking_reason(kind, n)
         if forced is not None:
             board = next(b for b in state.unsolved if int(len(state.candidates[b])) == 1)
-            reason = f"board {board + 1} has one candidate left: solve it ({reason})"
+            reason = Message(f"{forced_reason(board)} ({reason})", "reason.boards_forced_valued", board=board + 1,
+                             reason=reason)
         picks = picks[: self.alternatives + 1]
         choices = [self._choice(g, bits[g], chance[g], None if c is None else float(base + c)) for g, c in picks]
         return self._decision(choices, reason)

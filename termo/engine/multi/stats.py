@@ -8,9 +8,10 @@ battery starts from the same opener, so its second-turn set is one of the opener
 not grow with the questions it is asked:
 
 * ``entropies(cands)``: every probe's entropy (bits) over the set, on the host in one float order
-  whatever the backend: the compiled kernel ``backends.kernels.boards.probe_entropies`` once the
-  process has loaded numba (a server, a battery), else ``backends.numpy_sweep.fast_entropies``
-  (the same floats with NumPy alone, so a one-question process never loads numba);
+  whatever the backend (``backends.host_ops.boards.probe_entropies``): the compiled kernel
+  ``backends.kernels.boards.probe_entropies`` once the process has loaded numba (a server, a
+  battery), else ``backends.numpy_sweep.fast_entropies`` (the same floats with NumPy alone, so a
+  one-question process never loads numba);
 * ``weights(cands)``: the prior renormalised over the set (uniform when its mass is 0);
 * ``split(cands, probe)``: the buckets of the set under one probe, ``[(code, members, mass)]`` in
   ascending code (the search's partition, memoised per (set, probe)).
@@ -125,15 +126,9 @@ class BoardStats:
 
     def compute_entropies(self, cands) -> np.ndarray:
         """`entropies` without the memo: the kernel where numba is loaded, else NumPy (same floats)."""
-        from backends.host_ops import numba_loaded
+        from backends.host_ops.boards import probe_entropies
 
-        if numba_loaded():
-            from backends.kernels.boards import probe_entropies
-
-            return probe_entropies(self.matrix_t, cands, self.prior, self.n_patterns)
-        from backends.numpy_sweep import fast_entropies
-
-        return fast_entropies(self.matrix_t, cands, self.prior, self.n_patterns)
+        return probe_entropies(self.matrix_t, cands, self.prior, self.n_patterns)
 
     # ----------------------------------------------------------------- partitions
     def split(self, cands, probe: int):
