@@ -79,6 +79,17 @@ def test_suggest_dueto_json_has_the_word_the_expected_value_and_every_board(caps
     assert all(isinstance(b["candidates"], int) and b["candidates"] > 0 for b in boards)
 
 
+def test_suggest_dueto_shows_the_value_it_ranked_by(capsys):
+    """Issue 35: level 3 once suggested linde with E 5.028 while listing filme at 4.916. The word
+    suggested is the best of the values shown, the alternatives come in the order of their values,
+    and the reason names the ranking those values come from."""
+    data = run_json(capsys, "suggest", "--game", "dueto", "tarso:BBBBB/BYBBB")
+    values = [data["expected"]] + [alt["expected"] for alt in data["alternatives"]]
+    assert len(values) > 1 and all(isinstance(v, float) for v in values)
+    assert [round(v, 9) for v in values] == sorted(round(v, 9) for v in values)
+    assert data["reason"].startswith("search: each guess then level 2")
+
+
 def test_a_solved_board_is_reported_and_its_slot_is_a_dash(capsys):
     data = run_json(capsys, "suggest", "--game", "dueto", "--level", "2", "--objective", "score", *HISTORY)
     assert data["objective"] == "score" and data["level"] == 2
