@@ -16,11 +16,15 @@ Subcommands (docs/modes-batteries.md):
   median of ``--repeats`` runs (targets 0.5 s and 2 s), and ``--battery-n`` games of an
   Octordle battery at level 2 (target: 1,000 games in at most 10 minutes); writes
   ``bench/results/modes-speed.json``.
+* ``paired``: level 2 and level 3 on the same ``--n`` seeded tuples, in checkpointed chunks
+  (``bench/results/checkpoints/``, ``--resume``), the per-game difference level 2 − level 3 with
+  its 95 % interval; writes ``bench/results/modes-levels-<mode>-n<N>-s<seed>.json``.
 
 Usage::
 
     python bench/bench_modes.py compare --mode octordle --n 1000 --seed 0 [--strategies level2,level3]
     python bench/bench_modes.py speed [--repeats 5] [--battery-n 1000]
+    python bench/bench_modes.py paired --mode quordle --n 1000 --seed 0 [--objective finish] [--chunk 50] [--resume]
 """
 
 from __future__ import annotations
@@ -316,6 +320,82 @@ def speed(args) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------------ paired levels
+def _chunk_rows(mode, strategy: str, tuples, objective: str) -> dict:
+    """One strategy on ``tuples``: per game its boards' solve turns, with CPU and wall seconds."""
+    from termo.analysis.mode_battery import LEVEL_NAMES, play_modes_lockstep
+    from termo.engine.multi.factory import multi_solver
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    solver = multi_solver(mode, level=LEVEL_NAMES[strategy], objective=objective)
+    run = play_modes_lockstep(solver, mode, tuples)
+    return {"solved_on": run.solved_on, "wall_s": round(time.perf_counter() - wall, 2),
+            "cpu_s": round(time.process_time() - cpu, 2)}
+
+
+def paired_levels_run(args) -> int:
+    """Level 2 and level 3 on the same seeded tuples, in chunks of ``--chunk`` games, each chunk
+    saved to a checkpoint as soon as it is played (``--resume`` goes on from it: a game's result
+    does not depend on the chunk it is played in, every decision being a function of its state);
+    then the figures of each level and the paired difference level 2 − level 3 per game."""
+    from termo.analysis.mode_battery import figures, game_figures, load_kernels, mode_tuples, paired, tuples_digest
+    from termo.games import get_mode
+
+    load_kernels()
+    mode = get_mode(args.mode)
+    tuples = mode_tuples(mode, args.n, args.seed)
+    name = args.out or f"modes-levels-{mode.label}-n{args.n}-s{args.seed}" + (
+        "" if args.objective == "finish" else f"-{args.objective}")
+    ckpt = RESULTS / "checkpoints" / f"{name}.json"
+    state = {"mode": mode.label, "n": args.n, "seed": args.seed, "objective": args.objective,
+             "tuples": tuples_digest(mode, tuples), "chunk": args.chunk, "chunks": {}, "loads": []}
+    if args.resume and ckpt.exists():
+        old = json.loads(ckpt.read_text(encoding="utf-8"))
+        if {k: old[k] for k in ("mode", "n", "seed", "objective", "tuples", "chunk")} != \
+                {k: state[k] for k in ("mode", "n", "seed", "objective", "tuples", "chunk")}:
+            raise SystemExit(f"{ckpt} is another battery's checkpoint")
+        state = old
+    ckpt.parent.mkdir(parents=True, exist_ok=True)
+    strategies = ("level2", "level3")
+    for lo in range(0, args.n, args.chunk):
+        if str(lo) in state["chunks"]:
+            continue
+        part = tuples[lo: lo + args.chunk]
+        state["chunks"][str(lo)] = {s: _chunk_rows(mode, s, part, args.objective) for s in strategies}
+        state["loads"].append(_load())
+        tmp = ckpt.with_suffix(".tmp")
+        tmp.write_text(json.dumps(state) + "\n", encoding="utf-8")
+        os.replace(tmp, ckpt)
+        done = min(lo + args.chunk, args.n)
+        print(f"{mode.label}: {done}/{args.n} games, load {state['loads'][-1]}", flush=True)
+    rows = {}
+    for s in strategies:
+        parts = [state["chunks"][str(lo)][s] for lo in range(0, args.n, args.chunk)]
+        per_game = [game_figures(g, mode.max_turns) for p in parts for g in p["solved_on"]]
+        rows[s] = {**figures(per_game, mode.max_turns), "finishes": [f for f, _, _ in per_game],
+                   "scores": [sc for _, sc, _ in per_game],
+                   "lost": [i for i, (_, _, won) in enumerate(per_game) if not won],
+                   "cpu_s": round(sum(p["cpu_s"] for p in parts), 1),
+                   "wall_s": round(sum(p["wall_s"] for p in parts), 1)}
+    diff = paired(rows["level2"]["finishes"], rows["level3"]["finishes"])
+    loads = state["loads"]
+    payload = {"mode": mode.label, "n": args.n, "seed": args.seed, "objective": args.objective,
+               "tuples": state["tuples"], "chunk": args.chunk,
+               "load_min_max": [min(x[0] for x in loads), max(x[0] for x in loads)] if loads else [],
+               "strategies": rows, "level2_minus_level3_finish": diff,
+               "level2_minus_level3_score": paired(rows["level2"]["scores"], rows["level3"]["scores"])}
+    out = RESULTS / f"{name}.json"
+    out.write_text(json.dumps({"benchmark": "modes-levels", "machine": machine(), **payload}, indent=1,
+                              ensure_ascii=False) + "\n", encoding="utf-8")
+    for s in strategies:
+        r = rows[s]
+        print(f"{s}: win {r['win_rate']:.3%}  finish {r['mean_finish']:.4f}  score {r['mean_score']:.3f}  "
+              f"cpu {r['cpu_s']} s")
+    print(f"level 2 − level 3 (finish): {diff['mean']:+.4f} [{diff['ci95'][0]:+.4f}, {diff['ci95'][1]:+.4f}]")
+    print(f"wrote {out}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -339,8 +419,16 @@ def main(argv=None) -> int:
     spd.add_argument("--battery-from", help="the JSON of an Octordle level-2 battery already run (with its process times)")
     spd.add_argument("--seed", type=int, default=0)
     spd.add_argument("--out")
+    par = sub.add_parser("paired", help="level 2 and level 3 on the same tuples, paired per game (checkpointed)")
+    par.add_argument("--mode", default="quordle")
+    par.add_argument("--n", type=int, default=1000)
+    par.add_argument("--seed", type=int, default=0)
+    par.add_argument("--objective", default="finish")
+    par.add_argument("--chunk", type=int, default=50)
+    par.add_argument("--resume", action="store_true")
+    par.add_argument("--out", help="the result's name (bench/results/NAME.json)")
     args = parser.parse_args(argv)
-    return compare(args) if args.command == "compare" else speed(args)
+    return {"compare": compare, "speed": speed, "paired": paired_levels_run}[args.command](args)
 
 
 if __name__ == "__main__":

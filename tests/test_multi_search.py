@@ -235,3 +235,21 @@ def test_a_large_beam_is_screened_on_the_first_tuples(mode, monkeypatch):
         assert abs(cost - rollout_oracle(search, sets, g, r, tuples=drawn)) < 1e-12
     for g, cost in picks[3:]:
         assert abs(cost - screen[g]) < 1e-12
+
+
+def test_level3_opens_with_its_table_word_and_says_so():
+    """Level 3's first guess is its table's word for the mode (measured by level-2 batteries on
+    other tuples than the figures'), a word given instead replaces it; each with its reason."""
+    from termo.engine.multi.boards import BoardsState
+    from termo.engine.multi.level3 import OPENERS
+    from termo.games import get_mode
+
+    mode = get_mode("quordle")
+    start = BoardsState.start(mode)
+    table = MultiSearch(mode).decide(start)
+    assert table.choice.word == OPENERS["quordle"] and table.reason.code == "reason.boards_first_table"
+    given = MultiSearch(mode, opener="salet").decide(start)
+    assert given.choice.word == "salet" and given.reason.code == "reason.boards_first_given"
+    own = MultiSearch(mode, search_opener=False, opener=None).decide(start)
+    assert own.choice.word == MultiSolver(mode).decide(start).choice.word
+    assert own.reason.code == "reason.boards_first_level2"

@@ -48,7 +48,10 @@ SCREEN = 128  # sampled: every beam guess is screened on the first this many tup
 KEEP = 8  # and this many of them, the best, are rolled out on all of them
 # The first guess of level 3, per mode (the modes not listed open with level 2's): each the best of
 # the openers tried by level-2 batteries on other tuples than the figures' (docs/modes-batteries.md).
-OPENERS: dict[str, str] = {}
+# Quordle: carle 6.872 against soare 6.928, paired +0.056 [+0.019, +0.093]; Octordle: crane 10.707 against
+# soare 10.764, +0.057 [+0.025, +0.089] (1,000 tuples, seed 1, bench/results/mode-openers-*.json); Quarteto's
+# best, corta, is within the noise of tarso (+0.021 [−0.025, +0.067]): not listed.
+OPENERS: dict[str, str] = {"quordle": "carle", "octordle": "crane"}
 EXACT_SMALL = 16  # the joint product up to which a decision is exact (`MultiExact`)
 EXACT_MEMO_BYTES = 8 * 2**20  # the exact solver's memo is emptied past this many bytes (bounded memory)
 NODE_LIMIT = 2_000_000  # rollout nodes per beam guess (a bigger rollout is refused: level 2 plays)
