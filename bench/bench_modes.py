@@ -349,7 +349,7 @@ def paired_levels_run(args) -> int:
     ckpt = RESULTS / "checkpoints" / f"{name}.json"
     state = {"mode": mode.label, "n": args.n, "seed": args.seed, "objective": args.objective,
              "tuples": tuples_digest(mode, tuples), "chunk": args.chunk, "chunks": {}, "loads": []}
-    if args.resume and ckpt.exists():
+    if (args.resume or args.summarise) and ckpt.exists():
         old = json.loads(ckpt.read_text(encoding="utf-8"))
         if {k: old[k] for k in ("mode", "n", "seed", "objective", "tuples", "chunk")} != \
                 {k: state[k] for k in ("mode", "n", "seed", "objective", "tuples", "chunk")}:
@@ -358,7 +358,7 @@ def paired_levels_run(args) -> int:
     ckpt.parent.mkdir(parents=True, exist_ok=True)
     strategies = ("level2", "level3")
     for lo in range(0, args.n, args.chunk):
-        if str(lo) in state["chunks"]:
+        if str(lo) in state["chunks"] or args.summarise:
             continue
         part = tuples[lo: lo + args.chunk]
         state["chunks"][str(lo)] = {s: _chunk_rows(mode, s, part, args.objective) for s in strategies}
@@ -368,9 +368,18 @@ def paired_levels_run(args) -> int:
         os.replace(tmp, ckpt)
         done = min(lo + args.chunk, args.n)
         print(f"{mode.label}: {done}/{args.n} games, load {state['loads'][-1]}", flush=True)
+    done = 0  # the games of the chunks played from the first on (the battery of that size: prefix-stable)
+    while done < args.n and str(done) in state["chunks"]:
+        done += args.chunk
+    done = min(done, args.n)
+    if not done:
+        raise SystemExit(f"{ckpt}: no chunk played yet")
+    if done < args.n:
+        print(f"summarising the first {done} of {args.n} games (the battery of {done})", flush=True)
+        name = name.replace(f"-n{args.n}-", f"-n{done}-")
     rows = {}
     for s in strategies:
-        parts = [state["chunks"][str(lo)][s] for lo in range(0, args.n, args.chunk)]
+        parts = [state["chunks"][str(lo)][s] for lo in range(0, done, args.chunk)]
         per_game = [game_figures(g, mode.max_turns) for p in parts for g in p["solved_on"]]
         rows[s] = {**figures(per_game, mode.max_turns), "finishes": [f for f, _, _ in per_game],
                    "scores": [sc for _, sc, _ in per_game],
@@ -379,8 +388,8 @@ def paired_levels_run(args) -> int:
                    "wall_s": round(sum(p["wall_s"] for p in parts), 1)}
     diff = paired(rows["level2"]["finishes"], rows["level3"]["finishes"])
     loads = state["loads"]
-    payload = {"mode": mode.label, "n": args.n, "seed": args.seed, "objective": args.objective,
-               "tuples": state["tuples"], "chunk": args.chunk,
+    payload = {"mode": mode.label, "n": done, "seed": args.seed, "objective": args.objective,
+               "tuples": tuples_digest(mode, tuples[:done]), "chunk": args.chunk, "checkpoint_n": args.n,
                "load_min_max": [min(x[0] for x in loads), max(x[0] for x in loads)] if loads else [],
                "strategies": rows, "level2_minus_level3_finish": diff,
                "level2_minus_level3_score": paired(rows["level2"]["scores"], rows["level3"]["scores"])}
@@ -426,6 +435,8 @@ def main(argv=None) -> int:
     par.add_argument("--objective", default="finish")
     par.add_argument("--chunk", type=int, default=50)
     par.add_argument("--resume", action="store_true")
+    par.add_argument("--summarise", action="store_true",
+                     help="play nothing: the figures of the chunks the checkpoint holds, from the first on")
     par.add_argument("--out", help="the result's name (bench/results/NAME.json)")
     args = parser.parse_args(argv)
     return {"compare": compare, "speed": speed, "paired": paired_levels_run}[args.command](args)
