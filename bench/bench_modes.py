@@ -321,13 +321,15 @@ def speed(args) -> int:
 
 
 # ------------------------------------------------------------------------------ paired levels
-def _chunk_rows(mode, strategy: str, tuples, objective: str) -> dict:
-    """One strategy on ``tuples``: per game its boards' solve turns, with CPU and wall seconds."""
+def _chunk_rows(mode, strategy: str, tuples, objective: str, rollout_t: float | None = None) -> dict:
+    """One strategy on ``tuples``: per game its boards' solve turns, with CPU and wall seconds
+    (``rollout_t``: level 3's `MultiSearch` option, the prior its rollouts draw tuples from)."""
     from termo.analysis.mode_battery import LEVEL_NAMES, play_modes_lockstep
     from termo.engine.multi.factory import multi_solver
 
     wall, cpu = time.perf_counter(), time.process_time()
-    solver = multi_solver(mode, level=LEVEL_NAMES[strategy], objective=objective)
+    options = {"rollout_t": rollout_t} if strategy == "level3" and rollout_t is not None else {}
+    solver = multi_solver(mode, level=LEVEL_NAMES[strategy], objective=objective, **options)
     run = play_modes_lockstep(solver, mode, tuples)
     return {"solved_on": run.solved_on, "wall_s": round(time.perf_counter() - wall, 2),
             "cpu_s": round(time.process_time() - cpu, 2)}
@@ -345,14 +347,16 @@ def paired_levels_run(args) -> int:
     mode = get_mode(args.mode)
     tuples = mode_tuples(mode, args.n, args.seed)
     name = args.out or f"modes-levels-{mode.label}-n{args.n}-s{args.seed}" + (
-        "" if args.objective == "finish" else f"-{args.objective}")
+        "" if args.objective == "finish" else f"-{args.objective}") + (
+        "" if args.rollout_t is None else f"-rollout-t{args.rollout_t:g}")
     ckpt = RESULTS / "checkpoints" / f"{name}.json"
     state = {"mode": mode.label, "n": args.n, "seed": args.seed, "objective": args.objective,
-             "tuples": tuples_digest(mode, tuples), "chunk": args.chunk, "chunks": {}, "loads": []}
+             "tuples": tuples_digest(mode, tuples), "chunk": args.chunk, "rollout_t": args.rollout_t, "chunks": {},
+             "loads": []}
     if (args.resume or args.summarise) and ckpt.exists():
         old = json.loads(ckpt.read_text(encoding="utf-8"))
-        if {k: old[k] for k in ("mode", "n", "seed", "objective", "tuples", "chunk")} != \
-                {k: state[k] for k in ("mode", "n", "seed", "objective", "tuples", "chunk")}:
+        if {k: old.get(k) for k in ("mode", "n", "seed", "objective", "tuples", "chunk", "rollout_t")} != \
+                {k: state[k] for k in ("mode", "n", "seed", "objective", "tuples", "chunk", "rollout_t")}:
             raise SystemExit(f"{ckpt} is another battery's checkpoint")
         state = old
     ckpt.parent.mkdir(parents=True, exist_ok=True)
@@ -361,7 +365,7 @@ def paired_levels_run(args) -> int:
         if str(lo) in state["chunks"] or args.summarise:
             continue
         part = tuples[lo: lo + args.chunk]
-        state["chunks"][str(lo)] = {s: _chunk_rows(mode, s, part, args.objective) for s in strategies}
+        state["chunks"][str(lo)] = {s: _chunk_rows(mode, s, part, args.objective, args.rollout_t) for s in strategies}
         state["loads"].append(_load())
         tmp = ckpt.with_suffix(".tmp")
         tmp.write_text(json.dumps(state) + "\n", encoding="utf-8")
@@ -388,7 +392,7 @@ def paired_levels_run(args) -> int:
                    "wall_s": round(sum(p["wall_s"] for p in parts), 1)}
     diff = paired(rows["level2"]["finishes"], rows["level3"]["finishes"])
     loads = state["loads"]
-    payload = {"mode": mode.label, "n": done, "seed": args.seed, "objective": args.objective,
+    payload = {"mode": mode.label, "n": done, "seed": args.seed, "objective": args.objective, "rollout_t": args.rollout_t,
                "tuples": tuples_digest(mode, tuples[:done]), "chunk": args.chunk, "checkpoint_n": args.n,
                "load_min_max": [min(x[0] for x in loads), max(x[0] for x in loads)] if loads else [],
                "strategies": rows, "level2_minus_level3_finish": diff,
@@ -434,6 +438,7 @@ def main(argv=None) -> int:
     par.add_argument("--seed", type=int, default=0)
     par.add_argument("--objective", default="finish")
     par.add_argument("--chunk", type=int, default=50)
+    par.add_argument("--rollout-t", type=float, help="level 3's rollout_t (the prior of its rollouts' tuples; inf: uniform)")
     par.add_argument("--resume", action="store_true")
     par.add_argument("--summarise", action="store_true",
                      help="play nothing: the figures of the chunks the checkpoint holds, from the first on")

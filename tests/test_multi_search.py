@@ -84,8 +84,11 @@ def test_board_stats_are_the_same_with_and_without_the_kernel(mode, monkeypatch)
 
 
 # ---------------------------------------------------------------------------------- rollouts
-def _weights(game, cands):
-    ws = [math.exp(-game.icf[c]) for c in cands]
+def _weights(search, cands):
+    """The rollouts' tuple weights on one board: the prior at ``rollout_t`` (the solver's T = 1
+    when None; ∞: uniform), renormalised over ``cands``."""
+    t = 1.0 if search.rollout_t is None else search.rollout_t
+    ws = [1.0 if math.isinf(t) else math.exp(-search.game.icf[c] / t) for c in cands]
     return [w / sum(ws) for w in ws]
 
 
@@ -128,7 +131,7 @@ def rollout_oracle(search, boards, first, r, tuples=None):
     boards = [tuple(int(x) for x in c) for c in boards]
     if tuples is None:
         total = 0.0
-        for combo in itertools.product(*[list(zip(c, _weights(game, c))) for c in boards]):
+        for combo in itertools.product(*[list(zip(c, _weights(search, c))) for c in boards]):
             p = math.prod(w for _, w in combo)
             total += p * play([a for a, _ in combo], boards, r, first)
         return total
@@ -143,11 +146,13 @@ STATES = [
 ]
 
 
+@pytest.mark.parametrize("rollout_t", [math.inf, None, 2.0])
 @pytest.mark.parametrize("objective", OBJECTIVES)
-def test_rollout_values_equal_the_brute_force_policy_value(mode, objective):
-    """Every beam guess's rollout value, over every joint answer tuple, is the plain-Python value
-    of that guess then level 2; level 3 plays the best of them and reports it (base included)."""
-    search = MultiSearch(mode, objective=objective, beam=6, small=4, top=8, exact_product=0)
+def test_rollout_values_equal_the_brute_force_policy_value(mode, objective, rollout_t):
+    """Every beam guess's rollout value, over every joint answer tuple weighted by the rollouts'
+    prior (uniform by default, the solver's, another T), is the plain-Python value of that guess
+    then level 2; level 3 plays the best of them and reports it (base included)."""
+    search = MultiSearch(mode, objective=objective, beam=6, small=4, top=8, exact_product=0, rollout_t=rollout_t)
     for sets, r in STATES:
         boards = [np.asarray(c, dtype=np.int64) for c in sets]
         picks, n, exact = search.rollout(boards, r)

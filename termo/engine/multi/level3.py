@@ -29,6 +29,7 @@ tuples were sampled). The rollouts run in the compiled kernel
 from __future__ import annotations
 
 import hashlib
+import math
 import sys
 
 import numpy as np
@@ -52,6 +53,12 @@ KEEP = 8  # and this many of them, the best, are rolled out on all of them
 # soare 10.764, +0.057 [+0.025, +0.089] (1,000 tuples, seed 1, bench/results/mode-openers-*.json); Quarteto's
 # best, corta, is within the noise of tarso (+0.021 [−0.025, +0.067]): not listed.
 OPENERS: dict[str, str] = {"quordle": "carle", "octordle": "crane"}
+# The temperature of the prior the rollouts draw their tuples from (None: the solver's own prior); ∞: every
+# candidate alike. Termo's prior at T = 1 puts 0.07 % of its mass on the lower half of its 6,046 answers, so
+# rollouts by it never met those answers and level 3 played lines that lose when one is drawn: Quarteto, the
+# battery's first 50 tuples (seed 0, answers drawn uniformly), 47 won and mean finish 7.98 by the prior against
+# 50 and 7.58 with uniform tuples (level 2: 49, 7.74). Wordle's modes have a uniform prior: no change there.
+ROLLOUT_T: float | None = math.inf
 EXACT_SMALL = 16  # the joint product up to which a decision is exact (`MultiExact`)
 EXACT_MEMO_BYTES = 8 * 2**20  # the exact solver's memo is emptied past this many bytes (bounded memory)
 NODE_LIMIT = 2_000_000  # rollout nodes per beam guess (a bigger rollout is refused: level 2 plays)
@@ -65,7 +72,7 @@ class MultiSearch(MultiSolver):
 
     def __init__(self, mode, objective="finish", backend=None, beam: int = BEAM, small: int = SMALL, top: int = TOP,
                  enumerate_max: int = ENUMERATE, samples: int = SAMPLES, exact_product: int = EXACT_SMALL,
-                 rollout_t: float | None = None, search_opener: bool = False, opener="table", progress=None,
+                 rollout_t: float | None = ROLLOUT_T, search_opener: bool = False, opener="table", progress=None,
                  **options):
         self.table_opener = isinstance(opener, str) and opener == "table"  # else given (or None)
         opener = (None if search_opener else OPENERS.get(mode.label)) if self.table_opener else opener
@@ -78,6 +85,7 @@ class MultiSearch(MultiSolver):
         self.exact = MultiExact(self.stats, self.objective, probes=self.exact_pool)
         self.search_opener = bool(search_opener)
         self.tuple_prior = self.stats.prior  # the answers' distribution the rollouts average over
+        self.rollout_t = rollout_t  # None: the solver's prior
         if rollout_t is not None:
             from termo.core.prior import prior_weights
 
