@@ -397,6 +397,13 @@ def paired_levels_run(args) -> int:
                "load_min_max": [min(x[0] for x in loads), max(x[0] for x in loads)] if loads else [],
                "strategies": rows, "level2_minus_level3_finish": diff,
                "level2_minus_level3_score": paired(rows["level2"]["scores"], rows["level3"]["scores"])}
+    peer = cached_peer(tuples_spec(mode.label, done, args.seed), "salet", "minimax")
+    if peer is not None:  # Doddle's games on the same tuples (bench/results/peers/), paired per game
+        doddle = peer_figures(peer, tuples_spec(mode.label, done, args.seed))
+        payload["doddle"] = {k: doddle[k] for k in ("peer", "doddle_version", "solver", "opener", "win_rate",
+                                                    "mean_finish", "mean_score", "histogram") if k in doddle}
+        for s in strategies:
+            payload[f"doddle_minus_{s}_finish"] = paired(doddle["finishes"], rows[s]["finishes"])
     out = RESULTS / f"{name}.json"
     out.write_text(json.dumps({"benchmark": "modes-levels", "machine": machine(), **payload}, indent=1,
                               ensure_ascii=False) + "\n", encoding="utf-8")
@@ -405,6 +412,9 @@ def paired_levels_run(args) -> int:
         print(f"{s}: win {r['win_rate']:.3%}  finish {r['mean_finish']:.4f}  score {r['mean_score']:.3f}  "
               f"cpu {r['cpu_s']} s")
     print(f"level 2 − level 3 (finish): {diff['mean']:+.4f} [{diff['ci95'][0]:+.4f}, {diff['ci95'][1]:+.4f}]")
+    for s in strategies if peer is not None else ():
+        d = payload[f"doddle_minus_{s}_finish"]
+        print(f"Doddle − {s} (finish): {d['mean']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]")
     print(f"wrote {out}")
     return 0
 
