@@ -123,6 +123,7 @@ def create_app(jobs: Optional[Jobs] = None, warm=False, warmup=None, allowed_hos
     _add_middleware(app, allowed_hosts)
     add_error_handlers(app)
     app.include_router(api_routes.router)
+    app.include_router(importlib.import_module("web.review_routes").router)  # POST /api/review (docs/review.md)
     _document_errors(app)
     routes = _include_puzzles(app)
     app.state.puzzle_links = tuple((path, label) for path, label in PUZZLE_PAGES if path in routes)
