@@ -134,6 +134,9 @@ def game_rounds(target, is_mode: bool, items: list, answer, grid) -> list:
         if not items:
             raise TermoError("a share text has the colours, not the words: give the guesses too (or the answer and "
                              "the guesses)")
+        if len(items) != grid.turns:
+            raise TermoError(f"{len(items)} guess{'es' if len(items) != 1 else ''} for a grid of {grid.turns} "
+                             f"row{'s' if grid.turns != 1 else ''}")
         rounds = [(guess, list(row) if is_mode else row[0]) for guess, row in zip(items, grid.rows)]
     elif items:
         raise TermoError("bare guesses need the answer (--answer) or a share text for their colours")
