@@ -230,3 +230,32 @@ def test_scores_and_verdicts():
     assert luck_score(0.0) == 50 and luck_score(-100.0) == 0 and luck_score(100.0) == 99
     assert [verdict(c) for c in (0.0, 0.01, 0.07, 0.15, 0.3, 0.4, 0.6, None)] == [
         "perfect", "near_perfect", "good", "fair", "not_great", "bad", "very_bad", None]
+
+
+# ----------------------------------------------------------------------------- Selby's exact analysis
+# `wordle -a wordlist_orig_all -h wordlist_orig_hidden -A <guesses>` (github alex1770/wordle, built from
+# source as bench/bench_review_selby.py builds it, its report printed to 12 decimals): per turn the best
+# expected guesses, the player's guess's and the luck, every answer to be found within six guesses
+# (termo's --loss inf). The other games: bench/results/review-selby.json.
+SELBY = {
+    "salet.piper.dicey": [(3.421166306695, 3.421166306695, -0.401263599847),
+                          (2.822429906542, 3.140186915888, 0.340186915888), (1.8, 2.2, 1.2)],
+    "slate.sooth": [(3.421166306695, 3.424622030238, 0.424622030238), (2.0, 2.0, 1.0)],
+    "reast.silky.sunny": [(3.421166306695, 3.422462203024, -0.119706471675),
+                          (2.542168674699, 2.722891566265, -0.027108433735), (1.75, 2.0, 1.0)],
+}
+
+
+@pytest.mark.parametrize("game", sorted(SELBY))
+def test_wordle_reviews_equal_selbys_exact_analysis(game):
+    from termo.interface.review import review_request
+
+    words = game.split(".")
+    data = review_request("wordle", words, answer=words[-1], loss="inf", nodes=100_000_000)
+    assert len(data["turns"]) == len(SELBY[game])
+    for row, (best, mine, luck) in zip(data["turns"], SELBY[game]):
+        assert row["method"] == "exact", row
+        assert row["best_value"] == pytest.approx(best, abs=1e-9), row
+        assert row["guess_value"] == pytest.approx(mine, abs=1e-9), row
+        assert row["cost"] == pytest.approx(mine - best, abs=1e-9), row
+        assert row["luck"] == pytest.approx(luck, abs=1e-9), row
