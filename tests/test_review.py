@@ -259,3 +259,17 @@ def test_wordle_reviews_equal_selbys_exact_analysis(game):
         assert row["guess_value"] == pytest.approx(mine, abs=1e-9), row
         assert row["cost"] == pytest.approx(mine - best, abs=1e-9), row
         assert row["luck"] == pytest.approx(luck, abs=1e-9), row
+
+
+@pytest.mark.slow
+def test_where_selbys_analysis_misses_the_optimum_termo_finds_it():
+    """crate owner viper piper riper, turn 2: Selby's analysis (its 10 best guesses of its heuristic
+    order at the state) reports linos at 2.938053097345; asked for winds there (``-A
+    crate.winds.riper``) Selby's program values it 2.929203539823: termo's best, proved."""
+    from termo.interface.review import review_request
+
+    words = "crate owner viper piper riper".split()
+    data = review_request("wordle", words, answer=words[-1], loss="inf", nodes=100_000_000)
+    row = data["turns"][1]
+    assert row["method"] == "exact" and row["best_value"] == pytest.approx(2.929203539823, abs=1e-9)
+    assert row["best_value"] < 2.938053097345 and row["guess_value"] == pytest.approx(3.159292035398, abs=1e-9)
