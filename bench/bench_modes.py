@@ -245,11 +245,11 @@ def summary(payload: dict) -> str:
 # ------------------------------------------------------------------------------ speed
 def _suggest_command(level: int) -> list[list[str]]:
     """The whole-process suggestion: the CLI, else (before --game quarteto exists) the same
-    request through `termo.interface.modes.suggest_mode` in a fresh interpreter."""
+    request through `termo.interface.suggest.suggest` in a fresh interpreter."""
     cli = [sys.executable, "-m", "cli", "suggest", "--game", "quarteto", QUARTETO_TURN, "--level", str(level),
            "--json"]
-    code = ("import json; from termo.games import get_mode; from termo.interface.modes import suggest_mode; "
-            f"print(json.dumps(suggest_mode(get_mode('quarteto'), [{QUARTETO_TURN!r}], level={level})['word']))")
+    code = ("import json; from termo.games import get_mode; from termo.interface.suggest import suggest; "
+            f"print(json.dumps(suggest(get_mode('quarteto'), [{QUARTETO_TURN!r}], level={level})['word']))")
     return [cli, [sys.executable, "-c", code]]
 
 

@@ -3,14 +3,17 @@
 Each game's board (Termo at ``/``, Nerdle, Nerdle Mini, English and Russian Wordle at ``/{game}``)
 on a desktop (1280x800) and a phone (390x844): as it loads, after one registered round (the
 suggestion's tiles set from a fixed answer; on the desktop also a shot before it is registered),
-and finished (the suggestions played against that answer until the win), full page; and the
-Nerdle puzzle pages (today, archive, statistics) at both sizes.
+and finished (the suggestions played against that answer until the win), full page; each mode of
+several boards (``/dueto`` ... ``/quad-nerdle``) at both sizes after one round (an answer typed,
+each board coloured by its fixed answer: the first board solved), the window only (the page fits
+it: the panel is below on a phone); and the Nerdle puzzle pages (today, archive, statistics) at
+both sizes.
 The server is started on loopback on a free port with the same command as the benchmark; the
 browser is the system Chromium driven by Playwright (``executable_path``; nothing downloaded).
 
-Usage: python bench/screenshots.py [--out docs/screenshots] [--chromium /usr/bin/chromium]
-Writes <out>/<game>-<desktop|phone>[-colouring|-played|-finished].png and <out>/nerdle-<page>-<width>.png,
-and prints the paths.
+Usage: python bench/screenshots.py [--out docs/screenshots] [--chromium /usr/bin/chromium] [--only NAME,...]
+Writes <out>/<game>-<desktop|phone>[-colouring|-played|-finished].png,
+<out>/<mode>-<desktop|phone>.png and <out>/nerdle-<page>-<width>.png, and prints the paths.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from bench.server_http import DEFAULT_SERVER_CMD, HOST, Server, free_port  # noq
 
 PAGES = [("termo", "/"), ("nerdle", "/nerdle"), ("nerdle-mini", "/nerdle-mini"), ("wordle", "/wordle"),
          ("wordle-ru", "/wordle-ru")]
+MODES = ("dueto", "quarteto", "dordle", "quordle", "octordle", "binerdle", "quad-nerdle")
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 # the Nerdle puzzle pages (plain pages, no board)
 PUZZLE_PAGES = [("nerdle-today", "/nerdle/today"), ("nerdle-archive", "/nerdle/archive"),
@@ -76,7 +80,7 @@ def chromium_path(given: str | None = None) -> str | None:
 
 
 # ----------------------------------------------------------------------------- driving the board
-# The board's stable hooks are listed at the top of web/static/board.js; the browser tests
+# The board's stable hooks are listed in docs/web.md ("Hooks for tests"); the browser tests
 # (tests/browser_board.py, for test_web_browser.py and test_web_board.py) use these helpers too.
 CLICKS = {"B": 1, "Y": 2, "G": 3}  # clicks from an uncoloured tile: absent -> present -> correct
 
@@ -136,6 +140,38 @@ def click_register(page) -> None:
     wait_idle(page)
 
 
+def colour_board(page, board: int, row: int, pattern: str, tap: bool = False) -> None:
+    """A page of several boards: click (``tap``: tap) board ``board``'s tiles of ``row`` to
+    ``pattern``; where the page shows the board being coloured large (``#board[data-layout=zoom]``),
+    in that view (a tap on the board's small copy shows it there)."""
+    press = page.tap if tap else page.click
+    large = page.evaluate("(document.querySelector('#board') || {dataset: {}}).dataset.layout") == "zoom"
+    if large and page.get_attribute("#zoom", "data-shows") != str(board):
+        press(f".mboard[data-board='{board}']")
+    tiles = ("#zoom .tile[data-zrow='{row}'][data-zcol='{col}']" if large
+             else ".tile[data-board='{board}'][data-row='{row}'][data-col='{col}']")
+    for col, code in enumerate(pattern):
+        for _ in range(CLICKS[code]):
+            press(tiles.format(board=board, row=row, col=col))
+
+
+def mode_round(page, name: str, tap: bool = False) -> str:
+    """On mode ``name``'s page: type an answer (board 1's fixed answer, so that board is solved),
+    colour every board as its fixed answer colours it, register; the word typed."""
+    from termo.core.feedback import feedback
+    from termo.games import get_mode
+
+    mode = get_mode(name)
+    answers = mode.game.answers_norm
+    word = answers[len(answers) // 3]
+    page.focus("#board")
+    page.keyboard.type(word)
+    for b in range(mode.boards):
+        colour_board(page, b, 0, feedback(word, answers[len(answers) // 3 + 7 * b], length=mode.game.word_length), tap)
+    click_register(page)
+    return word
+
+
 def register_round(page, guess: str | None, pattern: str) -> None:
     """Type ``guess`` on the on-screen keyboard (None: keep the ghosted suggestion), click the
     tiles to ``pattern``, register."""
@@ -146,13 +182,29 @@ def register_round(page, guess: str | None, pattern: str) -> None:
 
 
 
+def _mode_shots(context, base: str, name: str, label: str, args) -> list[Path]:
+    """Mode ``name``'s page after one round (``--no-played``: as it loads), the window only: the
+    page fits it."""
+    page = context.new_page()
+    page.goto(f"{base}/{name}")
+    wait_ready(page, timeout=600_000)
+    if not args.no_played:
+        mode_round(page, name, tap=label == "phone")
+    target = args.out / f"{name}-{label}.png"
+    page.screenshot(path=str(target))
+    page.close()
+    return [target]
+
+
 def main(argv=None) -> list[Path]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--chromium", default=None)
     parser.add_argument("--server-cmd", default=DEFAULT_SERVER_CMD)
     parser.add_argument("--no-played", action="store_true", help="only the pages as they load")
+    parser.add_argument("--only", default=None, help="these pages only (names: termo, dueto, nerdle-today, ...)")
     args = parser.parse_args(argv)
+    only = set(args.only.split(",")) if args.only else None
     chromium = chromium_path(args.chromium)
     if chromium is None:
         parser.error("no Chromium found (install the system package `chromium` or pass --chromium)")
@@ -172,6 +224,8 @@ def main(argv=None) -> list[Path]:
                                               has_touch=label == "phone")
                 context.set_default_timeout(600_000)  # a level-3 round on a loaded machine
                 for game, path in PAGES:
+                    if only and game not in only:
+                        continue
                     page = context.new_page()
                     page.goto(f"http://{HOST}:{port}{path}")
                     wait_ready(page, timeout=600_000)  # a fresh cache builds Nerdle's matrices first
@@ -197,7 +251,13 @@ def main(argv=None) -> list[Path]:
                         page.screenshot(path=str(target), full_page=True)
                         written.append(target)
                     page.close()
+                for name in MODES:
+                    if only and name not in only:
+                        continue
+                    written += _mode_shots(context, f"http://{HOST}:{port}", name, label, args)
                 for name, path in PUZZLE_PAGES:
+                    if only and name not in only:
+                        continue
                     page = context.new_page()
                     response = page.goto(f"http://{HOST}:{port}{path}")
                     page.wait_for_load_state("networkidle")

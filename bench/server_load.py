@@ -65,6 +65,38 @@ def fresh_pool(size: int, exclude=(), seed: int = 99, game: str = "termo") -> li
     return out
 
 
+def mode_pool(size: int, mode: str, seed: int = 99) -> list[list[str]]:
+    """``size`` distinct two-turn histories of ``mode`` (the level-2 opener of its game's modes,
+    then a random probe), each board coloured by its own answer of a random tuple of distinct
+    answers, no board solved: questions a server has never been asked."""
+    from termo.core.feedback import feedback
+    from termo.games import get_mode
+
+    m = get_mode(mode)
+    g = m.game
+    rng = random.Random(seed)
+    opener = MODE_OPENERS.get(g.label, g.default_opener)
+    seen, out = set(), []
+    while len(out) < size:
+        answers = [g.answers_norm[i] for i in rng.sample(range(g.n_answers), m.boards)]
+        probe = g.probes_norm[rng.randrange(len(g.probes_norm))]
+        turns = [(w, [feedback(w, a) for a in answers]) for w in (opener, probe)]
+        if any(g.win_pattern in colours for _, colours in turns):
+            continue
+        history = tuple(f"{w}:{'/'.join(colours)}" for w, colours in turns)
+        if history not in seen:
+            seen.add(history)
+            out.append(list(history))
+    return out
+
+
+MODE_OPENERS = {"wordle": "soare", "termo": "tarso", "nerdle": "48-32=16"}  # level 2's first guess of the modes
+
+
+def mode_body(history: list[str], level: int, mode: str) -> dict:
+    return {"mode": mode, "history": history, "level": level, "objective": "finish"}
+
+
 def suggest_body(history: list[str], level: int, game: str = "termo") -> dict:
     return {"game": game, "history": history, "level": level, "t": 1, "extended": False, "hard": False}
 
@@ -88,9 +120,9 @@ def latency_summary(latencies: list[float]) -> dict:
 
 
 def run_load(port: int, seconds: float, clients: int, make_body, *, probe_interval: float | None = None,
-             during=None, request_timeout: float = 120.0) -> dict:
+             during=None, request_timeout: float = 120.0, path: str = "/api/suggest") -> dict:
     """``clients`` closed-loop clients for ``seconds``, each POSTing ``make_body(rng)`` to
-    /api/suggest; with ``probe_interval`` one more client GETs /api/games that often;
+    ``path`` (/api/suggest); with ``probe_interval`` one more client GETs /api/games that often;
     ``during(elapsed)`` is called from the main thread every 0.1 s (the kill phase uses it); when
     it returns a number, the load runs until at least that many seconds from its start.
     Requests still in flight at the end are awaited and counted."""
@@ -134,7 +166,7 @@ def run_load(port: int, seconds: float, clients: int, make_body, *, probe_interv
 
     def client(index: int):
         rng = random.Random(1000 + index)
-        closed_loop("POST", "/api/suggest", lambda: make_body(rng),
+        closed_loop("POST", path, lambda: make_body(rng),
                     lambda status, data: status == 200 and isinstance(data, dict) and "word" in data,
                     latencies, errors)
 

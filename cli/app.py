@@ -283,9 +283,46 @@ def main(argv: typing.Optional[typing.List[str]] = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
+class _ClosedOutput:
+    """Standard output that the caller closed (``termo ... >&-``): the first write raises, so the
+    answer is not dropped in silence (one stderr line, exit 2)."""
+
+    encoding, errors = "utf-8", "strict"
+
+    def write(self, text: str) -> int:
+        import errno
+
+        raise OSError(errno.EBADF, "standard output is closed: the answer cannot be written")
+
+    def isatty(self) -> bool:
+        return False
+
+    def flush(self) -> None:
+        pass
+
+
+def _closed_streams() -> None:
+    """A standard stream the caller closed: its descriptor is pointed at the null device (so no
+    file opened later takes its number); a closed stderr then discards what it is sent (the
+    answer is still printed), and a closed stdout is `_ClosedOutput`."""
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        null = os.open(os.devnull, os.O_WRONLY)  # the lowest free descriptor: this one, or a lower closed one
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        os.set_inheritable(fd, True)  # as a standard stream is (`termo serve` execs the web program)
+        setattr(sys, name, _ClosedOutput() if name == "stdout" else open(fd, "w", encoding="utf-8", closefd=False))
+
+
 def _main(argv: typing.Optional[typing.List[str]] = None) -> int:
     for name, value in BLAS_THREADS.items():
         os.environ.setdefault(name, value)
+    _closed_streams()
     import typer
 
     from cli.common import USER_ERRORS, check_arguments, discard_stdout, echo_error, os_error_message

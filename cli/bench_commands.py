@@ -15,9 +15,12 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
-from cli.options import OptionGroup, command_backend, with_options
-from cli.limits import BEAM_HELP, DEPTH_HELP, MAX_SEED, check_answers, check_search
+from cli.common import out_folder, print_json, progress_bar, user_errors
+from cli.limits import MAX_SEED, check_answers, check_search
+from termo.interface.requests import load_game, parse_int
+from termo.interface.suggest import Config, objective_refused
+from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
+                         ObjectiveOption, OptionGroup, TOption, command_backend, with_options)
 from termo.core.errors import TermoError
 
 OutOption = Annotated[
@@ -26,12 +29,8 @@ OutOption = Annotated[
                                  "<cache dir>/results, outside the repository; --out results regenerates the "
                                  "committed results).")
 ]
-TOption = Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: a positive number or inf (uniform).")]
 SeedOption = Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the random strategy (re-created every game; 0 to 2^64-1).",
                                          min=0, max=MAX_SEED)]
-BeamOption = Annotated[int, typer.Option("--beam", metavar="K", help=f"Level 3: probes searched per node (K; 1 to {BEAM_HELP}).", min=1)]
-DepthOption = Annotated[int, typer.Option("--depth", metavar="P", help=f"Level 3: search depth before the greedy tail (P; 0 to {DEPTH_HELP}).",
-                                          min=0)]
 DEFAULT_OUT = "results"  # under the cache dir (cli.common.default_out)
 
 
@@ -48,14 +47,15 @@ class Study:
     depth: int = 1
 
 
-def _study_options(ctx, backend: Optional[str] = None, **values) -> Study:
-    return Study(backend=command_backend(ctx, backend), **values)
+def _study_options(ctx, backend: Optional[str] = None, beam="10", depth="1", **values) -> Study:
+    return Study(backend=command_backend(ctx, backend), beam=parse_int("beam", beam, 1), depth=parse_int("depth", depth, 0),
+                 **values)
 
 
 _REPORT = dict(game_name=(GameOption, None), out=(OutOption, None), backend=(BackendOption, None),
                json_out=(JsonOption, False))
 REPORT_OPTIONS = OptionGroup.of(_study_options, **_REPORT)
-STUDY_OPTIONS = OptionGroup.of(_study_options, beam=(BeamOption, 10), depth=(DepthOption, 1), **_REPORT)
+STUDY_OPTIONS = OptionGroup.of(_study_options, beam=(BeamOption, "10"), depth=(DepthOption, "1"), **_REPORT)
 
 
 def _termo_limits(beam: int, depth: int, n: int | None = None, n3: int | None = None, extended: bool = False) -> None:
@@ -143,30 +143,28 @@ def battery_command(
     n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Battery size: the n commonest (realistic/level3) or n evenly spaced (full); "
                                              "at most the game's answers; for a mode: N seeded answer tuples (default 100).", min=1)] = None,
     t: TOption = "1",
-    extended: Annotated[bool, typer.Option("--extended", help="Probe with the 8,629 typeable words (answers + conjugations).")] = False,
+    extended: ExtendedOption = False,
     seed: SeedOption = 0,
     study: Study = None,
-    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: greens stay in place and revealed letters are reused "
-                                       "(the game's real rule); levels 1 and 2 only.")] = False,
-    objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME", help="A mode's objective: finish "
-                                                     "(default), score or win (docs/modes-batteries.md).",
-                                                     show_default=False)] = None,
+    hard: HardOption = False,
+    objective: ObjectiveOption = "finish",
 ) -> None:
     """Play every strategy against a battery of secrets; report mean, penalised mean, wins, histogram.
 
-    For a mode of several boards (--game quordle ...): N seeded answer tuples, strategies level2
-    and level3; win rate, mean finish, mean score, histogram (docs/modes-batteries.md)."""
+    Hard mode (--hard) plays levels 1 and 2. For a mode of several boards (--game quordle ...): N
+    seeded answer tuples, strategies level2 and level3, --objective finish, score or win; win
+    rate, mean finish, mean score, histogram (docs/modes-batteries.md)."""
     mode = _mode_named(study.game_name)
     if mode is not None:
         if set_name != "realistic" or extended or hard:
             raise TermoError("a mode's battery is N seeded answer tuples: --set, --extended and --hard do not apply")
         _mode_battery(study, mode, strategies, n, seed, _parse_t(t), objective)
         return
-    if objective is not None:
-        raise TermoError("--objective applies to a mode of several boards (--game dueto, quordle, ...)")
-    from termo.analysis.battery import BATTERIES, battery_secrets
-    from termo.analysis.experiments import battery_experiment
-    from termo.analysis.strategies import parse_strategies
+    if objective != "finish":
+        raise objective_refused(objective, study.game_name or "termo")
+    from termo.interface.bench import BATTERIES, battery_secrets
+    from termo.interface.bench import battery_experiment
+    from termo.interface.bench import parse_strategies
 
     if set_name not in BATTERIES:
         raise TermoError(f"unknown battery {set_name!r} (choose from {', '.join(BATTERIES)})")
@@ -203,12 +201,11 @@ def _mode_named(name: Optional[str]):
 def _mode_battery(study: Study, mode, strategies: Optional[str], n: Optional[int], seed: int, t: float,
                   objective: Optional[str]) -> None:
     """`termo bench battery --game MODE`: level 2 and 3 on the same seeded tuples (termo.analysis.mode_battery)."""
-    from termo.analysis.mode_battery import mode_markdown, parse_mode_strategies, run_mode_battery
-    from termo.analysis.report import write_report
-    from termo.engine.multi.level2 import check_objective
+    from termo.interface.bench import mode_markdown, parse_mode_strategies, run_mode_battery
+    from termo.interface.bench import write_report
 
     names = parse_mode_strategies(strategies)
-    goal = check_objective(objective).name
+    goal = Config(objective=str(objective).strip().lower()).objective
     n = MODE_BATTERY_GAMES if n is None else n
     if n > MODE_BATTERY_MAX:
         raise TermoError(f"--n is at most {MODE_BATTERY_MAX:,} for a mode's battery, got {n}")
@@ -234,8 +231,8 @@ def sweep_t_command(
 ) -> None:
     """The entropy strategy at several prior temperatures, same secrets, own optimal opener per T."""
     _termo_study(study.game_name, "sweep-t")
-    from termo.analysis.battery import battery_secrets
-    from termo.analysis.experiments import sweep_t_experiment
+    from termo.interface.bench import battery_secrets
+    from termo.interface.bench import sweep_t_experiment
     from termo.games import get_game
 
     temps = [_parse_t(x) for x in temperatures.split(",") if x.strip()]
@@ -262,8 +259,8 @@ def extended_command(
 ) -> None:
     """Answers-only (6,046) vs extended (8,629) probe space, same secrets, level 2 and level 3."""
     _termo_study(study.game_name, "extended")
-    from termo.analysis.battery import battery_secrets
-    from termo.analysis.experiments import extended_experiment
+    from termo.interface.bench import battery_secrets
+    from termo.interface.bench import extended_experiment
     from termo.games import get_game
 
     try:
@@ -304,7 +301,7 @@ def worlds_command(
 ) -> None:
     """Termo study: is SERÃO a good opener? Rankings, cuts, closed/open worlds, regret, (N, T) grid."""
     _termo_study(study.game_name, "worlds")
-    from termo.analysis.experiments import worlds_experiment
+    from termo.interface.bench import worlds_experiment
 
     temperature, inside = _parse_t(t), _parse_t(world_t)
     _run_study(study, "worlds", 100, functools.partial(worlds_experiment, t=temperature, world_t=inside, word=word))
@@ -315,7 +312,7 @@ def worlds_command(
 def areio_command(ctx: typer.Context, study: Study = None) -> None:
     """Termo study: the conjugated probe AREIO in the extended space: ranks, open grid, games, regret."""
     _termo_study(study.game_name, "areio")
-    from termo.analysis.experiments import areio_experiment
+    from termo.interface.bench import areio_experiment
 
     _run_study(study, "areio", 50, areio_experiment, extended=True)
 
@@ -329,7 +326,7 @@ def catalog_command(
 ) -> None:
     """Termo study: the best opener of every world (bits optimum and level-3 optimum with E)."""
     _termo_study(study.game_name, "catalog")
-    from termo.analysis.experiments import catalog_experiment
+    from termo.interface.bench import catalog_experiment
 
     _run_study(study, "catalog", 17, functools.partial(catalog_experiment, level3=level3))
 

@@ -9,14 +9,14 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Any
 
 import typer
 
 from termo.core.errors import TermoError
 from termo.core.plain_data import jsonable
-from termo.core.safe_text import ECHO_LIMIT, LINE_LIMIT, TOKEN_LIMIT, escape_text, one_line  # noqa: F401 - re-exported
-from termo.interface.requests import USER_ERRORS, load_game  # noqa: F401 - re-exported: the front ends' one request module
+from termo.core.safe_text import escape_text, one_line
+from termo.interface.requests import USER_ERRORS
 
 
 def _plain_help_types() -> None:
@@ -58,32 +58,6 @@ def _plain_help_types() -> None:
 
 
 _plain_help_types()
-
-BackendOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--backend",
-        envvar="TERMO_BACKEND",
-        metavar="NAME",
-        help="Array backend: numpy (default), jax, cupy, array-api-strict or auto (best installed).",
-        show_default=False,
-    ),
-]
-GameOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--game",
-        "-g",
-        envvar="TERMO_GAME",
-        metavar="NAME",
-        help="Game: termo (default), nerdle, nerdle-mini, wordle, wordle-ru, wordle-nyt, wordle-nyt-2022; in suggest and play also a mode of "
-             "several boards: dueto, quarteto, dordle, quordle, octordle, binerdle, quad-nerdle (see `termo games`, "
-             "docs/modes.md).",
-        show_default=False,
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
-
 
 # ----------------------------------------------------------------------------- one-line errors
 
@@ -360,7 +334,7 @@ def play_streams():
     time, so the rounds before a bad line are played and the game goes on. ``error`` writes
     rejected lines and warnings to stderr after stdout so far, echoed input escaped (no raw
     terminal codes)."""
-    from termo.interface.play import decoded_lines, terminal_reader
+    from termo.interface.console import decoded_lines, terminal_reader
 
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     reader = terminal_reader(sys.stdin) if interactive else decoded_lines(sys.stdin)

@@ -7,15 +7,9 @@ from typing import Annotated
 import typer
 
 from backends import available_backends, get_backend
-from cli.common import BackendOption, GameOption, JsonOption, load_game, print_json, user_errors
-from cli.options import command_backend
-
-ExtendedOption = Annotated[
-    bool, typer.Option("--extended", help="Termo: use the 8,629 typeable words (answers + conjugations) as probes.")
-]
-StrictOption = Annotated[
-    bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: commutative answers win).")
-]
+from cli.common import print_json, user_errors
+from termo.interface.requests import load_game
+from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption, StrictOption, command_backend
 
 
 @user_errors
@@ -130,7 +124,7 @@ def matrix_command(
     json_out: JsonOption = False,
 ) -> None:
     """Build (or load from the cache) the pattern matrix; report shape, signature, time, cache path."""
-    from termo.engine.matrix import build_info
+    from termo.interface.matrix import build_info
 
     backend = command_backend(ctx, backend)
     info = build_info(load_game(game_name, extended=extended, strict=strict), get_backend(backend), rebuild=rebuild)

@@ -11,13 +11,7 @@ probes, ``--depth`` at most its tries minus one) belong to the library's
 from __future__ import annotations
 
 from termo.core.errors import TermoError
-from termo.interface.requests import (  # noqa: F401 - the CLI's names of the one request module
-    MAX_TIMEOUT,
-    check_int,
-    check_seconds,
-    parse_int,
-    parse_seconds,
-)
+from termo.interface.requests import check_int
 
 # static bounds (the ones that do not depend on the game)
 MAX_PATTERNS = 50  # bench second-guess: one plot panel per pattern

@@ -13,7 +13,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import JsonOption, print_json, user_errors
+from cli.common import print_json, user_errors
+from cli.options import JsonOption
 
 BEING_VERIFIED_EXIT = 3
 SOURCE_ENV = "TERMO_TODAY_SOURCE"
@@ -36,7 +37,7 @@ def _difficulty_line(d: dict | None) -> str:
 @user_errors
 def archive_command(date: DateArg, json_out: JsonOption = False) -> None:
     """The archive's equation for DATE, with its difficulty (retroactive, not the official record)."""
-    from termo.puzzles.service import archive_puzzle
+    from termo.interface.puzzles import archive_puzzle
 
     data = archive_puzzle(date)
     if json_out:
@@ -58,7 +59,7 @@ def today_command(
     json_out: JsonOption = False,
 ) -> None:
     """Today's official Nerdle (UTC), read from --today-source and validated; stored once verified."""
-    from termo.puzzles.today import VERIFIED, todays_nerdle
+    from termo.interface.puzzles import VERIFIED, todays_nerdle
 
     data = todays_nerdle(date, today_source, retry_seconds=0.0)
     if json_out:
@@ -85,7 +86,7 @@ def stats_command(
     json_out: JsonOption = False,
 ) -> None:
     """Archive statistics: puzzle counts, mean difficulty, hardest day of a month and the month before."""
-    from termo.puzzles.stats import archive_stats, month_sections
+    from termo.interface.puzzles import archive_stats, month_sections
 
     data = archive_stats(month)
     if json_out:

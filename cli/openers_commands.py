@@ -9,10 +9,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, default_out, print_json, progress_bar, user_errors
-from cli.options import (MAX_WORKERS, ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
+from cli.common import default_out, print_json, progress_bar, user_errors
+from cli.options import BackendOption, CheckpointDirOption, GameOption, ResumeOption, TOption, WorkersOption
+from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
                          command_backend, worker_timeout_option)
-from cli.limits import check_int
+from termo.interface.requests import check_int
 from termo.core.errors import TermoError
 from termo.core.messages import counted
 
@@ -25,31 +26,16 @@ WorkerTimeoutOption = worker_timeout_option("")
 def openers_command(
     ctx: typer.Context,
     game_name: GameOption = None,
-    t: Annotated[
-        Optional[str],
-        typer.Option("--t", metavar="T", show_default=False,
-                     help="Temperature of the prior (games with a word-frequency prior, e.g. termo; default 1; "
-                     "inf for uniform). Nerdle and Wordle have a uniform prior and ignore it."),
-    ] = None,
+    t: TOption = "1",
     out: Annotated[
         Optional[Path],
         typer.Option("--out", metavar="FILE", show_default=False,
                      help="Also write the whole table with its metadata (game, prior, rounds, method) as JSON to FILE."),
     ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Reuse the finished chunks checkpointed in the checkpoint folder (same inputs only).")
-    ] = False,
-    checkpoint_dir: Annotated[
-        Optional[Path],
-        typer.Option("--checkpoint-dir", metavar="DIR", show_default=False,
-                     help="Folder of the checkpointed chunks (default: <cache dir>/openers/<game>/checkpoints)."),
-    ] = None,
+    resume: ResumeOption = False,
+    checkpoint_dir: CheckpointDirOption = None,
     scheduler: SchedulerOption = None,
-    workers: Annotated[
-        Optional[int],
-        typer.Option("--workers", metavar="N", show_default=False,
-                     help=f"Run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix)."),
-    ] = None,
+    workers: WorkersOption = None,
     limit: Annotated[
         Optional[int],
         typer.Option("--limit", metavar="N", show_default=False,
@@ -98,7 +84,7 @@ def openers_command(
     if json_out:
         print_json(table["openers"])
         return
-    from termo.robustness.opener_table import summary
+    from termo.interface.robustness import summary
 
     _print_table(table, summary(table, TOP_SHOWN))
 
@@ -119,7 +105,7 @@ def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit:
     from backends import get_backend
     from termo.core.prior import parse_temperature
     from termo.games import resolve_name
-    from termo.robustness.opener_table import TableConfig
+    from termo.interface.robustness import TableConfig
 
     name = resolve_name(game_name)
     temperature = 1.0 if t is None else parse_temperature(t)
@@ -130,7 +116,7 @@ def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit:
         check_int("limit", limit, 1)
     if only is not None and limit is not None:
         raise TermoError("give --only or --limit, not both")
-    from termo.robustness.greedy_tree import FOLLOW_UPS
+    from termo.interface.robustness import FOLLOW_UPS
 
     if follow_up not in FOLLOW_UPS:
         raise TermoError(f"--follow-up must be one of {', '.join(FOLLOW_UPS)}, not {follow_up!r}")
@@ -141,7 +127,7 @@ def _table_config(game_name: Optional[str], t: Optional[str], chunk: int, limit:
 def _run_table(config, store, executor, info: dict, folder: Path, out: Optional[Path]) -> dict:
     """Compute the table (progress on stderr), write it to ``out`` if given; the executor is closed."""
     from termo.core.executors import ClusterStopped
-    from termo.robustness.opener_table import run_table
+    from termo.interface.robustness import run_table
 
     try:
         with progress_bar(f"openers ({config.game})", unit="openers") as update:

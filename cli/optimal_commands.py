@@ -19,9 +19,12 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, fail, load_game, one_line, print_json, progress_interval, user_errors
+from cli.common import fail, print_json, progress_interval, user_errors
+from termo.interface.requests import load_game
+from termo.core.safe_text import one_line
+from cli.options import BackendOption, GameOption, JsonOption, LossOption
 from cli.options import command_backend, with_options
-from cli.limits import parse_int, parse_seconds
+from termo.interface.requests import parse_int, parse_loss, parse_seconds
 from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
 
 MAX_NODES = 10**12
@@ -52,19 +55,6 @@ def _parse_time(text: Optional[str]) -> Optional[float]:
     return parse_seconds("time", text)
 
 
-def _parse_loss(text: str) -> float:
-    """``--loss``: a cost of at least 0 guesses, or inf."""
-    import math
-
-    try:
-        value = float(str(text).strip())
-    except ValueError:
-        value = math.nan
-    if not value >= 0:
-        fail(f"--loss takes a cost of at least 0 guesses or inf, not {str(text)[:40]!r}")
-    return value
-
-
 @user_errors
 @with_options("cluster", CLUSTER_OPTIONS)
 def optimal_command(
@@ -91,10 +81,7 @@ def optimal_command(
     objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME",
                                                      help="A mode's objective: finish (default), score or win.",
                                                      show_default=False)] = None,
-    loss: Annotated[str, typer.Option("--loss", metavar="COST",
-                                      help="A lost answer (not found within the turn limit) costs the turns played plus "
-                                           "COST guesses; inf: every answer must be found (Selby's figures). "
-                                           "Default 7, as level 3 charges.")] = "7",
+    loss: LossOption = "7",
     strict: Annotated[bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: "
                                                           "commutative answers win).")] = False,
     beam: Annotated[bool, typer.Option("--beam/--no-beam", help="With --opener (normal mode): also give level 3's "
@@ -105,7 +92,7 @@ def optimal_command(
     """The minimum expected number of guesses, proved by branch and bound (or the bounds reached);
     with --rank N, every first word ranked, the N best proved; for a mode (--game quarteto), the
     proved best expected objective of a small product state."""
-    from termo.exact import beam_value, solve
+    from termo.interface.exact import beam_value, solve
     from termo.core.prior import parse_temperature
 
     backend = command_backend(ctx, backend)
@@ -115,9 +102,13 @@ def optimal_command(
         return
     if history:
         fail("a history is for a mode of several boards (--game dueto, quarteto, dordle, ...)")
+    if objective is not None and objective != "finish":
+        from termo.interface.suggest import objective_refused
+
+        fail(str(objective_refused(objective, game or "termo")))
     g = load_game(game, strict=strict)
     temperature = parse_temperature(t)
-    loss_cost = _parse_loss(loss)
+    loss_cost = parse_loss(loss)
     if rank is None and cluster.status and opener is None and time_limit is None and nodes is None:
         rank = 1  # how far the ranking behind `termo optimal` (no opener) has gone
     if rank is not None:
@@ -161,13 +152,15 @@ def _mode_named(name):
 
 def _optimal_mode(mode, history, objective, backend, json_out: bool) -> None:
     """The exact value of a mode's state after ``history`` (one line and exit 2 when too large)."""
-    from termo.engine.multi.level2 import check_objective
-    from termo.engine.multi.exact import MultiExact, joint_product
-    from termo.engine.multi.factory import multi_solver
-    from termo.interface.modes import replay
+    from termo.interface.exact import check_objective
+    from termo.interface.exact import MultiExact, joint_product
+    from termo.interface.exact import multi_solver
+    from termo.interface.positions import position
 
     goal = check_objective(objective)
-    state = replay(mode, history)
+    where = position(mode)
+    where.replay(history)
+    state = where.state
     if state.over:
         fail("the game is over: nothing to solve")
     boards = [state.candidates[b] for b in state.unsolved]

@@ -12,8 +12,9 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import default_out, out_folder, print_json, progress_bar
-from cli.limits import check_int
-from cli.options import (MAX_WORKERS, ConnectTimeoutOption, OptionGroup, SchedulerOption, check_cluster,
+from termo.interface.requests import check_int
+from cli.options import (CheckpointDirOption, ConnectTimeoutOption, OptionGroup, ResumeOption, SchedulerOption,
+                         WorkersOption, check_cluster,
                          cluster_executor, worker_timeout_option)
 from termo.core.errors import TermoError
 from termo.core.messages import counted
@@ -25,14 +26,6 @@ RankOption = Annotated[Optional[int], typer.Option(
     "--rank", metavar="N", show_default=False,
     help=f"Rank every first word: prove the best and the exact totals of the N best (1 to {MAX_RANK}), "
          "resumable (--resume), here or on Dask (--workers, --scheduler).")]
-ResumeOption = Annotated[bool, typer.Option(
-    "--resume", help="With --rank: reuse the chunks checkpointed by an earlier run (same inputs only).")]
-CheckpointDirOption = Annotated[Optional[Path], typer.Option(
-    "--checkpoint-dir", metavar="DIR", show_default=False,
-    help="With --rank: the folder of the checkpointed chunks (default: <cache dir>/optimal/<game>/checkpoints).")]
-WorkersOption = Annotated[Optional[int], typer.Option(
-    "--workers", metavar="N", show_default=False,
-    help=f"With --rank: run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix).")]
 ChunkOption = Annotated[int, typer.Option("--chunk", metavar="N", help="With --rank: first words per checkpointed chunk.")]
 StatusOption = Annotated[bool, typer.Option(
     "--status", help="With --rank: say how far the checkpointed run has gone (first words settled, the best "
@@ -87,17 +80,23 @@ def optimal_rank(game, n: int, hard: bool, t: float, loss: float, cluster: Clust
 def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> dict:
     """`termo.exact.ranking.rank_first_words` with the command's checkpoints, executor and progress."""
     from termo.core.executors import ClusterStopped
-    from termo.exact.ranking import rank_first_words, rank_store
+    from termo.interface.exact import other_runs, rank_first_words, rank_store
 
     check_int("rank", n, 1, MAX_RANK)
     check_int("chunk", cluster.chunk, 1, 100_000)
     check_cluster(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
     folder = cluster.checkpoint_dir or default_out(DEFAULT_DIR) / (game.label + ("-hard" if hard else "")) / "checkpoints"
-    out_folder(folder, option="--checkpoint-dir")
+    if not Path(folder).is_file():  # a finished run's archive (.tar.gz) is read as it is
+        out_folder(folder, option="--checkpoint-dir")
     store = rank_store(folder, reuse=cluster.resume or cluster.status)
     if cluster.status:
-        return rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store, warn=_warn,
-                                compute=False)
+        result = rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store, warn=_warn,
+                                  compute=False)
+        hint = other_runs(store, game, hard=hard, t=t, loss=loss) if not result["proved"] and not result["settled"] \
+            else None
+        if hint:
+            _warn(f"none of the {store.count():,} checkpoints in {folder} is of this ranking ({hint})")
+        return result
     executor = cluster_executor(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
     info: dict = {}
     try:

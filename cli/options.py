@@ -8,8 +8,11 @@ An option group (`OptionGroup`, `with_options`) is a run of typer parameters tha
 commands declare alike: written once, it takes the place of one parameter of each command (the
 same options, in the same place of its help), and the command gets their values as one object.
 
-The Dask cluster options of `termo openers` and `termo robustness` (`SchedulerOption`, ...,
-`check_cluster`, `cluster_executor`) are declared and checked here once.
+Every option that more than one command takes is declared here once (`GameOption`,
+`LevelOption`, `TOption`, ...; the games' and modes' names in the help come from the registry),
+and so are the Dask cluster options of `termo openers`, `termo robustness` and `termo optimal`
+(`SchedulerOption`, ..., `check_cluster`, `cluster_executor`). Numbers are read as text and
+checked by the one request module (`termo.interface.requests`): a bad value is one line.
 """
 
 from __future__ import annotations
@@ -17,12 +20,70 @@ from __future__ import annotations
 import functools
 import inspect
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from cli.limits import MAX_TIMEOUT, check_int, check_seconds
+from cli.limits import BEAM_HELP, DEPTH_HELP
+from termo.interface.requests import MAX_TIMEOUT, check_int, check_seconds
+from termo.games.registry import DEFAULT_GAME, GAME_NAMES, MODE_NAMES
 
+
+def _names(names, default: str | None = None) -> str:
+    return ", ".join(f"{n} (default)" if n == default else n for n in names)
+
+
+# ----------------------------------------------------------------------------- the shared options
+GameOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--game", "-g", envvar="TERMO_GAME", metavar="NAME", show_default=False,
+        help=f"Game: {_names(GAME_NAMES, DEFAULT_GAME)}; where a command plays several boards (suggest, play, "
+             f"bench battery, optimal, review) also a mode: {_names(MODE_NAMES)} (see `termo games`, docs/modes.md).",
+    ),
+]
+BackendOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--backend", envvar="TERMO_BACKEND", metavar="NAME", show_default=False,
+        help="Array backend: numpy (default), jax, cupy, array-api-strict or auto (best installed).",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
+LevelOption = Annotated[
+    str, typer.Option("--level", "-l", metavar="1|2|3",
+                      help="1 letter frequency, 2 entropy, 3 expected guesses (a mode of several boards: 2 or 3).")
+]
+TOption = Annotated[
+    str, typer.Option("--t", "-t", metavar="T",
+                      help="Prior temperature: softmax(-ICF/T), a positive number; 'inf' = uniform (games with a "
+                           "uniform prior, Nerdle and Wordle, ignore it).")
+]
+BeamOption = Annotated[str, typer.Option("--beam", metavar="K", help=f"Level 3: guesses tried per search node (1 to {BEAM_HELP}).")]
+DepthOption = Annotated[str, typer.Option("--depth", metavar="P", help=f"Level 3: search depth below the root (0 to {DEPTH_HELP}).")]
+ExtendedOption = Annotated[
+    bool, typer.Option("--extended", metavar="", help="Termo: also guess the 2,583 conjugated forms (other games: no change).")
+]
+StrictOption = Annotated[
+    bool, typer.Option("--strict", metavar="", help="Nerdle: only the written form wins (default: commutative answers win).")
+]
+HardOption = Annotated[
+    bool, typer.Option("--hard", metavar="", help="Hard mode: greens stay in place and revealed letters are reused "
+                                                  "(the game's real rule).")
+]
+ObjectiveOption = Annotated[
+    str, typer.Option("--objective", metavar="finish|score|win",
+                      help="Modes of several boards: what the solver optimises: finish (expected guesses to finish, "
+                           "default), score (the share card's sum of solve turns) or win (the chance to solve every "
+                           "board). One board: finish.")
+]
+
+LossOption = Annotated[
+    str, typer.Option("--loss", metavar="COST",
+                      help="One board: an answer not found within the tries costs the tries plus COST guesses; inf: "
+                           "every answer must be found (Selby's question). Default 7, as level 3 charges.")
+]
 
 @dataclass(frozen=True)
 class RootOptions:
@@ -110,6 +171,18 @@ ConnectTimeoutOption = Annotated[
     float, typer.Option("--connect-timeout", envvar="TERMO_DASK_CONNECT_TIMEOUT", min=0.1, metavar="SECONDS",
                         help=f"With --scheduler: seconds to reach the scheduler (at most {MAX_TIMEOUT:g}).")
 ]
+
+
+ResumeOption = Annotated[bool, typer.Option(
+    "--resume", help="Reuse the finished chunks checkpointed by an earlier run of the same inputs (a changed "
+                     "input is computed again).")]
+CheckpointDirOption = Annotated[Optional[Path], typer.Option(
+    "--checkpoint-dir", metavar="DIR", show_default=False,
+    help="The folder of the checkpointed chunks (default: under <cache dir>, by command and game), or a finished "
+         "run's archive of them (.tar.gz, read-only).")]
+WorkersOption = Annotated[Optional[int], typer.Option(
+    "--workers", metavar="N", show_default=False,
+    help=f"Run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix).")]
 
 
 def worker_timeout_option(no_worker: str):

@@ -14,9 +14,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, load_game, out_folder, print_json, progress_bar, user_errors
+from cli.common import out_folder, print_json, progress_bar, user_errors
+from termo.interface.requests import load_game
+from cli.options import BackendOption, GameOption, JsonOption, TOption
 from cli.options import command_backend
-from cli.limits import MAX_PATTERNS, check_top, parse_int
+from cli.limits import MAX_PATTERNS, check_top
+from termo.interface.requests import parse_int
 from termo.core.feedback import colours_help
 
 HistoryArg = Annotated[
@@ -24,7 +27,6 @@ HistoryArg = Annotated[
     typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY). " + colours_help(),
                    show_default=False),
 ]
-TOpt = Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform.")]
 
 
 def _warn(lines) -> None:
@@ -47,11 +49,11 @@ def partition_command(
     guess: Annotated[str, typer.Argument(metavar="GUESS", help="The guess to measure (any valid guess of the game).")],
     history: HistoryArg = None,
     game: GameOption = None,
-    t: TOpt = "1",
+    t: TOption = "1",
     json_out: JsonOption = False,
 ) -> None:
     """How GUESS splits the candidates left by the history: groups, worst group, expected remaining, bits."""
-    from termo.engine.partition import guess_metrics, make_state
+    from termo.interface.partition import guess_metrics, make_state
     from termo.core.prior import parse_temperature
 
     g = load_game(game)
@@ -68,6 +70,8 @@ def partition_command(
     weighted = "" if _prior_label(g, state.t) == "uniform prior" else \
         f" (prior-weighted {data['expected_remaining_weighted']:.4f})"
     typer.echo(f"  expected remaining:   {data['expected_remaining']:.4f}{weighted}")
+    won = f" (it wins against {data['wins']} of {data['candidates']} candidates)" if data["wins"] else ""
+    typer.echo(f"  expected unsolved:    {data['expected_unsolved']:.4f}{won}")
     typer.echo(f"  bits:                 {data['bits']:.4f}")
     typer.echo(f"  can be the answer:    {'yes' if data['can_be_answer'] else 'no'}")
 
@@ -80,12 +84,12 @@ def rank_command(
                                     help="Order: highest bits, smallest largest group, or lowest expected remaining.")] = "entropy",
     top: Annotated[str, typer.Option("--top", metavar="N", help="How many probes to show (at most the game's probe count).")] = "10",
     game: GameOption = None,
-    t: TOpt = "1",
+    t: TOption = "1",
     json_out: JsonOption = False,
     backend: BackendOption = None,
 ) -> None:
     """Rank every probe of the game over the candidates left by the history."""
-    from termo.engine.partition import check_criterion, make_state, rank_probes
+    from termo.interface.partition import check_criterion, make_state, rank_probes
     from termo.core.prior import parse_temperature
 
     backend = command_backend(ctx, backend)
@@ -116,7 +120,7 @@ def second_guess_command(
     patterns: Annotated[str, typer.Option("--patterns", metavar="K", help="How many of the opener's most probable patterns "
                                           f"(at most {MAX_PATTERNS}: one plot panel each).")] = "5",
     top: Annotated[str, typer.Option("--top", metavar="N", help="Second guesses shown per pattern (at most the game's probe count).")] = "5",
-    t: Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature (the study: inf, uniform).")] = "inf",
+    t: TOption = "inf",
     compare: Annotated[bool, typer.Option("--compare/--no-compare", help="Also rank every opener by the three criteria.")] = True,
     out: Annotated[Optional[Path], typer.Option("--out", metavar="DIR", help="Folder for the JSON, markdown and PNG (default: "
                                                 "<cache dir>/results, outside the repository).", show_default=False)] = None,
@@ -124,7 +128,7 @@ def second_guess_command(
     backend: BackendOption = None,
 ) -> None:
     """The Russian study's table for any game: H0, the opener's split, the best second guesses."""
-    from termo.analysis.second_guess import second_guess_markdown, second_guess_study, write_second_guess
+    from termo.interface.partition import second_guess_markdown, second_guess_study, write_second_guess
     from termo.core.prior import parse_temperature
 
     backend = command_backend(ctx, backend)

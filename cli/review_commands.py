@@ -13,8 +13,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, BackendOption, GameOption, fail, print_json
-from cli.solver_commands import HardOpt, ObjectiveOpt, TOpt
+from cli.common import USER_ERRORS, fail, print_json
+from cli.options import (BackendOption, GameOption, HardOption, JsonOption, LossOption, ObjectiveOption, TOption,
+                         command_backend)
 
 SHARE_TEXT_BYTES = 64 * 1024  # what is read of a share text file (an Octordle's is under 3 KB)
 
@@ -48,7 +49,7 @@ def review_command(
                             "or the bare guesses, with --answer or --share-text.", show_default=False),
     ] = None,
     game_name: GameOption = None,
-    hard: HardOpt = False,
+    hard: HardOption = False,
     answer: Annotated[
         Optional[str],
         typer.Option("--answer", metavar="WORD", show_default=False,
@@ -66,21 +67,16 @@ def review_command(
         Optional[str],
         typer.Option("--number", metavar="N", show_default=False, help="The puzzle number the share text shows."),
     ] = None,
-    t: TOpt = "1.0",
-    loss: Annotated[
-        Optional[str],
-        typer.Option("--loss", metavar="COST", show_default=False,
-                     help="One board: what an answer not found costs, in guesses beyond the tries (default 7; "
-                          "inf: every answer must be found, Selby's question)."),
-    ] = None,
-    objective: ObjectiveOpt = "finish",
+    t: TOption = "1.0",
+    loss: LossOption = "7",
+    objective: ObjectiveOption = "finish",
     nodes: Annotated[
         Optional[str],
         typer.Option("--nodes", metavar="N", show_default=False,
                      help="The exact search's budget per turn, in states expanded (default: 2,000 on the first "
-                          "turn, 50,000 after; a mode: 20,000). Past it a turn is valued by level 3."),
+                          "turn, 50,000 after; a mode: 300,000 joint outcomes). Past it a turn is valued by level 3."),
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")] = False,
+    json_out: JsonOption = False,
     backend: BackendOption = None,
 ) -> None:
     """Review a game: every guess against the best (its cost in expected guesses), the luck of
@@ -90,11 +86,11 @@ def review_command(
     estimate otherwise; each turn says which."""
     from termo.interface.review import format_review, review_request
 
-    root = getattr(getattr(ctx, "obj", None), "backend", None) if ctx is not None else None
+    backend = command_backend(ctx, backend)
     try:
         text = None if share_text is None else _read_text(share_text)
         data = review_request(game_name, items or [], answer=answer, share_text=text, hard=hard, t=t, loss=loss,
-                              objective=objective, nodes=nodes, backend=backend or root, share=share, number=number)
+                              objective=objective, nodes=nodes, backend=backend, share=share, number=number)
     except USER_ERRORS as err:
         fail(str(err))
     if json_out:

@@ -10,10 +10,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import BackendOption, GameOption, JsonOption, out_folder, print_json, progress_bar, user_errors
+from cli.common import out_folder, print_json, progress_bar, user_errors
+from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption, ResumeOption
 from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor, command_backend,
                          worker_timeout_option)
-from cli.limits import MAX_COLUMNS, check_int
+from cli.limits import MAX_COLUMNS
+from termo.interface.requests import check_int
 from termo.core.errors import TermoError
 from termo.core.messages import counted
 
@@ -25,8 +27,8 @@ def _parse_columns(text: str | None, data):
     """``--columns``: comma-separated effective sizes of the grid (300, 600, ...), ``T=x`` for a
     temperature over every answer, or ``project`` (T = 1). None → the grid of docs/robustness.md."""
     from termo.core.prior import parse_temperature
-    from termo.robustness.scale import size_at, temperature_for
-    from termo.robustness.world import Column, grid_columns
+    from termo.interface.robustness import size_at, temperature_for
+    from termo.interface.robustness import Column, grid_columns
 
     if not text:
         return grid_columns(data)
@@ -59,7 +61,7 @@ def _parse_columns(text: str | None, data):
 
 
 def _scale_section(data, world, backend: str) -> dict:
-    from termo.robustness.scale import SCALE_TEMPERATURES, collapse_test, scale_table, temperature_for
+    from termo.interface.robustness import SCALE_TEMPERATURES, collapse_test, scale_table, temperature_for
 
     n = len(data.icf)
     targets = [t for t in (300, 600, 1200, 2400, 4800, 6046) if t <= n] or [n]
@@ -93,9 +95,7 @@ def robustness_command(
                      help="Folder for robustness.json/.md, the heatmap and checkpoints (default: "
                      "<cache dir>/robustness, outside the repository)."),
     ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Reuse the finished chunks checkpointed in DIR (same inputs only).")
-    ] = False,
+    resume: ResumeOption = False,
     scheduler: SchedulerOption = None,
     worker_timeout: WorkerTimeoutOption = 60.0,
     connect_timeout: ConnectTimeoutOption = 5.0,
@@ -111,7 +111,7 @@ def robustness_command(
         typer.Option("--world", metavar="N", help="Closed world of the N most common answers (quick runs; 2 to the game's answers); "
                      "default: the whole game."),
     ] = None,
-    extended: Annotated[bool, typer.Option("--extended", help="Termo: use the 8,629 typeable words as probes.")] = False,
+    extended: ExtendedOption = False,
     game_name: GameOption = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
@@ -120,8 +120,8 @@ def robustness_command(
     from backends import get_backend
     from termo.games import resolve_name
     from termo.core.chunks import CheckpointStore
-    from termo.robustness.sweep import SweepConfig
-    from termo.robustness.world import World, load_world
+    from termo.interface.robustness import SweepConfig
+    from termo.interface.robustness import World, load_world
 
     backend = command_backend(ctx, backend)
     if openers not in ("beam", "all"):
@@ -178,7 +178,7 @@ class _Sweep:
         """``(document, paths written)``, progress on stderr; the executor is closed. A cluster
         that stops is one TermoError, saying how to resume (``resume_command()``) when chunks finished."""
         from termo.core.executors import ClusterStopped
-        from termo.robustness.sweep import run_sweep
+        from termo.interface.robustness import run_sweep
 
         try:
             with progress_bar(f"robustness ({self.config.mode})", unit="openers") as update:
@@ -196,8 +196,8 @@ class _Sweep:
 
     def report(self, result) -> tuple[dict, dict]:
         """The sweep's document (with the scale section and the empirical floor) and its files."""
-        from termo.robustness.report import document, write_all
-        from termo.robustness.scale import empirical_floor
+        from termo.interface.robustness import document, write_all
+        from termo.interface.robustness import empirical_floor
 
         doc = document(result, _scale_section(self.data, self.config.world, self.config.backend))
         if self.past_words is not None:

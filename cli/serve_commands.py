@@ -15,8 +15,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import fail, one_line
-from cli.limits import parse_int
+from cli.common import fail
+from termo.core.safe_text import one_line
+from termo.interface.requests import parse_int
 from cli.options import root_backend
 
 
@@ -60,11 +61,11 @@ def serve_command(
     address = host.strip()
     if not address:
         fail("--host must be an address, e.g. 127.0.0.1")
+    sock = _bind(address, port_number)  # first: an address that cannot be served is one line, no warning
     if not is_loopback(address):
         typer.echo(one_line(f"warning: listening on {address}, not on loopback: anyone who can reach port "
-                            f"{port_number} of this machine can use the board and the API (no accounts, "
+                            f"{sock.getsockname()[1]} of this machine can use the board and the API (no accounts, "
                             f"no TLS)"), err=True)
-    sock = _bind(address, port_number)
     _become_web_program(sock, address, threads, warm_games, today_source, root_backend(ctx))
 
 

@@ -19,36 +19,22 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, play_streams, print_json, run_game
-from cli.options import OptionGroup, command_backend, with_options
-from cli.limits import BEAM_HELP, DEPTH_HELP, parse_int
-from cli.mode_commands import HISTORY_HELP, ObjectiveOpt
-from termo.interface.requests import parse_config  # noqa: F401 - also the CLI's name for it
-from termo.core.errors import TermoError
+from cli.common import fail, play_streams, print_json, run_game
+from termo.interface.requests import USER_ERRORS, load_game
+from termo.interface.requests import parse_int
+from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
+                         LevelOption, ObjectiveOption, OptionGroup, StrictOption, TOption, command_backend,
+                         with_options)
 from termo.core.feedback import colours_help
+from termo.interface.requests import load_mode, parse_config, tree_spec
 
 # ----------------------------------------------------------------------------- helpers
 
-LevelOpt = Annotated[
-    str, typer.Option("--level", "-l", metavar="1|2|3", help="1 letter frequency, 2 entropy, 3 expected guesses (a mode of several boards: 2 or 3).")
-]
-TOpt = Annotated[
-    str, typer.Option("--t", "-t", metavar="T", help="Prior temperature: softmax(-ICF/T); 'inf' = uniform.")
-]
-BeamOpt = Annotated[str, typer.Option("--beam", metavar="K", help=f"Level 3: guesses tried per search node (1 to {BEAM_HELP}).")]
-DepthOpt = Annotated[str, typer.Option("--depth", metavar="P", help=f"Level 3: search depth below the root (0 to {DEPTH_HELP}).")]
-ExtendedOpt = Annotated[
-    bool, typer.Option("--extended", metavar="", help="Termo: also guess the 2,583 conjugated forms (other games: no change).")
-]
-StrictOpt = Annotated[
-    bool, typer.Option("--strict", metavar="", help="Nerdle: only the written form wins (default: commutative answers win).")
-]
 OpenerOpt = Annotated[
     str,
     typer.Option("--opener", metavar="default|optimal",
                  help="First guess: the game's interface opener (default; Termo: tarso) or the configuration's optimum."),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
 TreeOpt = Annotated[
     Optional[str],
     typer.Option("--tree", metavar="FILE", show_default=False,
@@ -58,20 +44,9 @@ TreeOpt = Annotated[
 NoTreeOpt = Annotated[
     bool, typer.Option("--no-tree", metavar="", help="Never walk a stored tree: always the live search."),
 ]
-
-
-def tree_spec(tree: Optional[str], no_tree: bool):
-    """What `termo.interface.suggest.Advisor` is told about trees: None (live only), a file, or "auto"."""
-    if no_tree and tree is not None:
-        raise TermoError("--tree and --no-tree exclude each other")
-    if no_tree:
-        return None
-    return tree if tree is not None else "auto"
-
-
-HardOpt = Annotated[
-    bool, typer.Option("--hard", metavar="", help="Hard mode: greens stay in place and revealed letters are reused (the game's real rule).")
-]
+HISTORY_HELP = ("Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBPBBGB). " + colours_help()
+                + " A mode of several boards takes one pattern per board in board order, '-' for a board already "
+                  "solved: tarso:BBBBB/BYBBB; once board 1 is solved, bicho:-/GGBYB (docs/modes.md).")
 
 
 @dataclass(frozen=True)
@@ -86,20 +61,23 @@ class Search:
     strict: bool
     opener: str = "default"
     hard: bool = False
+    objective: str = "finish"
 
-    def prepare(self, game_name: Optional[str], backend: Optional[str]):
-        """``(game, config)``: the game told (``--game``, its word lists) and the checked configuration."""
-        game = load_game(game_name, extended=self.extended, strict=self.strict)
+    def prepare(self, game_name: Optional[str], backend: Optional[str], boards: bool = False):
+        """``(game, config)``: the game told (``--game``, its word lists; with ``boards`` a mode of
+        several boards too, `termo.interface.requests.load_mode`) and the checked configuration."""
+        load = load_mode if boards else load_game
+        game = load(game_name, extended=self.extended, strict=self.strict)
         return game, parse_config(self.level, self.t, self.beam, self.depth, self.opener, backend, hard=self.hard,
-                                  game=game)
+                                  game=game, objective=self.objective)
 
 
-_SEARCH = dict(level=(LevelOpt, "3"), t=(TOpt, "1.0"), beam=(BeamOpt, "10"), depth=(DepthOpt, "1"),
-               extended=(ExtendedOpt, False), strict=(StrictOpt, False))
+_SEARCH = dict(level=(LevelOption, "3"), t=(TOption, "1.0"), beam=(BeamOption, "10"), depth=(DepthOption, "1"),
+               extended=(ExtendedOption, False), strict=(StrictOption, False))
 SEARCH_OPTIONS = OptionGroup.of(lambda ctx, **values: Search(**values), **_SEARCH, opener=(OpenerOpt, "default"),
-                                hard=(HardOpt, False))
+                                hard=(HardOption, False), objective=(ObjectiveOption, "finish"))
 OPTIMUM_OPTIONS = OptionGroup.of(lambda ctx, **values: Search(opener="optimal", **values), **_SEARCH,
-                                 hard=(HardOpt, False))  # `termo opener`: the configuration's optimum
+                                 hard=(HardOption, False))  # `termo opener`: the configuration's optimum
 
 
 @contextlib.contextmanager
@@ -175,21 +153,12 @@ def progress_display(label: str, delay: float = 0.8):
 # ----------------------------------------------------------------------------- commands
 
 
-def _mode_key(game_name: Optional[str]) -> Optional[str]:
-    """The mode ``--game`` (or ``$TERMO_GAME``) names, or None for a one-board game."""
-    from termo.games.registry import mode_name
-
-    return mode_name(game_name)
-
-
-
 @with_options("search", SEARCH_OPTIONS)
 def suggest_command(
     ctx: typer.Context,
     history: Annotated[
         Optional[list[str]],
-        typer.Argument(metavar="HISTORY", help="Rounds played, as guess:colours (e.g. tarso:BBGBY; Nerdle 52-34=18:GBBPBBGB). "
-                       + colours_help() + " Modes: " + HISTORY_HELP, show_default=False),
+        typer.Argument(metavar="HISTORY", help=HISTORY_HELP, show_default=False),
     ] = None,
     search: Search = None,
     list_n: Annotated[
@@ -198,30 +167,27 @@ def suggest_command(
                      help="Also show the N most likely candidates left (JSON key 'remaining'; at most the candidate count)."),
     ] = None,
     game_name: GameOption = None,
-    json_out: JsonOpt = False,
+    json_out: JsonOption = False,
     backend: BackendOption = None,
     tree: TreeOpt = None,
     no_tree: NoTreeOpt = False,
-    objective: ObjectiveOpt = "finish",
 ) -> None:
     """Suggest the next guess after the rounds played so far (none: the opener).
 
     'expected' counts the guesses still to play, this one included (level 3). A mode of several
-    boards (--game dueto|quarteto|dordle|quordle|octordle|binerdle|quad-nerdle, docs/modes.md)
-    takes one pattern per board: tarso:BBBBB/BYBBB, '-' for a board already solved."""
-    from termo.interface.suggest import Advisor, format_decision, suggest
+    boards (--game and one of the modes `termo games` lists, docs/modes.md) takes one pattern per
+    board: tarso:BBBBB/BYBBB, '-' for a board already solved."""
+    from termo.interface.suggest import Advisor, suggest
+    from termo.interface.text import format_answer
 
     backend = command_backend(ctx, backend)
-    mode_key = _mode_key(game_name)
-    if mode_key is not None:
-        from cli.mode_commands import suggest_mode_command
-
-        return suggest_mode_command(mode_key, history, search, objective, json_out, backend, progress_display,
-                                    tree=tree, no_tree=no_tree, list_n=list_n)
     try:
-        game, config = search.prepare(game_name, backend)
+        game, config = search.prepare(game_name, backend, boards=True)
         remaining = None if list_n is None else parse_int("list", list_n, 1)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))
+        for flag, given, key in (("--no-tree", no_tree, "trees"), ("--list", remaining is not None, "candidate_list")):
+            if given and not getattr(advisor.supports, key):
+                raise advisor.refused(flag)
         if tree is not None:
             advisor.tree  # a bad --tree file: one line, even before any round
         with progress_display("searching") as progress:
@@ -238,7 +204,7 @@ def suggest_command(
     if json_out:
         print_json(data)
     else:
-        for line in format_decision(data, uniform=game.uniform_prior):
+        for line in format_answer(data, uniform=advisor.game.uniform_prior, title=advisor.mode.title):
             typer.echo(line)
 
 
@@ -247,7 +213,7 @@ def opener_command(
     ctx: typer.Context,
     search: Search = None,
     game_name: GameOption = None,
-    json_out: JsonOpt = False,
+    json_out: JsonOption = False,
     backend: BackendOption = None,
 ) -> None:
     """The best first guess of a configuration and its alternatives (searched and cached when missing).
@@ -256,7 +222,8 @@ def opener_command(
     that `termo suggest` plays first (Termo: tarso; `termo suggest --opener optimal` plays this
     one), nor the proven optimum of `termo optimal` (docs/exact.md). 'expected' counts the guesses
     to solve the game, this one included (level 3)."""
-    from termo.interface.suggest import Advisor, format_decision, opener_report
+    from termo.interface.suggest import Advisor, opener_report
+    from termo.interface.text import format_decision
 
     backend = command_backend(ctx, backend)
     try:
@@ -294,21 +261,16 @@ def play_command(
     backend: BackendOption = None,
     tree: TreeOpt = None,
     no_tree: NoTreeOpt = False,
-    objective: ObjectiveOpt = "finish",
 ) -> None:
     from termo.interface.play import Play
     from termo.interface.suggest import Advisor
 
     backend = command_backend(ctx, backend)
-    mode_key = _mode_key(game_name)
-    if mode_key is not None:
-        from cli.mode_commands import play_mode_command
-
-        return play_mode_command(mode_key, search, objective, _use_color() if color is None else color, backend,
-                                 progress_display, tree=tree, no_tree=no_tree)
     try:
-        game, config = search.prepare(game_name, backend)
+        game, config = search.prepare(game_name, backend, boards=True)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))
+        if no_tree and not advisor.supports.trees:
+            raise advisor.refused("--no-tree")
         if tree is not None:
             advisor.tree  # a bad --tree file: one line now, before the game starts
     except USER_ERRORS as err:
@@ -328,12 +290,13 @@ def play_command(
 
 
 def _play_help() -> str:
-    from termo.interface.play import EXIT_STATUS
+    from termo.games.registry import MODE_NAMES
+    from termo.interface.console import EXIT_STATUS
 
     return ("Solve a game interactively: type each guess and its colours, get the next suggestion.\n\n"
-            + colours_help() + "\n\nA mode of several boards (--game dueto, quarteto, dordle, quordle, octordle, "
-            "binerdle, quad-nerdle; docs/modes.md): type the guess and one pattern per board, "
-            "tarso BBBBB/BYBBB, or the guess and then each board's colours.\n\n" + EXIT_STATUS)
+            + colours_help() + f"\n\nA mode of several boards (--game {', '.join(MODE_NAMES)}; docs/modes.md): "
+            "type the guess and one pattern per board, tarso BBBBB/BYBBB, or the guess and then each board's "
+            "colours.\n\n" + EXIT_STATUS)
 
 
 play_command.__doc__ = _play_help()

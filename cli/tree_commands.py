@@ -8,16 +8,18 @@ tree file against every answer (``--json`` keys ``mean``, ``histogram``, ``worst
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from cli.common import USER_ERRORS, BackendOption, GameOption, fail, load_game, print_json, progress_bar
-from cli.options import command_backend
-from cli.limits import parse_int, parse_seconds
+from cli.common import fail, print_json, progress_bar
+from termo.interface.requests import USER_ERRORS, load_game
+from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
+                         StrictOption, TOption, command_backend)
+from termo.interface.requests import parse_int, parse_seconds
 from termo.core.errors import TermoError
 
-JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
 FileArg = Annotated[str, typer.Argument(metavar="FILE", help="A tree file written by `termo tree build`.", show_default=False)]
 
 
@@ -32,12 +34,12 @@ def build_command(
     out: Annotated[Optional[str], typer.Option("--out", metavar="FILE", show_default=False,
                                                help="Where to write it (.gz: compressed); default: the cache of "
                                                     "built trees, which suggest and play walk.")] = None,
-    t: Annotated[str, typer.Option("--t", "-t", metavar="T", help="Prior temperature (Termo); 'inf' = uniform.")] = "1.0",
-    beam: Annotated[str, typer.Option("--beam", metavar="K", help="level3: guesses per search node.")] = "10",
-    depth: Annotated[str, typer.Option("--depth", metavar="P", help="level3: search depth below the root.")] = "1",
-    hard: Annotated[bool, typer.Option("--hard", metavar="", help="Hard mode: every guess of the tree is legal.")] = False,
-    extended: Annotated[bool, typer.Option("--extended", metavar="", help="Termo: the extended probe list.")] = False,
-    strict: Annotated[bool, typer.Option("--strict", metavar="", help="Nerdle: only the written form wins.")] = False,
+    t: TOption = "1.0",
+    beam: BeamOption = "10",
+    depth: DepthOption = "1",
+    hard: HardOption = False,
+    extended: ExtendedOption = False,
+    strict: StrictOption = False,
     time_limit: Annotated[Optional[str], typer.Option("--time", metavar="SECONDS", show_default=False,
                                                       help="exact: the solver's time budget, up to 86,400 s (default: its own).")] = None,
     samples: Annotated[Optional[str], typer.Option("--samples", metavar="N", show_default=False,
@@ -48,15 +50,15 @@ def build_command(
                                                 "group (all) or leave out the answers the guess solves (unsolved; "
                                                 "docs/trees.md).")] = "all",
     game_name: GameOption = None,
-    json_out: JsonOpt = False,
+    json_out: JsonOption = False,
     backend: BackendOption = None,
 ) -> None:
     """Build a complete strategy tree: every branch by feedback until every answer is solved."""
     from termo.core.prior import parse_temperature
-    from termo.trees.build import build_tree, check_method
-    from termo.trees.evaluate import evaluate
-    from termo.trees.fileformat import write_tree
-    from termo.trees.store import cache_path
+    from termo.interface.trees import build_tree, check_method
+    from termo.interface.trees import evaluate
+    from termo.interface.trees import write_tree
+    from termo.interface.trees import cache_path
 
     backend = command_backend(ctx, backend)
     try:
@@ -77,10 +79,11 @@ def build_command(
         path = cache_path(tree) if out is None else out
         try:
             write_tree(tree, game, path)
-        except OSError as err:
-            from cli.common import os_error_message
+        except OSError as err:  # named: a full disk's error carries no path (--out writes elsewhere)
+            from termo.core.cache import os_reason
 
-            raise TermoError(f"cannot write the tree: {os_error_message(err)}") from None
+            raise TermoError(f"cannot write the tree in {Path(path).parent}: {os_reason(err)}; "
+                             f"--out FILE writes it elsewhere") from None
         summary = tree.info.get("eval") or evaluate(tree, game)
     except USER_ERRORS as err:
         fail(str(err))
@@ -97,14 +100,14 @@ def build_command(
 
 
 def _read(file: str):
-    from termo.trees.fileformat import read_tree
+    from termo.interface.trees import read_tree
 
     return read_tree(file)
 
 
-def eval_command(file: FileArg, json_out: JsonOpt = False) -> None:
+def eval_command(file: FileArg, json_out: JsonOption = False) -> None:
     """Replay a tree against every answer: mean guesses, histogram, worst case, losses."""
-    from termo.trees.evaluate import evaluate
+    from termo.interface.trees import evaluate
 
     try:
         tree, game = _read(file)
@@ -130,10 +133,10 @@ def show_command(
     depth: Annotated[str, typer.Option("--depth", metavar="N", help="Guesses shown from the root.")] = "2",
     answer: Annotated[Optional[str], typer.Option("--answer", metavar="A", show_default=False,
                                                   help="Show the path of this answer instead.")] = None,
-    json_out: JsonOpt = False,
+    json_out: JsonOption = False,
 ) -> None:
     """Print a tree's top levels, or the guesses it plays against one answer."""
-    from termo.trees.show import answer_path, format_levels, format_path, top_levels
+    from termo.interface.trees import answer_path, format_levels, format_path, top_levels
 
     try:
         levels = parse_int("depth", depth, 1, 64)

@@ -248,6 +248,66 @@ def test_distributed_loggers_are_restored():
     assert quiet_distributed_logs(True)() is None
 
 
+STOPPED_RUN = """
+import signal, sys, time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Long:
+    key: str
+    started: str
+
+    def run(self):
+        Path(self.started + self.key).touch()
+        time.sleep(120)
+        return 0
+
+
+def stop(signum, frame):
+    raise SystemExit(143)
+
+
+if __name__ == "__main__":
+    from termo.core.executors import LocalClusterExecutor
+
+    signal.signal(signal.SIGTERM, stop)  # as the command line turns it into an exit
+    executor = LocalClusterExecutor(2)
+    try:
+        for _ in executor.run([Long("a", sys.argv[1]), Long("b", sys.argv[1])]):
+            pass
+    finally:
+        executor.close()
+"""
+
+
+def test_a_run_stopped_mid_chunk_says_nothing_of_dask(tmp_path):
+    """Local Dask workers stopped while their chunks run (SIGTERM, Ctrl-C) used to print
+    distributed's warnings ("Async instruction ... ended with CancelledError", a heartbeat's
+    traceback) and, with port 8787 taken, the scheduler's port warning: nothing now."""
+    script = tmp_path / "stopped_run.py"
+    script.write_text(STOPPED_RUN, encoding="utf-8")
+    held = socket.socket()
+    try:
+        held.bind(("127.0.0.1", 8787))  # the scheduler's default HTTP port, taken (when it is free here)
+        held.listen()
+    except OSError:
+        pass  # taken already
+    try:
+        proc = subprocess.Popen([sys.executable, str(script), str(tmp_path / "started-")], cwd=REPO, env=_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120  # a safety net: the workers start in seconds
+        while len(list(tmp_path.glob("started-*"))) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(list(tmp_path.glob("started-*"))) == 2, proc.communicate(timeout=60)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        held.close()
+    assert proc.returncode == 143 and err == "", err
+
+
 # -- slow: a real worker process -----------------------------------------------------------------
 
 def _start_worker(address, nanny=False):

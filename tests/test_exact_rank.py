@@ -157,6 +157,24 @@ def test_cli_ranks_nerdle_mini(capsys, tmp_path):
     assert [row["word"] for row in out["ranking"]] == ["4*7=28", "28/7=4"]
 
 
+def test_status_on_another_rankings_checkpoints_says_so(capsys, tmp_path):
+    """--status with options other than the run's (here --hard) found none of its checkpoints and
+    said "0 settled" alone: one stderr line now names the options that differ."""
+    from cli.app import main
+
+    assert main(["optimal", "--game", "nerdle-mini", "--rank", "2", "--checkpoint-dir", str(tmp_path), "--json"]) == 0
+    capsys.readouterr()
+    assert main(["optimal", "--game", "nerdle-mini", "--rank", "2", "--checkpoint-dir", str(tmp_path), "--status",
+                 "--hard"]) == 0
+    out, err = capsys.readouterr()
+    assert "0 of 206 first words settled" in out
+    assert [line for line in err.splitlines() if "checkpoints in" in line] == [
+        f"termo: none of the {len(list(tmp_path.glob('*.json')))} checkpoints in {tmp_path} is of this ranking "
+        "(they were made with hard False, here True: give that run's options)"]
+    assert main(["optimal", "--game", "nerdle-mini", "--rank", "2", "--checkpoint-dir", str(tmp_path), "--status"]) == 0
+    assert "is of this ranking" not in capsys.readouterr().err  # the run's own options: nothing to say
+
+
 @pytest.mark.parametrize("args", [["--rank", "0"], ["--rank", "2", "--opener", "4*7=28"], ["--rank", "2", "--time", "5"],
                                   ["--workers", "2", "--opener", "4*7=28"], ["--resume", "--time", "5"],
                                   ["--rank", "2", "--workers", "0"], ["--loss", "-1"], ["--loss", "many"],
@@ -222,6 +240,8 @@ def test_sigterm_stops_a_distributed_run_and_its_workers(tmp_path):
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 143, err.decode()
     assert err.decode().rstrip().endswith("termo: terminated") and "Traceback" not in err.decode()
+    lines = [line for line in err.decode().replace("\r", "\n").splitlines() if line.strip()]
+    assert all(line.startswith("termo: ") for line in lines), lines  # no Dask or resource-tracker lines
     group_left = True
     deadline = time.time() + 120
     while time.time() < deadline:

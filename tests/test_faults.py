@@ -155,6 +155,20 @@ def test_truncated_swapped_or_tampered_matrix_files(game, termo_clean, cache):
     assert np.array_equal(matrix._load_cached(game, matrix.ANSWERS_MAJOR), termo_clean[matrix.ANSWERS_MAJOR])
 
 
+def test_a_huge_sparse_file_in_place_of_a_matrix_is_refused_before_it_is_read(game, termo_clean, cache, capsys,
+                                                                               monkeypatch):
+    """An 8 GiB sparse file where a layout was (the audit: 63 s of reading before the rejection)
+    is refused by its size, from its metadata's block count, without a byte read."""
+    matrix._store(game, termo_clean[matrix.PROBES_MAJOR], matrix.PROBES_MAJOR)
+    npy, _ = matrix.cache_paths(game, matrix.PROBES_MAJOR)
+    with open(npy, "r+b") as handle:
+        handle.truncate(8 << 30)  # sparse: no disk used
+    monkeypatch.setattr(matrix.FileBytes, "open", classmethod(lambda cls, path: pytest.fail(f"read {path}")))
+    assert matrix._load_cached(game) is None
+    assert "8,589,934,592 bytes" in capsys.readouterr().err
+    npy.unlink()
+
+
 def test_checksum_is_over_the_file_and_the_load_stays_memory_mapped(game, termo_clean, cache):
     m = termo_clean[matrix.PROBES_MAJOR]
     matrix._store(game, m)
@@ -595,3 +609,26 @@ def test_a_rejected_checkpoint_goes_to_stderr_by_default(checkpoints, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert info["rejected_checkpoints"] == 1
     assert len(err) == 1 and err[0].startswith("termo: checkpoint ") and "recomputing" in err[0]
+
+
+def test_an_archive_of_checkpoints_reads_as_the_folder_and_stores_nothing(checkpoints, tiny_fresh, tmp_path):
+    """A finished run kept as one ``.tar.gz`` (bench/results/): every chunk read back (a resumed run
+    computes nothing), a damaged member rejected and recomputed, nothing written to the archive."""
+    import tarfile
+
+    store, files = checkpoints
+    archive = tmp_path / "run.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(store.directory, arcname=".")
+    packed = CheckpointStore(archive)
+    assert packed.count() == 4
+    result, info, lines = _resume(packed)
+    assert result == tiny_fresh and info["chunks_computed"] == 0 and info["chunks_resumed"] == 4 and not lines
+    text = files[0].read_text()
+    files[0].write_text(text.replace('"values": [', '"values": [9.5, ', 1))
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(store.directory, arcname=".")
+    before = archive.read_bytes()
+    result, info, lines = _resume(CheckpointStore(archive))
+    assert result == tiny_fresh and info["chunks_computed"] == 1
+    assert archive.read_bytes() == before  # nothing stored in the archive

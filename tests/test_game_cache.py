@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from termo.core import manifest
 from termo.core.cache import seal
 from termo.core.errors import TermoError
 from termo.games import lexicon, nerdle, parsed, termo_pt, wordle_en, wordle_ru
@@ -105,6 +106,7 @@ def test_a_stale_record_is_parsed_again_and_replaced(cache, tmp_path, monkeypatc
     answers = (data / wordle_ru.ANSWERS_FILE).read_text("utf-8").splitlines()
     dropped = next(w for w in answers if w.strip())
     (data / wordle_ru.ANSWERS_FILE).write_text("\n".join(a for a in answers if a != dropped) + "\n", "utf-8")
+    manifest.write([wordle_ru.ANSWERS_FILE], data)  # an intended change, sealed again
     after = BUILDERS["wordle-ru"]()
     assert after.n_answers == before.n_answers - 1 and dropped not in after.answers
     same_game(after, fresh("wordle-ru", monkeypatch))
@@ -180,6 +182,9 @@ def test_a_damaged_word_list_is_still_refused(cache, tmp_path, monkeypatch):
     BUILDERS["termo"]()  # a sound record of the sound lists
     lines = (data / lexicon.LEXICON_FILE).read_text("utf-8").splitlines()
     (data / lexicon.LEXICON_FILE).write_text("\n".join(lines + [lines[0]]) + "\n", "utf-8")
+    with pytest.raises(TermoError, match="is damaged"):  # not the shipped bytes (termo.core.manifest)
+        BUILDERS["termo"]()
+    manifest.write([lexicon.LEXICON_FILE], data)  # sealed as intended: the list's own checks refuse it
     with pytest.raises(TermoError, match="duplicates line 1"):
         BUILDERS["termo"]()
 

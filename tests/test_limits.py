@@ -210,7 +210,7 @@ def test_play_subprocess_with_strict_utf8_stdin():
 
 
 def test_terminal_reader_replaces_undecodable_bytes(monkeypatch):
-    from termo.interface.play import terminal_reader
+    from termo.interface.console import terminal_reader
 
     stream = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8", errors="strict")
     read = terminal_reader(stream)
@@ -224,7 +224,7 @@ def test_terminal_reader_replaces_undecodable_bytes(monkeypatch):
 
 
 def test_decoded_lines_one_line_at_a_time():
-    from termo.interface.play import decoded_lines
+    from termo.interface.console import decoded_lines
 
     stream = io.TextIOWrapper(io.BytesIO(b"ab\n\xffc\r\nd"), encoding="utf-8", errors="strict")
     assert list(decoded_lines(stream)) == ["ab\n", "\ufffdc\r\n", "d"]
@@ -304,6 +304,22 @@ def test_full_disk_out_folder_says_full_disk(tmp_path, capsys, monkeypatch):
     assert "disk is full" in line and "not writable" not in line
 
 
+def test_tree_build_on_a_full_disk_names_the_folder(tmp_path, capsys, monkeypatch):
+    """A full disk's error carries no path: `tree build` said "no space left" without saying where."""
+    from termo.trees import fileformat
+
+    def full(path, data, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setenv("TERMO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(fileformat, "atomic_write_bytes", full)
+    code, out, err = run_cli(["tree", "build", "--game", "nerdle-mini"], capsys)
+    line = one_error_line(err)
+    assert code == 2 and out == ""
+    assert line == (f"termo: error: cannot write the tree in {tmp_path / 'trees'}: no space left on device "
+                    "(the disk is full); --out FILE writes it elsewhere")
+
+
 def test_past_naming_a_binary_file(tmp_path, capsys):
     past = tmp_path / "past.bin"
     past.write_bytes(bytes(range(256)) * 4)
@@ -347,6 +363,30 @@ def test_closed_pipe_exits_quietly(args):
         os.close(write_end)
     assert out.returncode in (0, 141), out.stderr
     assert out.stderr == b"", out.stderr  # no traceback, no "Exception ignored"
+
+
+def _closed(redirect: str, args, **kwargs) -> subprocess.CompletedProcess:
+    """``termo ARGS`` started with a standard stream closed (``redirect``: ``>&-`` or ``2>&-``), as
+    a shell does it (``sh -c 'exec ...'``: no Python code runs in a fork of this process)."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    full_env.pop("TERMO_DEBUG", None)
+    return subprocess.run(["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, "-m", "cli", *args],
+                          cwd=ROOT, env=full_env, timeout=300, **kwargs)
+
+
+def test_a_closed_stdout_is_one_error_line_not_a_silent_success():
+    """``termo suggest ... >&-``: the answer cannot be written; it was dropped with exit 0."""
+    out = _closed(">&-", ["suggest", "tarso:BBBBB", "--level", "1"], stderr=subprocess.PIPE)
+    assert out.returncode == 2
+    assert out.stderr.decode() == "termo: error: standard output is closed: the answer cannot be written\n"
+
+
+def test_a_closed_stderr_still_prints_the_answer():
+    """``termo suggest ... 2>&-`` with a warning to give (a word outside the list): the answer is
+    printed and the exit code is 0 (it was exit 1 and no answer)."""
+    out = _closed("2>&-", ["suggest", "xyzzy:BBBBB", "--level", "1", "--json"], stdout=subprocess.PIPE)
+    assert out.returncode == 0
+    assert json.loads(out.stdout)["word"]
 
 
 def test_os_error_message_helper():
@@ -396,7 +436,7 @@ def test_long_echoed_input_is_cut(fake, capsys):
 
 
 def test_one_line_helper():
-    from cli.common import one_line
+    from termo.core.safe_text import one_line
 
     assert one_line("plain 'text' stays") == "plain 'text' stays"
     assert one_line("the game's rule: 'abc'") == "the game's rule: 'abc'"

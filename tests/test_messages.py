@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from termo.core.errors import TermoError
-from termo.core.messages import (CATALOGUE, LANGS, Message, format_number, messages, placeholders, plural,
-                            messages_of, reason_message, render)
+from termo.core.messages import (CATALOGUE, LANGS, Message, format_number, messages, messages_of, placeholders,
+                                 plural, render, with_note)
 from web.app import create_app
 
 
@@ -68,41 +68,66 @@ def test_codes_travel_through_pickle():
     assert str(warning) == "w" and warning.code == "colours.impossible"
 
 
-def test_every_level2_reason_is_known():
-    from termo.engine.level2 import _REASONS, _UNIFORM_REASONS
+def test_every_level2_reason_is_coded():
+    from termo.engine.level2 import _REASONS, endgame_reason
 
-    for table in (_REASONS, _UNIFORM_REASONS):  # the uniform-prior games' wording too
-        for kind, template in table.items():
-            text = template.format(turn=5, m=3)
-            assert reason_message(text) is not None, text
+    for uniform in (False, True):  # the uniform-prior games' wording too
+        for kind in _REASONS:
+            reason = endgame_reason(kind, 5, 3, uniform)
+            assert isinstance(reason, Message) and reason.code in CATALOGUE, reason
             for lang in ("pt", "ru"):
-                _assert_board_terms(messages_of(text)[lang], lang)
+                _assert_board_terms(messages_of(reason)[lang], lang)
 
 
-@pytest.mark.parametrize("text", [
-    "solved in 2/6",
-    "maximum entropy over 223 candidates",
-    "maximum entropy over 223 candidates (hard mode: among the 40 legal guesses)",
-    "most frequent letters among 10 candidates",
-    "lowest expected number of guesses (3.009)",
-    "lowest expected number of guesses (3.009) (hard mode: this guess among the 17 legal ones; later turns "
-    "searched without the restriction, so E is an estimate)",
-    "the stored level3 tree's move (instant, no search): 1.667 guesses expected from here on its path",
-    "default opener, also the optimum (lowest expected number of guesses (3.009))",
-    "default opener (the fixed first word); the game's interface opener, not the optimum of this configuration "
-    "(salet: --opener optimal plays it, `termo opener` shows it)",
-    "maximum entropy over 2315 candidates (hard mode changes nothing here: every first guess is legal); "
-    "the optimum of this configuration, not the game's interface opener tarso (--opener default plays tarso)",
-    "lowest expected number of guesses (3.009); the optimum of this configuration; the game's interface "
-    "opener is tarso (what `termo suggest` plays first)",
-    "default opener (the fixed first word); the game's interface opener, not necessarily the optimum of this "
-    "configuration (`termo opener` shows the optimum, --opener optimal plays it)",
-])
-def test_reasons_are_read_back_and_rendered_without_cli_notation(text):
-    found = reason_message(text)
-    assert found is not None, text
+def _reasons():
+    """Every kind of reason a suggestion gives, built as the library builds it."""
+    from termo.engine.multi.level2 import forced_reason
+    from termo.engine.strategies import expected_reason
+    from termo.interface.suggest import _opener_note
+
+    expected = expected_reason(3.009)
+    default = Message("default opener (the fixed first word)", "reason.default_opener")
+    entropy = Message("maximum entropy over 2315 candidates", "reason.entropy", m=2315)
+    hard_note = Message("hard mode changes nothing here: every first guess is legal", "note.hard_opener")
+
+    class Game:
+        default_opener = "tarso"
+
+    return [
+        Message("solved in 2/6", "reason.solved", turn=2, tries=6),
+        entropy,
+        Message("maximum entropy over 223 candidates (hard mode: among the 40 legal guesses)", "reason.entropy_hard",
+                m=223, legal=40),
+        Message("most frequent letters among 10 candidates", "reason.letters", m=10),
+        Message("most frequent symbols among 10 candidates", "reason.symbols", m=10),
+        expected,
+        with_note(expected, Message("hard mode: this guess among the 17 legal ones; later turns searched without "
+                                    "the restriction, so E is an estimate", "note.hard_level3", legal=17)),
+        Message("the stored level3 tree's move (instant, no search): 1.667 guesses expected from here on its path",
+                "reason.tree", expected=1.667),
+        Message("default opener, also the optimum (lowest expected number of guesses (3.009))",
+                "reason.default_is_optimum", reason=expected),
+        _opener_note(Game, {"reason": default, "alternatives": [{"word": "salet"}]}, optimal=False),
+        _opener_note(Game, {"reason": default, "alternatives": []}, optimal=False),
+        _opener_note(Game, {"reason": with_note(default, hard_note), "alternatives": [{"word": "tosar"}]}, optimal=False),
+        _opener_note(Game, {"reason": with_note(entropy, hard_note), "word": "salet"}, optimal=True),
+        forced_reason(1),
+        Message("x", "reason.boards_entropy", n=2, bits=11.95), Message("x", "reason.boards_entropy", n=1, bits=3.5),
+        Message("x", "reason.boards_entropy_late", n=3, bits=9.0),
+        Message("x", "reason.boards_won", n=4, turn=8, tries=9),
+        Message("x", "reason.boards_exact", objective="score", tuples=1234),
+        Message("x", "reason.boards_search", guesses=40, n=3),
+    ]
+
+
+@pytest.mark.parametrize("reason", _reasons(), ids=lambda r: r.code)
+def test_reasons_are_coded_and_rendered_without_cli_notation(reason):
+    assert isinstance(reason, Message) and reason.code in CATALOGUE, reason
     for lang in ("pt", "ru"):
-        _assert_board_terms(render(*found, lang), lang)
+        _assert_board_terms(render(reason.code, reason.params, lang), lang)
+    # the opener's notes never repeat their first clause nor point to an option the board lacks
+    english = render(reason.code, reason.params, "en")
+    assert "opener" not in english.lower() and english.count("usual first word") <= 1, english
 
 
 # ----------------------------------------------------------------------------- the API
@@ -161,6 +186,7 @@ ERRORS = [
     ("suggest", {"game": "nerdle", "history": ["1/0+5=55:BBBBBBBB"]}, []),
     ("suggest", {"game": "wordle-ru", "history": ["кoшка:BBBBB"]}, ["кoшка"]),
     ("suggest", {"game": "wordle-ru", "history": ["кqшка:BBBBB"]}, ["кqшка"]),
+    ("suggest", {"history": ["tars\u043e:BBBBB"]}, ["tars\u043e"]),  # a Cyrillic о in Termo
     ("suggest", {"history": ["tarso:BBBBB"] * 40}, []),
     ("suggest", {"history": ["x" * 500]}, []),
     ("suggest", {"opener": "x" * 500}, []),
@@ -210,13 +236,17 @@ def test_errors_come_in_the_board_languages(client, endpoint, body, echoed):
 
 
 def test_the_errors_reached_cover_the_catalogue(client):
-    """Run after the cases above: every error code a request can reach was reached."""
-    if not REACHED:
-        pytest.skip("run with the error cases")
+    """Every error code a request can reach is reached by the cases above (asked again here: the
+    test does not depend on how the suite is split between workers)."""
+    for endpoint, body, _ in ERRORS:
+        data = _ask(client, endpoint, body).json()
+        if "code" in data:
+            REACHED.update(_codes(data))
     expected = {
         "history.bad_item", "history.round", "history.round_empty", "history.too_long", "history.item_too_long",
         "game.unknown", "game.won", "game.over", "guess.length", "answer.length",
-        "guess.not_letters", "guess.symbol", "guess.latin", "guess.latin_lookalike", "guess.invalid",
+        "guess.not_letters", "guess.symbol", "guess.latin", "guess.latin_lookalike",
+        "guess.cyrillic_lookalike", "guess.invalid",
         "answer.invalid", "guess.is_round", "colours.bad_char", "colours.count", "colours.impossible",
         "colours.why.no_room", "colours.why.absent_then_present", "hard.not_allowed", "hard.why.position",
         "hard.why.contain", "hard.why.at_least", "option.integer", "option.at_least", "option.level", "option.opener",
@@ -297,6 +327,17 @@ def test_a_latin_letter_in_a_russian_word(capsys):
     assert "'q' is a Latin letter; Вордли is played with Cyrillic letters" in line
 
 
+def test_a_cyrillic_letter_in_a_latin_word(capsys):
+    """The mirror case: a Cyrillic о typed in Termo (or Wordle) is named as the look-alike of the
+    Latin o, not "use letters only" (it is a letter)."""
+    line = _cli_error(capsys, ["suggest", "tars\u043e:BBBBB", "--level", "1"])
+    assert "'\u043e' is a Cyrillic letter that looks like the Latin 'o'; type the Latin one" in line
+    line = _cli_error(capsys, ["feedback", "\u0441rane", "crane", "--game", "wordle"])
+    assert "looks like the Latin 'c'" in line
+    line = _cli_error(capsys, ["feedback", "tars\u0436", "sorta"])  # no Latin twin: the plain rule
+    assert "is not a symbol of Termo (use letters only)" in line
+
+
 def test_partition_without_its_guess(capsys):
     line = _cli_error(capsys, ["partition", "tarso:BBBBB"])
     assert "the guess to split by is missing" in line and "11 letters" not in line
@@ -346,3 +387,18 @@ def test_the_servers_own_refusals_come_in_the_board_languages(client):
         assert set(body["messages"]) == set(LANGS) and isinstance(body["detail"], str)
         for lang in ("pt", "ru"):
             _assert_board_terms(body["messages"][lang], lang)
+
+
+def test_a_nerdle_reason_speaks_of_symbols(capsys):
+    """Level 1 on Nerdle counts symbols, and its reason says so (it said letters), in each language."""
+    from cli.app import main
+
+    from termo.games import get_game
+    from termo.interface.suggest import suggest
+
+    capsys.readouterr()
+    assert main(["suggest", "--game", "nerdle-mini", "--level", "1", "4*7=28:YBBYBB", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["reason"] == "most frequent symbols among 11 candidates"
+    reason = suggest(get_game("nerdle-mini"), ["4*7=28:YBBYBB"], level=1)["reason"]  # the library's coded reason
+    assert reason == "most frequent symbols among 11 candidates"
+    assert messages_of(reason)["pt"] == "símbolos mais frequentes entre 11 candidatas"

@@ -118,7 +118,7 @@ def test_a_single_board_mode_is_the_game_itself(termo):
     game = termo[0]
     mode = Mode.single(game)
     assert (mode.game, mode.boards, mode.max_turns, mode.label, mode.title) == (game, 1, 6, "termo", "Termo")
-    assert mode.is_single and get_mode("termo") == mode
+    assert mode.boards == 1 and get_mode("termo") == mode
     assert Mode(game, 3, 8).label == "termo-x3"
 
 

@@ -172,3 +172,13 @@ def test_a_one_board_command_refuses_termo_game_naming_a_mode(capsys, monkeypatc
 def test_an_unknown_game_names_the_modes_too(capsys):
     err = assert_one_line_error(capsys, ["suggest", "--game", "septeto", "tarso:BBBBB"], "unknown game 'septeto'")
     assert "quarteto" in err
+
+
+@pytest.mark.parametrize("args", [
+    ["suggest", "--objective", "score", "tarso:BBBBB"], ["play", "--objective", "win"],
+    ["optimal", "--game", "nerdle-mini", "--objective", "score"], ["bench", "battery", "--objective", "win"],
+])
+def test_objective_on_one_board_is_refused_in_one_line(capsys, args):
+    """--objective says what a mode of several boards optimises: on one board it was accepted and
+    ignored; it is refused like bench's."""
+    assert_one_line_error(capsys, args, "is for a mode of several boards")

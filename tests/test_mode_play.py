@@ -1,4 +1,4 @@
-"""`termo play --game MODE` (`termo.interface.mode_play.ModePlay`), driven by piped lines.
+"""`termo play --game MODE` (`termo.interface.play.Play` on several boards), driven by piped lines.
 
 One guess a turn, one pattern per board (on one line, or board by board at its own prompt), the
 boards side by side, the solved ones marked, the suggestion after each turn.
@@ -15,7 +15,8 @@ import pytest
 from termo.core.feedback import feedback
 from termo.engine.multi.factory import multi_solver
 from termo.games import get_mode
-from termo.interface.mode_play import ModePlay
+from termo.interface.play import Play
+from termo.interface.suggest import Advisor, Config
 
 SECRETS = ("muito", "sobre")
 
@@ -52,7 +53,9 @@ def dueto():
 
 def session(mode, solver, lines, width=200, color=False):
     out, err = [], []
-    play = ModePlay(mode, solver, lines, out.append, error=err.append, width=width, color=color)
+    config = Config(level=solver.level, objective=solver.objective.name)
+    advisor = Advisor(mode, config, solver_factory=lambda m, level, c: solver)
+    play = Play(mode, advisor, lines, out.append, error=err.append, width=width, color=color)
     return play, out, err
 
 
@@ -64,15 +67,15 @@ def test_a_whole_game_to_the_win(dueto):
     mode, solver = dueto
 
     def lines():  # plays each suggestion, coloured by the secrets
-        while not play.state.over:
+        while not play.position.state.over:
             word = play.suggested
-            yield f"{word} " + patterns(word, SECRETS, [b for b in range(2) if play.state.solved[b]])
+            yield f"{word} " + patterns(word, SECRETS, [b for b in range(2) if play.position.state.solved[b]])
 
     play, out, err = session(mode, solver, lines())
     code = play.run()
     text = "".join(out)
     assert code == 0 and err == []
-    assert play.state.won and "all 2 boards solved in" in text and text.rstrip().endswith("bye")
+    assert play.position.state.won and "all 2 boards solved in" in text and text.rstrip().endswith("bye")
     assert re.search(r"board 1 ✓ \d+ +board 2 ✓ \d+", text)  # side by side, both marked solved
     assert "✓ MUITO" in text and "✓ SOBRE" in text
     assert "for guess 1/7:" in text
@@ -86,7 +89,7 @@ def test_the_guess_alone_asks_each_board_and_rejects_bad_colours(dueto):
     text = "".join(out)
     assert "board 1 colours for tarso> " in text and "board 2 colours for tarso> GGGGX" in text
     assert len(err) == 1 and err[0].startswith("! board 2:")
-    assert play.state.turns == 1 and "for guess 2/7:" in text
+    assert play.position.state.turns == 1 and "for guess 2/7:" in text
 
 
 def test_colours_alone_are_for_the_suggested_word_and_undo_and_new(dueto):
@@ -95,7 +98,7 @@ def test_colours_alone_are_for_the_suggested_word_and_undo_and_new(dueto):
     assert play.run() == 0 and err == []
     text = "".join(out)
     assert "taken as colours for tarso" in text and "undid tarso" in text and "nothing to undo" in text
-    assert "new game" in text and play.state.turns == 0
+    assert "new game" in text and play.position.state.turns == 0
 
 
 def test_a_solved_board_may_be_left_out_or_dashed(dueto):
@@ -104,7 +107,7 @@ def test_a_solved_board_may_be_left_out_or_dashed(dueto):
     for later in (f"tarso {feedback('tarso', 'muito')}", f"tarso:{feedback('tarso', 'muito')}/-"):
         play, out, err = session(mode, FakeSolver(), [first, later])
         assert play.run() == 0 and err == [], err
-        assert play.state.turns == 2 and play.state.solved_on == (None, 1)
+        assert play.position.state.turns == 2 and play.position.state.solved_on == (None, 1)
         assert "board 2 ✓ 1" in "".join(out)
 
 
@@ -123,7 +126,7 @@ def test_a_wrong_turn_is_one_error_and_changes_nothing(dueto, line, fragment):
     play, out, err = session(mode, solver, [line])
     assert play.run() == 2
     assert len(err) == 1 and fragment in err[0], err
-    assert play.state.turns == 0
+    assert play.position.state.turns == 0
 
 
 def test_eight_boards_wrap_to_the_width():
@@ -165,7 +168,7 @@ def test_termo_play_refuses_a_one_board_option_for_a_mode(capsys):
 
 
 def test_the_progress_callback_reaches_a_solver_that_takes_one():
-    from termo.interface.modes import decide
+    from termo.interface.suggest import _boards_decision
 
     heard = []
 
@@ -183,5 +186,5 @@ def test_the_progress_callback_reaches_a_solver_that_takes_one():
 
     attribute = ByAttribute()
     for solver in (ByCall(), attribute, FakeSolver()):
-        assert decide(solver, None, lambda done, total: heard.append((done, total)))["word"] == "tarso"
+        assert _boards_decision(solver, None, lambda done, total: heard.append((done, total))).as_dict()["word"] == "tarso"
     assert heard == [(1, 2), (2, 2)] and attribute.progress is None

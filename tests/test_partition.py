@@ -115,6 +115,8 @@ def test_stats_match_plain_python(small, t, with_history):
         # the engine's own convention, bit for bit
         assert metrics["bits"] == (sweeper.entropy_of(p, cands) if len(cands) > 1 else 0.0)
         assert metrics["can_be_answer"] == r["wins"]
+        assert metrics["wins"] == int(r["wins"])  # the exact rule: at most one
+        assert metrics["expected_unsolved"] == (r["sum_sq"] - int(r["wins"])) / len(cands)
         assert metrics["candidates"] == len(cands)
         assert metrics["worst_case_bits_left"] == math.log2(r["largest"])
 
@@ -484,8 +486,10 @@ def test_a_guess_that_wins_both_answers_leaves_nothing(capsys):
     ranked = {r["word"]: r for r in rank_probes(state, by="remaining", top=game.n_probes)}
     assert ranked["4*7=28"]["largest_group"] == 1 and ranked["4*7=28"]["expected_remaining"] == 1.0
     assert ranked["7*4=28"]["expected_remaining"] == 1.0
+    assert (row["wins"], row["expected_unsolved"]) == (2, 0.0)  # nothing is left unsolved
     code = main(["partition", "--game", "nerdle-mini", "4*7=28", "10-2=8:BBBYYG"])
     out = capsys.readouterr().out
     assert code == 0 and "largest group:        1" in out and "-0.0000" not in out
+    assert "expected unsolved:    0.0000 (it wins against 2 of 2 candidates)" in out
     assert main(["partition", "--game", "nerdle-mini", "4*7=28", "10-2=8:BBBYYG", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["expected_remaining"] == 1.0

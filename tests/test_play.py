@@ -12,7 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from fake_solver import install
-from termo.interface.play import Play, lines_reader, render_row
+from termo.interface.console import lines_reader, render_row
+from termo.interface.play import Play
 from termo.interface.suggest import Advisor, Config
 
 ANSI = re.compile(r"\x1b\[")
@@ -237,7 +238,7 @@ def test_exit_status_is_documented():
     from typer.testing import CliRunner
 
     from cli.app import app
-    from termo.interface.play import EXIT_STATUS
+    from termo.interface.console import EXIT_STATUS
 
     text = " ".join(CliRunner().invoke(app, ["play", "--help"], terminal_width=200).output.split())
     assert "Exit status, the same piped and on a terminal" in text and "130 on Ctrl-C" in text
@@ -255,7 +256,8 @@ def test_list_wraps_by_whole_words(fake, game):
 
 
 def test_help_lists_every_command(fake, game):
-    from termo.interface.play import COMMANDS, HELP
+    from termo.interface.console import COMMANDS
+    from termo.interface.play import HELP
 
     for name in COMMANDS:
         assert re.search(rf"(^|[ ,]){re.escape(name)}([ ,\n]|$)", HELP, re.M), name

@@ -310,7 +310,7 @@ def client():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-    from web.nerdle_routes import router
+    from web.routes.puzzles import router
 
     app = FastAPI()
     app.include_router(router)

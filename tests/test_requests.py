@@ -42,15 +42,6 @@ def test_a_configuration_from_numbers_equals_the_one_from_text():
         requests.parse_config(4, 1, 10, 1)
 
 
-def test_the_cli_names_are_the_same_functions():
-    from cli import common
-
-    assert common.load_game is requests.load_game and common.USER_ERRORS is requests.USER_ERRORS
-    from termo.core import safe_text
-
-    assert common.one_line is safe_text.one_line and common.escape_text is safe_text.escape_text
-
-
 def test_tree_options():
     assert requests.tree_spec(None, False) == "auto" and requests.tree_spec(None, True) is None
     with pytest.raises(TermoError, match="exclude each other"):

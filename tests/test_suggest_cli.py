@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from fake_solver import install
 from termo.core.errors import TermoError
-from termo.interface.suggest import Advisor, Config, format_decision, opener_report, suggest
+from termo.interface.suggest import Advisor, Config, opener_report, suggest
+from termo.interface.text import format_decision
 
 KEYS = ["candidates", "word", "bits", "expected", "is_candidate", "reason", "alternatives"]
 ALT_KEYS = ["word", "bits", "expected", "is_candidate"]

@@ -315,6 +315,9 @@ def test_api_errors_name_the_fields_not_the_flags(client):
 def test_validation_errors_say_where(client):
     response = client.post("/api/suggest", json={"hard": "very"})
     assert response.json()["loc"] == ["body", "hard"]
+    data = client.post("/api/suggest", json={"level": 2.5}).json()  # pydantic's loc names the union member
+    assert data["loc"] == ["body", "level", "int"] and data["params"] == {"field": "level"}
+    assert data["messages"]["en"] == "the request is not valid: check the field “level”"  # it said “int”
 
 
 def test_the_openapi_error_schema_is_the_real_body(client):
@@ -326,6 +329,11 @@ def test_the_openapi_error_schema_is_the_real_body(client):
     assert "ValidationError" not in spec["components"]["schemas"]
     real = client.post("/api/suggest", json={"level": 9}).json()
     assert set(real) <= set(schema["properties"]) and isinstance(real["detail"], str)
+    for path in ("/nerdle/archive", "/nerdle/today", "/nerdle/stats"):  # pages refuse as pages
+        documented = spec["paths"][path]["get"]["responses"]["422"]["content"]
+        real = client.get(path, params={"month" if path.endswith("stats") else "date": "bad"})
+        assert real.status_code == 422 and real.headers["content-type"].startswith("text/html")
+        assert list(documented) == ["text/html"], (path, documented)
 
 
 def test_nerdle_purple_p_through_the_api(client):
@@ -337,3 +345,123 @@ def test_nerdle_purple_p_through_the_api(client):
     assert purple.json() == yellow.json()
     refused = client.post("/api/suggest", json={**body, "history": ["4*7=28:VBBVBB"]})
     assert refused.status_code == 422 and "'v' is verde in Termo" in refused.json()["detail"]
+
+
+# ----------------------------------------------------------------------------- lone surrogates
+
+SURROGATES = ("\ud800", "tar\udfffso")  # a lone high and a lone low surrogate: JSON admits both as escapes
+SAMPLES = {"guess": "tarso", "answer": "sorta", "date": "2024-01-01", "month": "2024-01"}  # required fields
+
+
+def _admits(schema: dict, kind: str) -> bool:
+    return schema.get("type") == kind or any(s.get("type") == kind for s in schema.get("anyOf", ()))
+
+
+def _surrogate_requests(spec: dict):
+    """(method, path, URL, what, request kwargs): every text field of every endpoint in the OpenAPI
+    schema (a body field that admits a text or a list of texts, a query or path parameter) given a
+    lone surrogate, the other required fields a sound value; and a body whose key is one."""
+    schemas = spec["components"]["schemas"]
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            params = op.get("parameters", ())
+            for param in params:  # in a URL a surrogate can only be its (invalid UTF-8) bytes
+                if not _admits(param.get("schema", {}), "string") and not any(
+                        _admits(s, "string") for s in param.get("schema", {}).get("anyOf", ())):
+                    continue
+                for text in ("%ED%A0%80", "tar%ED%BF%BFso"):
+                    values = {p["name"]: SAMPLES.get(p["name"], "x") for p in params if p["in"] == "path"}
+                    if param["in"] == "path":
+                        values[param["name"]] = text
+                    url = path.format(**values)
+                    if param["in"] == "query":
+                        url += f"?{param['name']}={text}"
+                    yield method, path, url, f"{param['in']} {param['name']}", {}
+            ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
+            if not ref:
+                continue
+            schema = schemas[ref.rsplit("/", 1)[-1]]
+            base = {name: SAMPLES[name] for name in schema.get("required", ())}
+            for name, field in schema["properties"].items():
+                for text in SURROGATES:
+                    if _admits(field, "string"):
+                        value = text
+                    elif _admits(field, "array") and _admits(field.get("items", {}), "string"):
+                        value = [text]
+                    else:
+                        continue
+                    yield method, path, path, f"body {name}", {"json": {**base, name: value}}
+            yield method, path, path, "body key", {"json": {**base, SURROGATES[0]: 1}}
+
+
+def _as_json_text(kwargs: dict) -> dict:
+    """The request's JSON body as text with ``\\ud800`` escapes (the client cannot encode a surrogate)."""
+    if "json" not in kwargs:
+        return kwargs
+    return {"content": json.dumps(kwargs["json"]).encode("ascii"), "headers": {"Content-Type": "application/json"}}
+
+
+def test_a_lone_surrogate_in_any_text_field_is_refused_in_valid_json(client):
+    """No 500 for a lone surrogate anywhere (the audit's UnicodeEncodeError while echoing it): every
+    endpoint answers a 4xx (or 200) whose body is valid UTF-8 and, for the API, JSON that echoes
+    the surrogate escaped (``\\ud800``, as the command line does)."""
+    spec = client.get("/openapi.json").json()
+    cases = list(_surrogate_requests(spec))
+    cases += [("get", "/{game}", "/%ED%A0%80", "path game", {}), ("get", "/", "/?game=%ED%A0%80", "query", {})]  # pages
+    fields = {(path, what) for _, path, _, what, _ in cases}
+    assert ("/api/suggest", "body game") in fields and ("/api/mode/boards", "body history") in fields
+    assert ("/api/opener", "query game") in fields and len(fields) >= 30
+    for method, path, url, what, kwargs in cases:
+        response = client.request(method.upper(), url, **_as_json_text(kwargs))
+        assert response.status_code < 500, (path, what, response.status_code, response.content[:300])
+        text = response.content.decode("utf-8")  # strict: valid UTF-8
+        if response.headers["content-type"].startswith("application/json"):
+            body = json.loads(text)
+            assert not any(0xD800 <= ord(ch) <= 0xDFFF for ch in json.dumps(body, ensure_ascii=False)), (path, what)
+        if response.status_code == 422 and path.startswith("/api/") and "detail" in response.text:
+            assert "\ud800" not in text and "\udfff" not in text
+
+
+# ----------------------------------------------------------------------------- the schema and the refusals agree
+
+def _schema_admits_empty(schema: dict) -> bool:
+    """Whether a field's JSON schema admits the text "" (the few keywords this API's schema uses)."""
+    import re
+
+    for branch in schema.get("anyOf", [schema]):
+        if branch.get("type") == "string" and branch.get("minLength", 0) == 0 and \
+                re.search(branch.get("pattern", ""), "") is not None:
+            return True
+    return False
+
+
+def test_an_empty_text_is_refused_exactly_where_the_schema_refuses_it(client):
+    """Every text field of every endpoint (from the OpenAPI schema): "" is answered 200 where the
+    schema admits it ("game": "" is the default game) and 422 where it does not ("level": "" was
+    schema-valid and refused; the schema now gives the texts a number may be)."""
+    spec = client.get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    base = {"/api/suggest": {"level": 1}, "/api/feedback": {"guess": "tarso", "answer": "sorta"},
+            "/api/partition": {"guess": "tarso"}, "/api/review": {"history": ["tarso:GGGGG"], "share": True}}
+    checked = []
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            if path == "/api/opener":  # query parameters
+                for param in op["parameters"]:
+                    expected = 200 if _schema_admits_empty(param["schema"]) else 422
+                    response = client.get(path, params={param["name"]: "", **({} if param["name"] == "level" else {"level": 2})})
+                    checked.append((path, param["name"], expected, response.status_code))
+            ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
+            if not ref:
+                continue
+            for name, field in schemas[ref.rsplit("/", 1)[-1]]["properties"].items():
+                if _admits(field, "array") and _admits(field.get("items", {}), "string"):
+                    value, admitted = [""], _schema_admits_empty(field["items"])
+                elif _admits(field, "string") or any(_admits(b, "string") for b in field.get("anyOf", ())):
+                    value, admitted = "", _schema_admits_empty(field)
+                else:
+                    continue
+                response = client.post(path, json={**base.get(path, {}), name: value})
+                checked.append((path, name, 200 if admitted else 422, response.status_code))
+    assert ("/api/suggest", "level", 422, 422) in checked and ("/api/suggest", "game", 200, 200) in checked
+    assert [c for c in checked if c[2] != c[3]] == []

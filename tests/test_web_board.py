@@ -4,7 +4,7 @@ state, the game's language on the board's own text.
 
 Slow or warming servers are played by holding the board's requests in Playwright's route
 interception (`Gate`) or answering them there: the tests wait on the board's events (its hooks,
-listed at the top of web/static/board.js), never on a time.
+listed in docs/web.md), never on a time.
 """
 
 from __future__ import annotations
@@ -15,42 +15,8 @@ import pytest
 
 from browser_board import *  # noqa: F403 (the fixtures, the page helpers and the board's hooks)
 
-EVENT = 15_000  # ms: the safety net for a board event that a healthy run shows at once
 ABSENT5 = ["absent"] * 5
 EMPTY5 = ["empty"] * 5
-
-
-class Gate:
-    """Holds the page's requests to ``path`` (route interception) until `release`."""
-
-    def __init__(self, page, path: str):
-        self.page = page
-        self.held = []
-        self.open = False
-        page.route(f"**{path}", self._route)
-
-    def _route(self, route):
-        if self.open:
-            route.continue_()
-        else:
-            self.held.append(route)
-
-    def wait_held(self, n: int = 1) -> None:
-        """Until ``n`` requests are held (the route callback runs while Playwright waits)."""
-        for _ in range(EVENT // 20):
-            if len(self.held) >= n:
-                return
-            self.page.wait_for_timeout(20)
-        raise AssertionError(f"no request held after {EVENT} ms")
-
-    def release(self) -> None:
-        self.open = True
-        for route in self.held:
-            try:
-                route.continue_()
-            except Exception:  # the board dropped that request (aborted): nothing to continue
-                pass
-        self.held.clear()
 
 
 def held_round(page, pattern: str) -> Gate:
@@ -229,10 +195,7 @@ def test_the_board_survives_a_reload_and_a_game_switch_and_new_game_clears_it(pa
 # ----------------------------------------------------------------------------- 6. busy and warming
 
 def test_a_warming_server_shows_the_busy_state_on_the_board(page):
-    health = {"ready": False}
-    page.route("**/api/health", lambda route: route.fulfill(
-        status=200, content_type="application/json",
-        body=json.dumps({"ok": True, "ready": health["ready"], "warming": [] if health["ready"] else ["termo"]})))
+    health = warming_health(page)
     gate = Gate(page, "/api/suggest")
     page.goto(page.base + "/")
     # the first interaction: the row locked, Register disabled, the note about the first run
@@ -272,11 +235,16 @@ def test_a_slow_search_shows_its_time_and_greys_the_old_suggestion(page):
 # ----------------------------------------------------------------------------- 7. the keyboard
 
 def known(rounds) -> dict[str, str]:
+    """What the keys show: per symbol the best state, an accented letter on its base letter's key
+    (nível colours the key i)."""
+    import unicodedata
+
     rank = {"absent": 1, "present": 2, "correct": 3}
     name = {"B": "absent", "Y": "present", "G": "correct"}
     out: dict[str, str] = {}
     for guess, pattern in rounds:
-        for ch, code in zip(guess, pattern):
+        base = [unicodedata.normalize("NFD", ch)[0] for ch in guess]
+        for ch, code in zip(base, pattern):
             if ch not in out or rank[name[code]] > rank[out[ch]]:
                 out[ch] = name[code]
     return out

@@ -3,7 +3,7 @@
 
 The server is ``termo serve`` started on loopback on a free port (its own process, the test
 session's cache folder). Each test opens a fresh page and plays through the board's stable hooks
-(listed at the top of web/static/board.js; the helpers are shared with bench/screenshots.py).
+(listed in docs/web.md, "Hooks for tests"; the helpers are shared with bench/screenshots.py).
 Without Chromium (or Playwright) the tests are skipped with the reason, except under CI (``$CI``
 set), where a missing browser fails them: CI installs it (.ci/run).
 """

@@ -38,7 +38,9 @@ def test_serve_warns_off_loopback_and_checks_the_port(monkeypatch, capsys):
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.append(sockets))
     code, _, err = cli(capsys, ["serve", "--host", "0.0.0.0", "--port", "0"])
     assert code == 0 and len(ran) == 1
-    assert err[0].startswith("warning: listening on 0.0.0.0, not on loopback")
+    assert err[0].startswith("warning: listening on 0.0.0.0, not on loopback") and "reach port 0 " not in err[0]
+    assert cli_error(capsys, ["serve", "--host", "999.1.1.1", "--port", "0"]) == \
+        "cannot listen on 999.1.1.1:0: unknown address"  # one line: no warning before the error
     code, _, err = cli(capsys, ["serve", "--port", "0"])
     assert code == 0 and not any(line.startswith("warning") for line in err)
     assert cli_error(capsys, ["serve", "--port", "-1"]) == "--port must be at least 0, not -1"
@@ -92,6 +94,86 @@ def test_a_page_per_game_in_its_language(client, game):
     assert "default-src 'self'" in policy and "script-src 'self'" in policy and "http" not in policy
 
 
+MODES = {"dueto": (2, 7, "pt", "termo"), "quarteto": (4, 9, "pt", "termo"), "dordle": (2, 7, "en", "wordle"),
+         "quordle": (4, 9, "en", "wordle"), "octordle": (8, 13, "en", "wordle"), "binerdle": (2, 7, "en", "nerdle"),
+         "quad-nerdle": (4, 10, "en", "nerdle")}
+
+
+def page_config(html: str) -> dict:
+    return json.loads(re.search(r'<script type="application/json" id="board-config">(.*?)</script>', html, re.S)
+                      .group(1).replace("<\\/", "</"))
+
+
+@pytest.mark.parametrize("name", list(MODES))
+def test_a_page_per_mode_from_the_one_renderer(client, name):
+    """A mode's page is the games' page drawn for B boards: the same config block, scripts, style
+    sheet, hooks and labels, plus each board, the large view of the board being coloured, a
+    segment per board on each key, the goal; the options its solvers do not take are not shown."""
+    boards, turns, language, base = MODES[name]
+    response = client.get("/" + name)
+    assert response.status_code == 200
+    html = response.text
+    assert f'<html lang="{language}">' in html and f'class="game-{base} modes-page"' in html
+    config = page_config(html)
+    assert (config["game"], config["boards"], config["tries"], config["base"]) == (name, boards, turns, base)
+    assert config["columns"] == {2: 2, 4: 2, 8: 4}[boards]
+    assert "opener" not in config and "list" not in config  # the API lists no candidates for several boards
+    length = config["length"]
+    assert html.count('class="mboard" data-board=') == boards
+    assert html.count('class="tile" data-board=') == boards * turns * length
+    assert html.count('class="tile" data-zrow=') == turns * length and 'id="zoom"' in html
+    assert html.count('class="seg"') == boards * sum(len(row) for row in config["keyboard"])
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    assert scripts == ["/static/board-state.js", "/static/board-layout.js", "/static/board.js"]
+    assert re.findall(r'rel="stylesheet" href="([^"]+)"', html) == ["/static/board.css"]
+    for hook in ('id="board"', 'id="register"', 'id="undo"', 'id="new-game"', 'id="suggestion"', 'id="notice"',
+                 'id="compact"', 'id="boards-info"', 'id="alternatives"', 'id="opt-level"', 'id="opt-objective"',
+                 'id="opt-contrast"', 'id="game-switcher"', 'id="keyboard-help"'):
+        assert hook in html, hook
+    # level 3 by default, as the CLI and the one-board pages; 1 is not a level of several boards
+    assert re.search(r'<select id="opt-level"><option value="3" selected>[^<]*</option><option value="2">', html)
+    assert 'value="1"' not in html.split('id="opt-level"')[1].split("</select>")[0]
+    assert 'id="opt-hard"' not in html  # hard mode is for one board
+    assert ('id="opt-t"' in html) == (not config["uniform_prior"])
+    assert ('id="opt-extended"' in html) == (base == "termo") and ('id="opt-strict"' in html) == (base == "nerdle")
+    assert f'<option value="{name}" selected>' in html  # the switcher names this page
+    text = config["text"]
+    assert text["subtitle"] != page_config(client.get("/" + base).text)["text"]["subtitle"]  # said for several boards
+    assert text["board"] and "boards_subtitle" not in text
+    if language == "pt":
+        assert "Tabuleiro 1" in html and "Registrar rodada" in html and text["level_2"] == "2 · entropia conjunta"
+    assert not EXTERNAL.search(html), EXTERNAL.search(html)
+
+
+def test_every_board_name_has_a_page_and_the_switcher_lists_them(client):
+    from termo.games.registry import GAME_NAMES, MODE_NAMES
+    from web.pages import PAGE_GAMES, board_names
+
+    assert set(PAGE_GAMES) <= set(GAME_NAMES) and board_names() == PAGE_GAMES + MODE_NAMES
+    html = client.get("/wordle").text
+    switcher = html.split('id="game-switcher">')[1].split("</select>")[0]
+    assert re.findall(r'value="([^"]+)"', switcher) == list(board_names())
+    for name in board_names():
+        assert client.get("/" + name).status_code == 200, name
+    assert client.get("/DUETO").text == client.get("/dueto").text  # as /TERMO is /termo
+    assert client.get("/wordle-nyt").status_code == 404  # a game without a page
+
+
+def test_one_text_table_per_language():
+    from web.i18n import SEVERAL, STRINGS, VARIANTS, page_text
+
+    keys = list(STRINGS["en"])
+    for language, table in STRINGS.items():
+        assert list(table) == keys, language  # the same keys, in the same order, in every language
+        one, several = page_text(language, 1), page_text(language, 4)
+        assert not set(one) & SEVERAL and set(one) | SEVERAL == set(keys)
+        assert not set(several) & set(VARIANTS.values())
+        for key, variant in VARIANTS.items():
+            assert several[key] == table[variant] and one[key] == table[key]
+        for text in table.values():  # every template fills from the keys it names
+            assert "{" not in re.sub(r"\{\w+\}", "", text), text
+
+
 def test_the_index_is_termo(client):
     assert client.get("/").text == client.get("/termo").text
 
@@ -105,9 +187,9 @@ def test_game_colours(client):
 
 
 def test_assets_are_served_and_local(client):
-    html = client.get("/wordle").text
-    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
-    assert "/static/board.js" in assets and "/static/board.css" in assets
+    html = client.get("/wordle").text + client.get("/quordle").text
+    assets = sorted(set(re.findall(r'(?:src|href)="([^"]+)"', html)))
+    assert "/static/board.js" in assets and "/static/board.css" in assets and "/static/board-layout.js" in assets
     for path in assets:
         assert path.startswith("/"), path
         if path.startswith("/static/"):

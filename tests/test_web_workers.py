@@ -70,6 +70,30 @@ def test_kept_answers_are_bounded_and_user_errors_kept():
     assert calls == ["a", "b", "c", "bad", "crash", "crash"]
 
 
+def test_kept_answers_are_bounded_in_bytes_and_errors_kept_without_their_frames():
+    """The answer cache's second bound (web.limits.MAX_RESULT_BYTES): the bytes of the answers'
+    JSON; a refused request is kept as its error alone (its traceback held every frame's locals)."""
+    jobs = Jobs(workers=1, max_results=1000, max_result_bytes=10_000)
+
+    def fail():
+        raise service.TermoError("refused")
+
+    async def scenario():
+        for i in range(100):
+            await jobs.run(f"k{i}", lambda i=i: {"word": "x" * 500, "i": i})
+        with pytest.raises(service.TermoError):
+            await jobs.run("bad", fail)
+
+    asyncio.run(scenario())
+    jobs.shutdown()
+    assert jobs.result_bytes <= 10_000 and 10 < jobs.stats()["results_kept"] < 30
+    assert jobs.result_bytes == sum(entry[2] for entry in jobs._results.values())
+    kept = jobs._results["bad"][1]
+    # a copy of the error without its traceback: nothing it keeps reaches the failing frame's objects
+    assert isinstance(kept, service.TermoError) and str(kept) == "refused"
+    assert kept.__traceback__ is None and kept.__context__ is None and kept.__cause__ is None
+
+
 def test_shared_errors_reach_every_waiter():
     jobs = Jobs(workers=1)
 

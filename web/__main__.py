@@ -89,7 +89,7 @@ def serve(options: argparse.Namespace) -> None:
     from web.jobs import Jobs
 
     if options.today_source is not None:
-        os.environ["TERMO_TODAY_SOURCE"] = options.today_source  # read by web.nerdle_routes per request
+        os.environ["TERMO_TODAY_SOURCE"] = options.today_source  # read by web.routes.puzzles per request
     address = options.host
     sock = _listener(options)
     port_number = sock.getsockname()[1]  # the free port the system chose for --port 0

@@ -12,36 +12,35 @@ with one line too; a body over `web.limits.MAX_BODY` bytes is 413; too many wait
 503. Warnings the CLI prints on stderr (a word outside the list) come in the ``X-Termo-Warnings``
 header (a JSON list, ASCII-escaped), so the JSON body has exactly the command's keys.
 
-Pages: ``/`` (Termo) and ``/{game}`` for each game; ``/{mode}`` for each mode of several
-boards (``/dueto``, ``/quarteto``, ...: `web.mode_routes`, with its API); ``/static/...`` the board's script, style
+Pages: ``/`` (Termo) and ``/{name}`` for each game and each mode of several boards (``/dueto``,
+``/quarteto``, ...: `web.routes.pages`, one renderer); ``/static/...`` the board's script, style
 sheet and icon; ``/docs`` and ``/openapi.json`` the API description (``/docs`` a self-contained page rendered
-from the OpenAPI document, no script: it works offline). When
-`web.nerdle_routes` exists, its ``router`` is included too.
+from the OpenAPI document, no script: it works offline). `web.routes.puzzles`
+serves Nerdle's puzzle pages and their API.
 
-The pieces: `web.api_routes` (the API), `web.page_routes` (the pages), `web.errors` (the error
+The pieces: `web.routes` (the API, one router per resource), `web.routes.pages` (the pages), `web.errors` (the error
 answers), `web.middleware` (the body limit, HEAD, the host check, the security headers).
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 from typing import Optional
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
-from web import api_routes, mode_routes, page_routes
-from web.errors import EXPECTED, add_error_handlers, api_line, validation_line as _validation_line  # noqa: F401 - re-exported
+from web.routes import ROUTERS
+from web.errors import add_error_handlers
 from web.jobs import Jobs
 from web.middleware import AllowedHosts, BodyLimit, HeadAsGet, SecurityHeaders
-from web.page_routes import PAGE_HEADERS, STATIC  # noqa: F401 - re-exported
-from web.responses import PAGE_POLICY, SECURITY_HEADERS, error_body, error_response  # noqa: F401 - PAGE_POLICY re-exported
+from web.routes import pages, puzzles
+from web.routes.pages import STATIC
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # the names a loopback server answers to
 GZIP_MINIMUM = 1024  # bytes: smaller answers are sent as they are
-# the Nerdle puzzle pages (web.nerdle_routes), linked from the Nerdle boards when they exist
+# the Nerdle puzzle pages (web.routes.puzzles), linked from the Nerdle boards
 PUZZLE_PAGES = (("/nerdle/today", "Today's Nerdle"), ("/nerdle/archive", "Archive"), ("/nerdle/stats", "Statistics"))
 
 
@@ -64,7 +63,7 @@ def _add_middleware(app: FastAPI, allowed_hosts) -> None:
 
 def _document_errors(app: FastAPI) -> None:
     """The app's OpenAPI document: the framework's, with the error body the API really sends
-    (`web.models.ErrorBody`)."""
+    (`web.models.ErrorBody`), and a page's refusal as the HTML page it is."""
     framework_openapi = app.openapi
 
     def openapi() -> dict:
@@ -73,24 +72,14 @@ def _document_errors(app: FastAPI) -> None:
         if "ErrorBody" in schemas:
             schemas["HTTPValidationError"] = {**schemas["ErrorBody"], "title": "HTTPValidationError"}
         schemas.pop("ValidationError", None)
+        for operation in (op for ops in spec.get("paths", {}).values() for op in ops.values()):
+            answers = operation.get("responses", {})
+            if "text/html" in answers.get("200", {}).get("content", {}) and "422" in answers:  # a page
+                answers["422"] = {"description": "a refused value: the page with the message",
+                                  "content": {"text/html": {"schema": {"type": "string"}}}}
         return spec
 
     app.openapi = openapi
-
-
-def _include_puzzles(app: FastAPI) -> set:
-    """`web.nerdle_routes`' router, when the module exists: the paths it serves (else none)."""
-    try:
-        nerdle = importlib.import_module("web.nerdle_routes")
-    except ModuleNotFoundError as err:
-        if err.name != "web.nerdle_routes":
-            raise
-        return set()
-    router = getattr(nerdle, "router", None)
-    if router is None:
-        return set()
-    app.include_router(router)
-    return {getattr(route, "path", "") for route in getattr(router, "routes", ())}
 
 
 def create_app(jobs: Optional[Jobs] = None, warm=False, warmup=None, allowed_hosts=None) -> FastAPI:
@@ -122,14 +111,13 @@ def create_app(jobs: Optional[Jobs] = None, warm=False, warmup=None, allowed_hos
     app.state.pages = {}
     _add_middleware(app, allowed_hosts)
     add_error_handlers(app)
-    app.include_router(api_routes.router)
-    app.include_router(importlib.import_module("web.review_routes").router)  # POST /api/review (docs/review.md)
+    for router in ROUTERS:
+        app.include_router(router)
     _document_errors(app)
-    routes = _include_puzzles(app)
-    app.state.puzzle_links = tuple((path, label) for path, label in PUZZLE_PAGES if path in routes)
+    app.include_router(puzzles.router)
+    app.state.puzzle_links = PUZZLE_PAGES
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(mode_routes.router)  # /dueto, ... before the single boards' /{game}
-    app.include_router(page_routes.router)
+    app.include_router(pages.router)  # last: /{name} serves every board
     return app
 
 

@@ -8,11 +8,15 @@ refused ``accept()`` logs a traceback. `Protocol` adds, per connection:
   nothing is closed; between requests uvicorn's keep-alive timeout does the same;
 * a request timeout (`web.limits.REQUEST_TIMEOUT`): the head and the body of a request must
   arrive within it from their first byte, else ``408`` (JSON) and the connection is closed;
+* a body deadline: once its head is whole, a body must keep up `web.limits.BODY_MIN_RATE` bytes
+  a second after a grace of `web.limits.BODY_GRACE` seconds (its deadline moves on with every
+  byte: head + grace + bytes received / rate), else ``408`` (JSON) and the connection is closed;
 * a bound on open connections (`max_connections`: `web.limits.MAX_CONNECTIONS`, lowered to fit
-  the descriptor limit): past it the oldest connection that is not in the middle of a request
-  (idle, in keep-alive, or still sending its head) is closed to make room, and when every
-  connection has a request in flight the new one is answered ``503`` (JSON, ``Retry-After``)
-  and closed;
+  the descriptor limit): past it the connection that has waited longest for its client is
+  closed to make room: one with no request in flight (idle, in keep-alive, or still sending its
+  head; by when it began to wait) or one whose body stopped arriving (by its last byte). A
+  request whose body is in, being answered, is never closed: when every connection has one, the
+  new connection is answered ``503`` (JSON, ``Retry-After``) and closed;
 * JSON instead of uvicorn's plain-text ``400 Invalid HTTP request received.`` (``431`` for a
   head over `web.limits.MAX_HEAD`).
 
@@ -34,7 +38,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from web.limits import IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_HEAD, REQUEST_TIMEOUT
+from web.limits import BODY_GRACE, BODY_MIN_RATE, IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_HEAD, REQUEST_TIMEOUT
 
 ACCEPT_BATCH = 64  # connections accepted per wake-up of the listening socket (asyncio's loop)
 LISTEN_BACKLOG = 2048  # the kernel's queue of connections not yet accepted
@@ -72,10 +76,12 @@ class Protocol(H11Protocol):
         self._timer: asyncio.TimerHandle | None = None
         self._timer_kind = ""
         self._refused = False
+        self._request_due = self._body_started = 0.0
+        self._body_bytes = 0
         waiting = _evictable(self.server_state)
         if len(self.connections) > _bound(self.server_state):
-            victim = next(iter(waiting), None)
-            if victim is None:  # every connection has a request in flight: refuse this one
+            victim = _victim(self.server_state)
+            if victim is None:  # every connection has a request being answered: refuse this one
                 self._refused = True
                 self.connections.discard(self)
                 transport.write(_raw_response(503, "Service Unavailable",
@@ -84,7 +90,7 @@ class Protocol(H11Protocol):
                 transport.close()
                 return
             victim._drop()
-        waiting[self] = None
+        waiting[self] = self.loop.time()
         self._arm(IDLE_TIMEOUT, "idle")
 
     # -- timers
@@ -104,15 +110,38 @@ class Protocol(H11Protocol):
         kind, self._timer, self._timer_kind = self._timer_kind, None, ""
         if self.transport.is_closing():
             return
+        if kind == "body" and self._arm_body():
+            return  # the body kept up: its deadline moved on
+        unanswered = self.cycle is None or not self.cycle.response_started
         if kind == "request" and self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE:
             # the head never arrived whole: say so, then close
             self.transport.write(_raw_response(408, "Request Timeout",
                                                f"the request was not received within {REQUEST_TIMEOUT:g} s"))
+        elif kind == "body" and unanswered:
+            late = (f"the request was not received within {REQUEST_TIMEOUT:g} s"
+                    if self.loop.time() >= self._request_due else
+                    f"the request body stopped arriving (at least {BODY_MIN_RATE:,} bytes a second "
+                    f"after the first {BODY_GRACE:g} s)")
+            self.transport.write(_raw_response(408, "Request Timeout", late))
         self._drop()
+
+    def _body_deadline(self) -> float:
+        """When the body being received is late: its grace, plus a second per `BODY_MIN_RATE`
+        bytes received, and never after the request's own timeout."""
+        return min(self._request_due, self._body_started + BODY_GRACE + self._body_bytes / BODY_MIN_RATE)
+
+    def _arm_body(self) -> bool:
+        """Arm the body's timer at its deadline; False when that is past (the body is late)."""
+        left = self._body_deadline() - self.loop.time()
+        if left <= 0:
+            return False
+        self._arm(left, "body")
+        return True
 
     def _drop(self) -> None:
         """Close the connection (an idle one, or one too slow)."""
         _evictable(self.server_state).pop(self, None)
+        _bodies(self.server_state).pop(self, None)
         self._disarm()
         if self.cycle is not None and not self.cycle.response_complete:
             self.cycle.disconnected = True
@@ -127,8 +156,13 @@ class Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return
-        if self._timer_kind != "request":  # the first bytes of a request: its time starts
+        if self._timer_kind not in ("request", "body"):  # the first bytes of a request: its time starts
             self._arm(REQUEST_TIMEOUT, "request")
+            self._request_due = self.loop.time() + REQUEST_TIMEOUT
+        elif self._timer_kind == "body":  # more of a body: it waits again from now
+            self._body_bytes += len(data)
+            _bodies(self.server_state)[self] = self.loop.time()
+            _bodies(self.server_state).move_to_end(self)
         if self.conn.their_state is h11.IDLE and self._head_too_large(data):
             self._unset_keepalive_if_required()
             self.transport.write(_raw_response(431, "Request Header Fields Too Large",
@@ -138,7 +172,12 @@ class Protocol(H11Protocol):
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:  # a whole head: a request in flight
             _evictable(self.server_state).pop(self, None)
-        if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY) and self._timer_kind == "request":
+        if self.conn.their_state is h11.SEND_BODY and self._timer_kind == "request":  # the head just came whole
+            self._body_started, self._body_bytes = self.loop.time(), 0
+            _bodies(self.server_state)[self] = self._body_started
+            self._arm_body()
+        elif self.conn.their_state not in (h11.IDLE, h11.SEND_BODY) and self._timer_kind in ("request", "body"):
+            _bodies(self.server_state).pop(self, None)
             self._disarm()  # the whole request is in: the answer may take as long as it needs
 
     def _head_too_large(self, data: bytes) -> bool:
@@ -153,12 +192,13 @@ class Protocol(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()  # arms uvicorn's keep-alive timeout
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-            _evictable(self.server_state)[self] = None
+            _evictable(self.server_state)[self] = self.loop.time()
 
     def connection_lost(self, exc) -> None:
         if getattr(self, "_refused", False):
             return
         _evictable(self.server_state).pop(self, None)
+        _bodies(self.server_state).pop(self, None)
         self._disarm()
         super().connection_lost(exc)
 
@@ -175,11 +215,30 @@ class Protocol(H11Protocol):
 
 
 def _evictable(state) -> OrderedDict:
-    """The server's connections that have no request in flight, oldest first."""
+    """The server's connections that have no request in flight, oldest first (the loop's time
+    when each began to wait)."""
     waiting = getattr(state, "termo_evictable", None)
     if waiting is None:
         waiting = state.termo_evictable = OrderedDict()
     return waiting
+
+
+def _bodies(state) -> OrderedDict:
+    """The server's connections whose request body is arriving, the longest silent first (the
+    loop's time of each one's last byte)."""
+    bodies = getattr(state, "termo_bodies", None)
+    if bodies is None:
+        bodies = state.termo_bodies = OrderedDict()
+    return bodies
+
+
+def _victim(state):
+    """The connection to close for a new one: of the oldest idle one and the body silent the
+    longest, the one that has waited longer for its client (None: every connection has a whole
+    request being answered)."""
+    firsts = [next(iter(d.items()), None) for d in (_evictable(state), _bodies(state))]
+    firsts = [item for item in firsts if item is not None]
+    return min(firsts, key=lambda item: item[1])[0] if firsts else None
 
 
 def _bound(state) -> int:

@@ -24,7 +24,7 @@ from web.jobs import Busy
 from web.responses import SECURITY_HEADERS, error_response
 
 # the options whose command-line flags (--level) are body fields or query parameters (level)
-_FLAGS = re.compile(r"(?<![\w-])--(level|t|beam|depth|list|opener|hard|extended|strict|no-tree|game)(?![\w-])")
+_FLAGS = re.compile(r"(?<![\w-])--(level|t|beam|depth|list|opener|hard|extended|strict|no-tree|game|objective)(?![\w-])")
 _QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
 
 
@@ -103,7 +103,8 @@ async def _invalid(request: Request, err: RequestValidationError):
         line += f" (sent as {kind or 'no content type'}; send Content-Type: application/json)"
     errors = err.errors()
     loc = [p for p in errors[0].get("loc", ())] if errors else None
-    field = next((part for part in reversed(loc or ()) if isinstance(part, str) and part != "body"), "")
+    # the request's own field (``level`` of ["body", "level", "int"]: pydantic adds the union member it tried)
+    field = next((part for part in (loc or ())[1:] if isinstance(part, str)), "")
     code, params = ("request.field", {"field": field}) if field else ("request.body", {})
     return error_response(422, one_line(line), error=err, loc=loc, code=code, params=params)
 

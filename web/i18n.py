@@ -1,7 +1,8 @@
 """The board's interface text in each game's language (`Game.language`: pt, en, ru) and the
-games' colours.
+games' colours: one table per language, for a page of one board and of several (a mode).
 
-`strings(language)` is the whole table for one language (English for any other); the page is
+`strings(language)` is the whole table for one language (English for any other); `page_text`
+is what one page carries (a page of one board leaves out the keys of several). The page is
 rendered with it and the board's script reads it from the page (no text is built in the script).
 """
 
@@ -71,6 +72,37 @@ STRINGS = {
         "from_tree": "From the stored strategy: this move was worked out in advance, so no alternatives are compared.",
         "high_contrast": "High-contrast colours",
         "restore_failed": "The saved game could not be restored ({message}); a new game starts.",
+        # several boards (a mode: Dueto, Quordle, ...): `page_text` gives these to a page of B > 1
+        "boards_subtitle": "Type the guess once, then colour each board's tiles as the game shows them "
+                           "(click a tile: grey, yellow, green) and register the round.",
+        "boards_level_2": "2 · joint entropy",
+        "boards_level_3": "3 · expected objective",
+        "boards_keyboard_help": "Keys: type the guess · ←/→ choose a tile (across the boards) · Space or ↑/↓ "
+                                "change its colour{digits} · Enter registers · Backspace deletes · Ctrl+Z undoes · "
+                                "Esc returns to the suggestion",
+        "board": "Board {n}",
+        "board_solved": "Board {n}: solved in {turn}",
+        "board_left": "Board {n}: {count} left",
+        "boards": "Boards",
+        "solved_badge": "solved in {turn}",
+        "solved_short": "✓ {turn}/{tries}",
+        "show_board": "Board {n}: show it large to colour it",
+        "p_solve": "chance to solve a board now",
+        "objective": "Goal",
+        "objective_finish": "finish sooner",
+        "objective_score": "lowest score",
+        "objective_win": "win (every board in time)",
+        "objective_help": "finish: the expected turn of the last board · score: the expected sum of the boards' "
+                          "turns · win: the chance of solving every board within the tries",
+        "expected_finish": "Expected last turn",
+        "expected_score": "Expected score",
+        "expected_win": "Chance to lose",
+        "won": "Every board solved in {n}/{tries}!",
+        "lost_boards": "Out of tries. Unsolved: {boards}",
+        "lost_board": "board {n} (maybe {words})",
+        "tile_label": "board {board}, tile {col} of row {row}: {letter}, {state}",
+        "key_label": "{key}: {states}",
+        "unknown": "not played",
     },
     "pt": {
         "title": "Solucionador de {game}",
@@ -135,6 +167,36 @@ STRINGS = {
         "from_tree": "Da estratégia guardada: esta jogada foi calculada de antemão, por isso não há alternativas a comparar.",
         "high_contrast": "Cores de alto contraste",
         "restore_failed": "O jogo salvo não pôde ser restaurado ({message}); começa um novo jogo.",
+        "boards_subtitle": "Digite a palavra uma vez e pinte as letras de cada tabuleiro com as cores do jogo "
+                           "(clique numa letra: cinza, amarelo, verde); depois registre a rodada.",
+        "boards_level_2": "2 · entropia conjunta",
+        "boards_level_3": "3 · objetivo esperado",
+        "boards_keyboard_help": "Teclas: digite a palavra · ←/→ escolhem a letra (de um tabuleiro ao outro) · "
+                                "Espaço ou ↑/↓ trocam a cor{digits} · Enter registra · Backspace apaga · "
+                                "Ctrl+Z volta · Esc volta à sugestão",
+        "board": "Tabuleiro {n}",
+        "board_solved": "Tabuleiro {n}: resolvido na {turn}ª",
+        "board_left": "Tabuleiro {n}: {count} restantes",
+        "boards": "Tabuleiros",
+        "solved_badge": "resolvido na {turn}ª",
+        "solved_short": "✓ {turn}/{tries}",
+        "show_board": "Tabuleiro {n}: mostrar grande para pintar",
+        "p_solve": "chance de resolver um tabuleiro agora",
+        "objective": "Objetivo",
+        "objective_finish": "terminar antes",
+        "objective_score": "menor pontuação",
+        "objective_win": "vencer (todos a tempo)",
+        "objective_help": "terminar: a rodada esperada do último tabuleiro · pontuação: a soma esperada das "
+                          "rodadas dos tabuleiros · vencer: a chance de resolver todos dentro das tentativas",
+        "expected_finish": "Última rodada esperada",
+        "expected_score": "Pontuação esperada",
+        "expected_win": "Chance de perder",
+        "won": "Todos os tabuleiros resolvidos em {n}/{tries}!",
+        "lost_boards": "As tentativas acabaram. Sem resolver: {boards}",
+        "lost_board": "tabuleiro {n} (talvez {words})",
+        "tile_label": "tabuleiro {board}, letra {col} da linha {row}: {letter}, {state}",
+        "key_label": "{key}: {states}",
+        "unknown": "não jogada",
     },
     "ru": {
         "title": "Решатель: {game}",
@@ -199,6 +261,36 @@ STRINGS = {
         "from_tree": "Из сохранённой стратегии: ход рассчитан заранее, поэтому другие варианты не сравниваются.",
         "high_contrast": "Контрастные цвета",
         "restore_failed": "Сохранённую игру не удалось восстановить ({message}); начинается новая.",
+        "boards_subtitle": "Наберите слово один раз, раскрасьте клетки каждой доски так, как их показала игра "
+                           "(нажатие на клетку: серый, жёлтый, зелёный), и запишите ход.",
+        "boards_level_2": "2 · совместная энтропия",
+        "boards_level_3": "3 · ожидаемая цель",
+        "boards_keyboard_help": "Клавиши: наберите слово · ←/→ выбрать клетку (по всем доскам) · Пробел или ↑/↓ "
+                                "сменить цвет{digits} · Enter записывает · Backspace стирает · Ctrl+Z отменяет · "
+                                "Esc возвращает подсказку",
+        "board": "Доска {n}",
+        "board_solved": "Доска {n}: решена на {turn}-м ходу",
+        "board_left": "Доска {n}: осталось {count}",
+        "boards": "Доски",
+        "solved_badge": "решена на {turn}-м ходу",
+        "solved_short": "✓ {turn}/{tries}",
+        "show_board": "Доска {n}: показать крупно, чтобы раскрасить",
+        "p_solve": "шанс решить доску сейчас",
+        "objective": "Цель",
+        "objective_finish": "закончить раньше",
+        "objective_score": "меньше очков",
+        "objective_win": "победить (все доски вовремя)",
+        "objective_help": "закончить: ожидаемый ход последней доски · очки: ожидаемая сумма ходов всех досок · "
+                          "победить: шанс решить все доски за отведённые попытки",
+        "expected_finish": "Ожидаемый последний ход",
+        "expected_score": "Ожидаемые очки",
+        "expected_win": "Шанс проиграть",
+        "won": "Все доски решены за {n}/{tries}!",
+        "lost_boards": "Попытки кончились. Не решены: {boards}",
+        "lost_board": "доска {n} (возможно {words})",
+        "tile_label": "доска {board}, клетка {col} строки {row}: {letter}, {state}",
+        "key_label": "{key}: {states}",
+        "unknown": "не сыграна",
     },
 }
 
@@ -234,6 +326,23 @@ KEYBOARDS = {
 }
 
 
+# the keys only a page of several boards uses (from "boards_subtitle" on), and the ones whose text
+# differs there: such a page says ``subtitle`` with the text of ``boards_subtitle``, and so on
+SEVERAL = frozenset(list(STRINGS["en"])[list(STRINGS["en"]).index("boards_subtitle"):])
+VARIANTS = {"subtitle": "boards_subtitle", "level_2": "boards_level_2", "level_3": "boards_level_3",
+            "keyboard_help": "boards_keyboard_help"}
+
+
 def strings(language: str) -> dict:
-    """The interface text of ``language`` (English when there is no table for it)."""
+    """The interface text of ``language`` (English when there is no table for it): every key."""
     return STRINGS.get(language, STRINGS["en"])
+
+
+def page_text(language: str, boards: int = 1) -> dict:
+    """The text a board page of ``boards`` boards carries (its script reads it from the page): one
+    board, the keys of one board only; several, every key, the `VARIANTS` said as several boards
+    say them."""
+    table = strings(language)
+    if boards == 1:
+        return {key: text for key, text in table.items() if key not in SEVERAL}
+    return {key: table[VARIANTS.get(key, key)] for key in table if key not in VARIANTS.values()}

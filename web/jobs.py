@@ -6,8 +6,9 @@ the event loop, so a level-3 search or a partition of a big game never stops the
 answering other requests, and quick questions do not queue behind long searches. At most `MAX_WAITING` calls wait for a worker; one more is refused
 (`Busy`, HTTP 503) instead of queueing without bound. Identical requests that arrive while the
 first one is still being computed share its result (one computation, every waiter gets the same
-answer or the same error). Finished answers are kept in a bounded LRU (`MAX_RESULTS` entries,
-keyed by the whole request): every answer is a pure function of the request (the library is
+answer or the same error). Finished answers are kept in a bounded LRU (at most `MAX_RESULTS`
+entries and `MAX_RESULT_BYTES` bytes of their JSON, keyed by the whole request; a refused request
+is kept as its error alone, without the traceback and the frames it would hold): every answer is a pure function of the request (the library is
 deterministic, the history travels in the request), so a repeated question is answered on the
 event loop in microseconds; a refused request (a user error) is kept too, any other failure is
 not. The cache is memory only (derived data: a restart starts empty and loses nothing).
@@ -21,7 +22,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Hashable
 
-from web.limits import MAX_RESULTS, MAX_WAITING, WORKERS
+from web.limits import MAX_RESULT_BYTES, MAX_RESULTS, MAX_WAITING, WORKERS
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL = 1.0  # seconds between two looks at the server's pid from a worker process
@@ -124,16 +125,29 @@ def _end_with(parent: int) -> None:
 
 def _import_library() -> None:
     """A worker process's first task (`Jobs.warm`): import the library while nobody waits."""
-    import termo.engine.solver  # noqa: F401
-    import termo.interface.suggest  # noqa: F401
+    from termo.interface.suggest import import_solvers
+
+    import_solvers()
     import web.service  # noqa: F401
+
+
+def answer_bytes(key, value) -> int:
+    """What an answer kept costs, in bytes: its JSON (an error: its line) and its key; the Python
+    objects take a small multiple of it (`MAX_RESULT_BYTES` says the bound)."""
+    import json
+
+    try:
+        text = json.dumps(value, default=str, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = str(value)
+    return len(text.encode("utf-8", "surrogatepass")) + len(repr(key))
 
 
 class Jobs:
     """A bounded thread pool with coalescing (see the module docstring)."""
 
     def __init__(self, workers: int = WORKERS, max_waiting: int = MAX_WAITING, max_results: int = MAX_RESULTS,
-                 keep=None, processes: bool = True) -> None:
+                 keep=None, processes: bool = True, max_result_bytes: int = MAX_RESULT_BYTES) -> None:
         """``keep(exception)``: whether a failure is kept like an answer (default: user errors,
         `termo.interface.requests.USER_ERRORS`); ``processes``: the ``long`` lane runs in worker processes
         (default) rather than threads."""
@@ -144,7 +158,9 @@ class Jobs:
         self.workers = workers if workers <= 1 or kernels_threadsafe() else 1
         self.max_waiting = max_waiting
         self.max_results = max_results
-        self._results: OrderedDict = OrderedDict()  # key -> (ok, value or exception)
+        self.max_result_bytes = max_result_bytes
+        self._results: OrderedDict = OrderedDict()  # key -> (ok, value or exception, bytes)
+        self.result_bytes = 0  # the bytes of the answers kept (`answer_bytes`)
         self._keep = keep or _user_error
         self._executors: dict[str, ThreadPoolExecutor] = {}
         self._inflight: dict[Hashable, asyncio.Future] = {}
@@ -185,15 +201,26 @@ class Jobs:
     def stats(self) -> dict:
         return {"workers": self.workers, "waiting": self._pending, "in_flight": len(self._inflight),
                 "computed": self.computed, "shared": self.shared, "remembered": self.remembered,
-                "results_kept": len(self._results)}
+                "results_kept": len(self._results), "results_bytes": self.result_bytes}
 
     def _remember(self, key, ok: bool, value) -> None:
         if self.max_results <= 0:
             return
-        self._results[key] = (ok, value)
-        self._results.move_to_end(key)
-        while len(self._results) > self.max_results:
-            self._results.popitem(last=False)
+        if not ok:  # a copy of the error alone: the raised one's traceback keeps every frame's locals alive
+            import copy
+
+            value = copy.copy(value).with_traceback(None)
+            value.__context__ = value.__cause__ = None
+        size = answer_bytes(key, value)
+        if size > self.max_result_bytes:
+            return
+        old = self._results.pop(key, None)
+        if old is not None:
+            self.result_bytes -= old[2]
+        self._results[key] = (ok, value, size)
+        self.result_bytes += size
+        while len(self._results) > self.max_results or self.result_bytes > self.max_result_bytes:
+            self.result_bytes -= self._results.popitem(last=False)[1][2]
 
     async def run(self, key: Hashable | None, func: Callable[[], Any], lane: str = "short") -> Any:
         """``func()`` in a worker of ``lane``; with ``key``, shared with an identical call still
@@ -203,7 +230,7 @@ class Jobs:
             if kept is not None:
                 self._results.move_to_end(key)
                 self.remembered += 1
-                ok, value = kept
+                ok, value, _ = kept
                 if ok:
                     return value
                 raise value.with_traceback(None)  # no traceback piling up over repeated raises

@@ -5,7 +5,7 @@ values give the same messages); these are the ones only a server needs: how larg
 be, how many history items and how long each, how long a text field, how many searches may wait
 for a worker, how many solver configurations stay in memory; and the connections' own bounds
 (`web.connections`): how many may be open, how long one may stay silent or take to send a
-request, how large a request head may be.
+request, how fast a body must arrive, how large a request head may be.
 """
 
 from __future__ import annotations
@@ -19,10 +19,13 @@ MAX_TEXT = 64  # characters of a text field (game, guess, answer, opener)
 MAX_ADVISORS = 16  # solver configurations kept in memory (LRU)
 MAX_WAITING = 64  # searches waiting for a worker before the server answers 503
 MAX_RESULTS = 2048  # answers kept in memory (LRU, keyed by the whole request; a few KB each)
+MAX_RESULT_BYTES = 16 * 1024 * 1024  # ... and at most this many bytes of their JSON (web.jobs.answer_bytes)
 WORKERS = 2  # worker threads running searches (the machine has 2 cores)
 MAX_CONNECTIONS = 1000  # open connections (lowered to fit the descriptor limit: web.connections)
 IDLE_TIMEOUT = 5.0  # seconds a connection may stay silent before its first request (and between requests)
 REQUEST_TIMEOUT = 10.0  # seconds from a request's first byte to its last (head and body)
+BODY_GRACE = 3.0  # seconds a body may take after its head before BODY_MIN_RATE applies
+BODY_MIN_RATE = 500  # bytes a second a body must keep up after BODY_GRACE (a 16 KiB body: 33 s)
 MAX_HEAD = 16 * 1024  # bytes of a request head (request line and headers)
 
 

@@ -20,7 +20,9 @@ def catalogued(code, params=None) -> dict:
     for an error body; {} for no code or one the catalogue lacks (the body then has its line only)."""
     if not code:
         return {}
-    params = jsonable_params(params or {})
+    from termo.core.safe_text import escape_data  # params echo input: escaped, like the detail line
+
+    params = escape_data(jsonable_params(params or {}))
     try:
         rendered = messages(code, params)
     except (KeyError, IndexError, ValueError, TypeError):

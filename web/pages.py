@@ -1,10 +1,17 @@
-"""The board page of a game, rendered on the server in the game's language.
+"""The board page of a game or of a mode of several boards, rendered on the server in the game's
+language: one renderer for every board name (`render_board`).
 
-One HTML document per game (`render_board`): the labels are written in the game's language
-(`web.i18n`), the colours are the game's, and a JSON block (``#board-config``) tells the board's
-scripts (``/static/board-state.js``, then ``/static/board.js``) the game's name, length, tries, symbols, opener and the interface
-text. Every asset is served by the package (``/static/...``): no CDN, no external font, so the
-board works offline.
+A game is the mode of one board (`termo.games.get_mode` builds either), so one page draws B
+boards: one board as the game's own grid, several side by side as term.ooo and Octordle lay them
+out (each on-screen key then holds one segment per board, coloured with what that board showed of
+the symbol; a phone shows the board being coloured large above small copies of them all). The
+labels are written in the game's language (`web.i18n.page_text`), the colours are the game's, and
+a JSON block (``#board-config``) tells the board's scripts (``/static/board-state.js``, then
+``/static/board.js``; a page of several boards also ``/static/board-layout.js``, which fits them
+to the screen) the board's name, boards, length, tries, symbols and the interface text. The
+options shown are the ones its solvers support (`termo.interface.suggest.supports`): the API
+refuses the others. Every asset is served by the package (``/static/...``): no CDN, no external
+font, so the board works offline.
 """
 
 from __future__ import annotations
@@ -12,9 +19,9 @@ from __future__ import annotations
 import html
 import json
 
-from web.i18n import COLOURS, HIGH_CONTRAST, KEYBOARDS, strings
+from web.i18n import COLOURS, HIGH_CONTRAST, KEYBOARDS, page_text
 
-PAGE_GAMES = ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru")
+PAGE_GAMES = ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru")  # the games with a board page
 LOCALES = {"pt": "pt-BR", "ru": "ru-RU", "en": "en"}  # number formats (decimal comma in pt and ru)
 TEMPERATURES = ("0.5", "1", "2", "5", "inf")
 
@@ -23,16 +30,45 @@ def _e(text) -> str:
     return html.escape(str(text), quote=True)
 
 
-def board_config(game) -> dict:
-    """What the board's script needs to know about ``game`` (plain data)."""
-    name = game.label
-    text = strings(game.language)
-    return {
-        "game": name,
-        "title": game.title or name,
+def board_names() -> tuple[str, ...]:
+    """Every name with a board page: the games of `PAGE_GAMES`, then the registry's modes."""
+    from termo.games.registry import MODE_NAMES
+
+    return PAGE_GAMES + MODE_NAMES
+
+
+def columns(boards: int) -> int:
+    """How many boards stand side by side before the page fits them to the screen: 2 -> 2, 4 ->
+    2 (2×2), 8 -> 4 (two rows of four)."""
+    if boards <= 2:
+        return boards
+    if boards <= 4:
+        return 2
+    return 4
+
+
+def _mode(board):
+    """A `termo.games.mode.Mode` for ``board`` (a game: its one-board mode)."""
+    from termo.interface.positions import as_mode
+
+    return as_mode(board)
+
+
+def board_config(board) -> dict:
+    """What the board's scripts need to know about ``board`` (a game or a mode; plain data). One
+    board: the game's name, length, tries, symbols, opener and text; several add ``boards`` and
+    ``columns``, and have no opener (the mode's own is the solver's) and no candidate list (the API
+    lists none for several boards)."""
+    mode = _mode(board)
+    game = mode.game
+    base = game.label
+    several = mode.boards > 1
+    config = {
+        "game": mode.label,
+        "title": mode.title or mode.label,
         "language": game.language,
         "length": game.word_length,
-        "tries": game.max_turns,
+        "tries": mode.max_turns,
         "symbols": game.symbols,
         # what may be typed: the game's symbols, else every symbol of its words (Termo: a-z; an
         # accented letter typed on the board is folded onto its base letter first)
@@ -41,13 +77,21 @@ def board_config(game) -> dict:
         "unit": game.unit,
         "opener": game.default_opener,
         "uniform_prior": bool(game.uniform_prior),
-        "has_extended": name == "termo",
-        "has_strict": name.startswith("nerdle"),
+        "has_extended": base == "termo",
+        "has_strict": base.startswith("nerdle"),
         "digit_colours": game.unit == "letters",  # 1/2/3 set colours only where digits are not symbols
-        "keyboard": KEYBOARDS.get(name) or [game.symbols],
+        "keyboard": KEYBOARDS.get(base) or [game.symbols],
         "list": 200,  # candidates shown in the list
-        "text": text,
+        "text": page_text(game.language, mode.boards),
     }
+    if several:
+        del config["opener"], config["list"]
+        config.update(boards=mode.boards, columns=columns(mode.boards), base=base)
+    return config
+
+
+def _several(config) -> bool:
+    return config.get("boards", 1) > 1
 
 
 def _options(values, selected, labels=None) -> str:
@@ -59,60 +103,86 @@ def _options(values, selected, labels=None) -> str:
     return "".join(out)
 
 
-def _tiles(config) -> str:
-    """The board's rows of tiles (empty: the script fills them)."""
+def _rows(config, board=None) -> str:
+    """The rows of tiles of one board (empty: the script fills them); ``board``: its index on a
+    page of several (the tiles then carry ``data-board``)."""
+    mark = "" if board is None else f'data-board="{board}" '
     rows = []
     for r in range(config["tries"]):
         tiles = "".join(
-            f'<button type="button" class="tile" data-row="{r}" data-col="{c}" data-state="empty" '
+            f'<button type="button" class="tile" {mark}data-row="{r}" data-col="{c}" data-state="empty" '
             f'tabindex="-1" aria-label=""></button>'
             for c in range(config["length"]))
-        rows.append(f'<div class="row" data-row="{r}" role="group">{tiles}</div>')
+        rows.append(f'<div class="row" {mark}data-row="{r}" role="group">{tiles}</div>')
     return "".join(rows)
 
 
+def _boards(config, text) -> str:
+    """The boards of a page of several: the large view of the board being coloured (``#zoom``,
+    shown on a narrow screen; its tiles mirror that board's) and every board with its heading."""
+    zoom_rows = "".join(
+        '<div class="row">' + "".join(
+            f'<button type="button" class="tile" data-zrow="{r}" data-zcol="{c}" data-state="empty" '
+            f'tabindex="-1"></button>' for c in range(config["length"])) + "</div>"
+        for r in range(config["tries"]))
+    zoom = (f'<div id="zoom" class="mboard" aria-hidden="true" hidden><div class="mboard-head">'
+            f'<span class="mboard-name"></span><span class="mboard-badge"></span></div>{zoom_rows}</div>')
+    boards = []
+    for b in range(config["boards"]):
+        label = text["board"].format(n=b + 1)
+        boards.append(
+            f'<div class="mboard" data-board="{b}" data-solved="false" role="group" aria-label="{_e(label)}">'
+            f'<div class="mboard-head"><span class="mboard-name">{_e(label)}</span>'
+            f'<span class="mboard-badge" hidden></span></div>{_rows(config, b)}</div>')
+    return zoom + "".join(boards)
+
+
+def _key(ch, segs: str) -> str:
+    if not segs:
+        return f'<button type="button" class="key" data-key="{_e(ch)}" tabindex="-1">{_e(ch)}</button>'
+    return (f'<button type="button" class="key" data-key="{_e(ch)}" tabindex="-1"><span class="segs" '
+            f'aria-hidden="true">{segs}</span><span class="key-label">{_e(ch)}</span></button>')
+
+
 def _keys(config, text) -> str:
-    """The on-screen keyboard: the game's symbols row by row, then Enter and Backspace."""
-    keys = "".join(
-        '<div class="keys-row">' + "".join(
-            f'<button type="button" class="key" data-key="{_e(ch)}" tabindex="-1">{_e(ch)}</button>' for ch in row)
-        + "</div>" for row in config["keyboard"])
-    keys += (f'<div class="keys-row"><button type="button" class="key wide" data-key="Enter" tabindex="-1">'
-             f'{_e(text["enter"])}</button><button type="button" class="key wide" data-key="Backspace" '
-             f'tabindex="-1" aria-label="{_e(text["backspace_label"])}">{_e(text["backspace"])}</button></div>')
-    return keys
+    """The on-screen keyboard: the game's symbols row by row, Enter and Backspace. One board: a row
+    of their own; several: at the ends of the last row (a row less to fit), each symbol key holding
+    one segment per board."""
+    enter = (f'<button type="button" class="key wide" data-key="Enter" tabindex="-1">'
+             f'{_e(text["enter"])}</button>')
+    backspace = (f'<button type="button" class="key wide" data-key="Backspace" '
+                 f'tabindex="-1" aria-label="{_e(text["backspace_label"])}">{_e(text["backspace"])}</button>')
+    if not _several(config):
+        keys = "".join('<div class="keys-row">' + "".join(_key(ch, "") for ch in row) + "</div>"
+                       for row in config["keyboard"])
+        return keys + f'<div class="keys-row">{enter}{backspace}</div>'
+    segs = "".join(f'<span class="seg" data-board="{b}" data-state="empty"></span>' for b in range(config["boards"]))
+    rows = config["keyboard"]
+    out = []
+    for i, row in enumerate(rows):
+        keys = "".join(_key(ch, segs) for ch in row)
+        out.append('<div class="keys-row">' + (enter + keys + backspace if i == len(rows) - 1 else keys) + "</div>")
+    return "".join(out)
 
 
-def _head(config, text, titles: dict[str, str], links) -> str:
-    """From the doctype to the header: the title, the game's colours, the game switcher, the links."""
-    name = config["game"]
-    switcher = "".join(
-        f'<option value="{_e(g)}"{" selected" if g == name else ""}>{_e(titles.get(g, g))}</option>'
-        for g in PAGE_GAMES) + _mode_options()
-    links_html = "".join(f'<a href="{_e(path)}">{_e(label)}</a>' for path, label in links)
-    return page_head(config, text, switcher, links_html)
-
-
-def page_head(config, text, switcher: str, links_html: str | None = None, stylesheets=("board.css",),
-              body_class: str = "") -> str:
-    """The head of a board page, one board or several (`web.mode_pages`): the doctype, the title,
-    the stylesheets, the colours of ``config["game"]`` (and the high-contrast palette), and the
-    header with the game switcher (``switcher``: its options), the links (a line of their own
-    when given) and the API docs."""
-    colours = COLOURS.get(config["game"], COLOURS["wordle"])
+def page_head(config, text, switcher: str, links_html: str = "") -> str:
+    """From the doctype to the header: the title, the style sheet, the colours of the board's game
+    (and the high-contrast palette), the header with the game switcher (``switcher``: its
+    options), the links and the API docs."""
+    base = config.get("base", config["game"])
+    colours = COLOURS.get(base, COLOURS["wordle"])
     title = text["title"].format(game=config["title"])
     style = "".join(f"--{key}:{value};" for key, value in colours.items())
     high_contrast = "".join(f"--{key}:{value};" for key, value in HIGH_CONTRAST.items())
-    sheets = "".join(f'<link rel="stylesheet" href="/static/{_e(sheet)}">\n' for sheet in stylesheets)
-    classes = f"game-{_e(config['game'])}" + (f" {_e(body_class)}" if body_class else "")
-    links_line = "" if links_html is None else f"  {links_html}\n"
+    classes = f"game-{_e(base)}" + (" modes-page" if _several(config) else "")
     return f"""<!doctype html>
 <html lang="{_e(config['language'])}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{_e(title)}</title>
-{sheets}<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/board.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <style>body[data-contrast="high"] > *{{{high_contrast}}}</style>
 </head>
 <body class="{classes}" style="{_e(style)}">
@@ -120,30 +190,45 @@ def page_head(config, text, switcher: str, links_html: str | None = None, styles
   <h1>{_e(title)}</h1>
   <nav><label for="game-switcher">{_e(text['switch_game'])}</label>
   <select id="game-switcher">{switcher}</select>
-{links_line}  <a href="/docs" id="api-docs">{_e(text['api_docs'])}</a></nav>
+  {links_html}
+  <a href="/docs" id="api-docs">{_e(text['api_docs'])}</a></nav>
 </header>
 """
 
 
-def _mode_options() -> str:
-    """The modes of several boards in the game switcher (their pages: `web.mode_routes`)."""
-    from web.mode_text import mode_titles
+def _switcher(name: str, titles: dict[str, str]) -> str:
+    """The game switcher's options: every board name (`board_names`), ``name`` selected."""
+    from termo.games.registry import mode_titles
 
-    return "".join(f'<option value="{_e(name)}">{_e(title)}</option>' for name, title in mode_titles().items())
+    titles = {**titles, **mode_titles()}
+    return "".join(f'<option value="{_e(g)}"{" selected" if g == name else ""}>{_e(titles.get(g, g))}</option>'
+                   for g in board_names())
 
 
 def _play(config, text) -> str:
-    """The board itself: the rows, the message lines, the buttons, the keyboard."""
+    """The board itself: the boards, the message lines, the buttons, the keyboard."""
     name = config["game"]
     digits = text["digits_help"] if config["digit_colours"] else ""
-    tiles = _tiles(config)
     keys = _keys(config, text)
-    return f"""<main id="app" data-game="{_e(name)}" data-length="{config['length']}" data-tries="{config['tries']}">
+    if _several(config):
+        b, cols, length = config["boards"], config["columns"], config["length"]
+        main = (f'<main id="app" class="modes" data-game="{_e(name)}" data-boards="{b}" data-length="{length}" '
+                f'data-tries="{config["tries"]}">')
+        board = (f'<div id="board" class="boards" data-game="{_e(name)}" data-boards="{b}" data-layout="grid" '
+                 f'tabindex="0" aria-describedby="keyboard-help" style="--cols:{cols};--len:{length};--boards:{b}">'
+                 f'{_boards(config, text)}</div>')
+        keyboard = f'<div id="keyboard" aria-label="{_e(text["keyboard"])}" style="--cols:{cols};--boards:{b}">'
+    else:
+        main = f'<main id="app" data-game="{_e(name)}" data-length="{config["length"]}" data-tries="{config["tries"]}">'
+        board = (f'<div id="board" data-game="{_e(name)}" tabindex="0" aria-describedby="keyboard-help">'
+                 f'{_rows(config)}</div>')
+        keyboard = f'<div id="keyboard" aria-label="{_e(text["keyboard"])}">'
+    return f"""{main}
 <section id="play">
   <p class="subtitle">{_e(text['subtitle'])}</p>
   <p id="notice" class="notice" role="status" hidden>{_e(text['warmup'])}</p>
   <p id="compact" aria-hidden="true"></p>
-  <div id="board" data-game="{_e(name)}" tabindex="0" aria-describedby="keyboard-help">{tiles}</div>
+  {board}
   <p id="message" role="alert" aria-live="assertive"></p>
   <p id="status" aria-live="polite"></p>
   <div class="buttons">
@@ -151,82 +236,131 @@ def _play(config, text) -> str:
     <button type="button" id="undo">{_e(text['undo'])}</button>
     <button type="button" id="new-game">{_e(text['new_game'])}</button>
   </div>
-  <div id="keyboard" aria-label="{_e(text['keyboard'])}">{keys}</div>
+  {keyboard}{keys}</div>
   <p id="keyboard-help" class="note">{_e(text['keyboard_help'].format(digits=digits))}</p>
 </section>
 """
 
 
-def _panel(config, text) -> str:
-    """The side panel: the suggestion, the candidates, the alternatives, the options."""
-    levels = _options(("3", "2", "1"), "3", {k: text[f"level_{k}"] for k in ("1", "2", "3")})
-    temps = _options(TEMPERATURES, "1", {"inf": text["uniform"]})
-    extended = (f'<label><input type="checkbox" id="opt-extended"> {_e(text["extended"])}</label>'
-                if config["has_extended"] else "")
-    strict = (f'<label><input type="checkbox" id="opt-strict"> {_e(text["strict"])}</label>'
-              if config["has_strict"] else "")
-    uniform = f'<p class="note">{_e(text["uniform_game"])}</p>' if config["uniform_prior"] else ""
-    # T weighs the word frequencies: a uniform-prior game has none, so no selector there
-    temperature = "" if config["uniform_prior"] else (
-        f'<label title="{_e(text["t_help"])}">{_e(text["temperature"])} <select id="opt-t">{temps}</select></label>'
-        f'<span class="note">{_e(text["t_help"])}</span>')
-    return f"""<aside id="panel">
-  <section id="suggestion-section">
+def _suggestion(config, text) -> str:
+    """The panel's first section: the suggestion, its figures and why."""
+    flag = "" if _several(config) else ' <span id="suggestion-flag"></span>'
+    figures = ('<p class="figures"><span id="suggestion-bits"></span> <span id="suggestion-psolve"></span> '
+               '<span id="suggestion-expected"></span></p>' if _several(config)
+               else '<p><span id="suggestion-bits"></span> <span id="suggestion-expected"></span></p>')
+    return f"""  <section id="suggestion-section">
     <h2>{_e(text['suggestion'])}</h2>
     <p id="outcome" hidden></p>
-    <p><strong id="suggestion" data-word=""></strong> <span id="suggestion-flag"></span></p>
-    <p><span id="suggestion-bits"></span> <span id="suggestion-expected"></span></p>
+    <p><strong id="suggestion" data-word=""></strong>{flag}</p>
+    {figures}
     <h3 id="reason-title">{_e(text['reason'])}</h3>
     <p id="reason"></p>
   </section>
-  <section>
+"""
+
+
+def _candidates(config, text) -> str:
+    """The candidates left: one board's count and list, or each board's count and likeliest."""
+    if _several(config):
+        return f"""  <section id="boards-section">
+    <h2>{_e(text['boards'])}</h2>
+    <ol id="boards-info"></ol>
+  </section>
+"""
+    listed = text['candidates_list_uniform' if config['uniform_prior'] else 'candidates_list']
+    return f"""  <section>
     <h2>{_e(text['candidates'])}: <span id="candidates-count">…</span></h2>
-    <details id="candidates-details" open><summary>{_e(text['candidates_list_uniform' if config['uniform_prior'] else 'candidates_list'])}</summary>
+    <details id="candidates-details" open><summary>{_e(listed)}</summary>
     <ol id="candidates-list"></ol></details>
   </section>
-  <section id="alternatives-section">
+"""
+
+
+def _alternatives(config, text) -> str:
+    if _several(config):
+        head = (f'<tr><th>{_e(text["word"])}</th><th title="{_e(text["bits_help"])}">{_e(text["bits"])}</th>'
+                f'<th title="{_e(text["p_solve"])}">%</th></tr>')
+        help_text = f'{_e(text["bits"])}: {_e(text["bits_help"])} · %: {_e(text["p_solve"])}'
+    else:
+        head = (f'<tr><th title="{_e(text["star_help"])}">{_e(text["word"])}</th>\n'
+                f'    <th title="{_e(text["bits_help"])}">{_e(text["bits"])}</th>\n'
+                f'    <th title="{_e(text["expected_help"])}">{_e(text["expected"])}</th></tr>')
+        help_text = (f'{_e(text["star_help"])} · {_e(text["bits"])}: {_e(text["bits_help"])} · '
+                     f'{_e(text["expected"])}: {_e(text["expected_help"])}')
+    return f"""  <section id="alternatives-section">
     <h2>{_e(text['alternatives'])}</h2>
     <p id="alternatives-note" class="note" hidden>{_e(text['from_tree'])}</p>
-    <table id="alternatives"><thead><tr><th title="{_e(text['star_help'])}">{_e(text['word'])}</th>
-    <th title="{_e(text['bits_help'])}">{_e(text['bits'])}</th>
-    <th title="{_e(text['expected_help'])}">{_e(text['expected'])}</th></tr></thead><tbody></tbody></table>
-    <p class="note" id="alternatives-help">{_e(text['star_help'])} · {_e(text['bits'])}: {_e(text['bits_help'])} · {_e(text['expected'])}: {_e(text['expected_help'])}</p>
+    <table id="alternatives"><thead>{head}</thead><tbody></tbody></table>
+    <p class="note" id="alternatives-help">{help_text}</p>
   </section>
-  <section id="options">
+"""
+
+
+def _option_controls(config, text, family) -> str:
+    """The options the board's solvers support (``family``: `termo.core.supports.Supports`)."""
+    levels = tuple(str(n) for n in sorted(family.levels, reverse=True))
+    out = [f'<label>{_e(text["level"])} <select id="opt-level">'
+           f'{_options(levels, "3", {k: text[f"level_{k}"] for k in levels})}</select></label>']
+    if len(family.objectives) > 1:
+        goals = _options(family.objectives, family.objectives[0], {k: text["objective_" + k] for k in family.objectives})
+        out.append(f'<label title="{_e(text["objective_help"])}">{_e(text["objective"])} '
+                   f'<select id="opt-objective">{goals}</select></label>'
+                   f'<span class="note">{_e(text["objective_help"])}</span>')
+    # T weighs the word frequencies: a uniform-prior game has none, so no selector there
+    out.append("" if config["uniform_prior"] else (
+        f'<label title="{_e(text["t_help"])}">{_e(text["temperature"])} <select id="opt-t">'
+        f'{_options(TEMPERATURES, "1", {"inf": text["uniform"]})}</select></label>'
+        f'<span class="note">{_e(text["t_help"])}</span>'))
+    out.append(f'<p class="note">{_e(text["uniform_game"])}</p>' if config["uniform_prior"] else "")
+    out.append(f'<label><input type="checkbox" id="opt-extended"> {_e(text["extended"])}</label>'
+               if config["has_extended"] else "")
+    if family.hard:
+        out.append(f'<label><input type="checkbox" id="opt-hard"> {_e(text["hard"])}</label>')
+    out.append(f'<label><input type="checkbox" id="opt-strict"> {_e(text["strict"])}</label>'
+               if config["has_strict"] else "")
+    out.append(f'<label><input type="checkbox" id="opt-contrast"> {_e(text["high_contrast"])}</label>')
+    return "\n    ".join(c for c in out if c or not _several(config))
+
+
+def _panel(config, text, family) -> str:
+    """The side panel: the suggestion, the candidates, the alternatives, the options."""
+    return f"""<aside id="panel">
+{_suggestion(config, text)}{_candidates(config, text)}{_alternatives(config, text)}  <section id="options">
     <h2>{_e(text['options'])}</h2>
-    <label>{_e(text['level'])} <select id="opt-level">{levels}</select></label>
-    {temperature}
-    {uniform}
-    {extended}
-    <label><input type="checkbox" id="opt-hard"> {_e(text['hard'])}</label>
-    {strict}
-    <label><input type="checkbox" id="opt-contrast"> {_e(text['high_contrast'])}</label>
+    {_option_controls(config, text, family)}
   </section>
 </aside>
 """
 
 
-def render_board(game, titles: dict[str, str], links=()) -> str:
-    """The board page of ``game``; ``titles`` maps each page's game name to its title (switcher);
-    ``links``: ``(path, label)`` of other pages shown in the header (the Nerdle puzzle pages)."""
-    config = board_config(game)
+def render_board(board, titles: dict[str, str], links=()) -> str:
+    """The board page of ``board`` (a game, or a `termo.games.mode.Mode`: one page for any number
+    of boards); ``titles`` maps each game with a page to its title (switcher; the modes' come from
+    the registry); ``links``: ``(path, label)`` of other pages shown in the header (the Nerdle
+    puzzle pages)."""
+    from termo.interface.suggest import supports
+
+    mode = _mode(board)
+    config = board_config(mode)
     text = config["text"]
     blob = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
-    return _head(config, text, titles, links) + _play(config, text) + _panel(config, text) + f"""</main>
+    links_html = "".join(f'<a href="{_e(path)}">{_e(label)}</a>' for path, label in links)
+    scripts = ("board-state.js", "board-layout.js", "board.js") if _several(config) else ("board-state.js", "board.js")
+    tags = "".join(f'<script src="/static/{name}"></script>\n' for name in scripts)
+    return (page_head(config, text, _switcher(config["game"], titles), links_html) + _play(config, text)
+            + _panel(config, text, supports(mode)) + f"""</main>
 <script type="application/json" id="board-config">{blob}</script>
-<script src="/static/board-state.js"></script>
-<script src="/static/board.js"></script>
-</body>
+{tags}</body>
 </html>
-"""
+""")
 
 
 def render_not_found(name: str, titles: dict[str, str]) -> str:
     """The page for a path that is no board: what was asked, and a link to every board."""
-    from web.mode_text import mode_titles
+    from termo.games.registry import mode_titles
 
-    links = "".join(f'<li><a href="/{_e(g)}">{_e(titles.get(g, g))}</a></li>' for g in PAGE_GAMES)
-    links += "".join(f'<li><a href="/{_e(m)}">{_e(title)}</a></li>' for m, title in mode_titles().items())
+    titles = {**titles, **mode_titles()}
+    links = "".join(f'<li><a href="/{_e(g)}">{_e(titles.get(g, g))}</a></li>' for g in board_names())
     return f"""<!doctype html>
 <html lang="en">
 <head>

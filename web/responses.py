@@ -7,7 +7,10 @@ framed), ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer`
 
 `error_body` builds every JSON error body, in one place: ``{"detail": "<one line>"}`` plus, for a
 malformed request, ``"loc"`` (where in the request, FastAPI's location) and, for an error the
-message catalogue knows, ``"code"``, ``"params"`` and ``"messages"`` (`_catalogued`).
+message catalogue knows, ``"code"``, ``"params"`` and ``"messages"`` (`_catalogued`). Every text
+in it that may echo input (``detail``, ``loc``, ``params``) is escaped
+(`termo.core.safe_text.escape_data`): a control character or a lone surrogate reads ``\x1b`` or
+``\ud800``, so the body is always valid UTF-8.
 """
 
 from __future__ import annotations
@@ -41,9 +44,11 @@ def error_body(detail: str, error: Optional[BaseException] = None, loc: Optional
     """The JSON body of an error answer (see the module docstring); ``code``/``params``: the
     catalogue's message for an error of the server itself (busy, too large, malformed), used when
     ``error`` carries none."""
-    body: dict = {"detail": detail}
+    from termo.core.safe_text import escape_data  # whatever echoes input is valid UTF-8, escaped
+
+    body: dict = {"detail": escape_data(str(detail))}
     if loc:
-        body["loc"] = list(loc)
+        body["loc"] = escape_data(list(loc))
     body.update(_catalogued(error, code, params))
     return body
 

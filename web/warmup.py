@@ -38,7 +38,9 @@ def load_kernels() -> None:
     """Import the library's kernel users (their warm-ups register) and load numba's kernels
     (`backends.load_kernels`: compiled on a cold kernel cache, loaded otherwise)."""
     import termo.interface.warm_up  # noqa: F401 - registers the kernel warm-ups
-    import termo.engine.solver  # noqa: F401
+    from termo.interface.suggest import import_solvers
+
+    import_solvers()
     from backends import load_kernels as load
 
     load()

@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from termo.core.errors import TermoError
-from termo.engine.level3 import LOSS_COST
+from termo.engine.tree_search import LOSS_COST
 
 # (upper bound, verdict) of a guess's cost in guesses (Selby's `wordle -A` thresholds); cost 0: perfect
 VERDICTS = ((0.05, "near_perfect"), (0.1, "good"), (0.2, "fair"), (0.35, "not_great"), (0.5, "bad"),

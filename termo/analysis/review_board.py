@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termo.engine.level3 import LOSS_COST
+from termo.engine.tree_search import LOSS_COST
 
 # states expanded per turn by the exact search (a budget, deterministic): the first turn's big
 # state and every later one (docs/review.md: the budget and the two-second review)
@@ -252,7 +252,7 @@ class BoardValues:
 
     def _costs(self, members, rounds: int, probes) -> dict:
         """Level 3's cost of each probe at this state (its search, children at the solver's depth)."""
-        from termo.engine.level3 import PairJob
+        from termo.engine.tree_search import PairJob
 
         probes = [int(p) for p in probes]
         if not probes:

@@ -31,15 +31,16 @@ import tokenize
 import weakref
 from pathlib import Path
 
-from backends.host_ops import TREE_SEARCH_SOURCES
+from backends.host_ops.sources import TREE_SEARCH_SOURCES
 from termo.core.decision import Choice, Decision
 from termo.core.entry_store import EntryStore, bundle_get, number_in, write_bundle
+from termo.core.messages import Message
 from termo.core.paths import cache_dir, data_dir
 
 CACHE_NAME = "openers.json"  # the shipped bundle (data/)
 STORE_NAME = "openers"  # the user cache folder (cache_dir())
 # The modules whose code decides the level-3 search result: the domain's, then the backend
-# modules of the tree's host bookkeeping (``backends.host_ops.TREE_SEARCH_SOURCES``).
+# modules of the tree's host bookkeeping (``backends.host_ops.sources.TREE_SEARCH_SOURCES``).
 # The entropy sweeps (termo/engine/entropy.py and the backends' sweeps) are left out on purpose, as in
 # the reference: they only have to agree with their plain-Python oracle on the §5.2 order.
 SEARCH_MODULES = ("termo/engine/level3.py", "termo/engine/tree_search.py", "termo/engine/ordering.py",
@@ -68,20 +69,20 @@ def _code_tokens(path: Path) -> str:
     return "\n".join(out)
 
 
-_SIGNATURE = None
+@functools.lru_cache(maxsize=None)
+def code_signature(modules: tuple[str, ...]) -> str:
+    """First 12 hex digits of sha256 over the code tokens of ``modules`` (paths in the repository)."""
+    root = Path(__file__).resolve().parents[2]  # the repository
+    digest = hashlib.sha256()
+    for name in modules:
+        digest.update(name.encode())
+        digest.update(_code_tokens(root / name).encode("utf-8"))
+    return digest.hexdigest()[:12]
 
 
 def search_signature() -> str:
     """First 12 hex digits of sha256 over the search modules' code tokens."""
-    global _SIGNATURE
-    if _SIGNATURE is None:
-        root = Path(__file__).resolve().parents[2]  # the repository
-        digest = hashlib.sha256()
-        for name in SEARCH_MODULES:
-            digest.update(name.encode())
-            digest.update(_code_tokens(root / name).encode("utf-8"))
-        _SIGNATURE = digest.hexdigest()[:12]
-    return _SIGNATURE
+    return code_signature(SEARCH_MODULES)
 
 
 def cache_key(solver) -> str:
@@ -212,7 +213,20 @@ def _decision_from_entry(game, entry: dict) -> Decision:
 
     best = choice(entry["word"], entry["bits"], entry["expected"], entry.get("is_candidate", True))
     alts = tuple(choice(*row) for row in entry.get("alternatives", []))
-    return Decision(best, entry.get("reason", "lowest expected number of guesses"), int(entry["n"]), alts)
+    return Decision(best, _stored_reason(entry), int(entry["n"]), alts)
+
+
+def _stored_reason(entry: dict):
+    """The reason an entry stored, with its catalogue code: the stored text is the level-3 root's
+    reason (`termo.engine.strategies.expected_reason`) or, in a game too small for a search, level
+    2's; any other text is kept as it is (it has no code)."""
+    from termo.engine.strategies import expected_reason
+
+    text = entry.get("reason", "lowest expected number of guesses")
+    known = [Message(f"maximum entropy over {entry['n']} candidates", "reason.entropy", m=int(entry["n"]))]
+    if isinstance(entry.get("expected"), (int, float)):
+        known.append(expected_reason(entry["expected"]))
+    return next((reason for reason in known if str(reason) == text), text)
 
 
 def search_level3(solver, progress=None):
@@ -261,7 +275,9 @@ def default_opener(solver) -> Decision:
         if entry is not None:
             expected = dict((w, c) for w, c in entry.get("costs", [])).get(game.probes[index])
     if optimum is not None and optimum.index == index:
-        return Decision(optimum.choice, f"default opener, also the optimum ({optimum.reason})",
+        reason = Message(f"default opener, also the optimum ({optimum.reason})", "reason.default_is_optimum",
+                         reason=optimum.reason)
+        return Decision(optimum.choice, reason,
                         optimum.candidates, optimum.alternatives)
     bits = solver.sweeper.entropy_of(index, everything)
     best = Choice(index, game.probes[index], bits=bits, expected=expected,
@@ -270,7 +286,8 @@ def default_opener(solver) -> Decision:
     if optimum is not None:
         alts = tuple([optimum.choice] + [a for a in optimum.alternatives if a.index != index])
         alts = alts[: solver.alternatives]
-    return Decision(best, "default opener (the fixed first word)", game.n_answers, alts)
+    return Decision(best, Message("default opener (the fixed first word)", "reason.default_opener"), game.n_answers,
+                    alts)
 
 
 _LOW_LEVEL_OPTIMA: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # solver -> level 1/2 optimum
@@ -305,29 +322,26 @@ def decide(solver, candidates, turn: int, progress=None, allowed=None) -> Decisi
     return solver.decide(cands, turn, allowed=allowed)
 
 
-class Book:
+class SolverBook:
+    """A solver behind a book: what the book does not answer itself is the solver's (its
+    ``game``, ``level``, ``tree``...). `Book` for one board, `termo.book.boards.BoardsBook` for several."""
+
+    def __init__(self, solver):
+        self.solver = solver
+
+    def __getattr__(self, name):
+        if name == "solver":  # not set yet (a copy being made): no solver to ask
+            raise AttributeError(name)
+        return getattr(self.solver, name)
+
+
+class Book(SolverBook):
     """A solver with its opener book: what the interface layers (`termo.interface.suggest.Advisor`) ask.
 
     ``decide`` and ``opener`` go through the book (see :func:`decide`, :func:`opener`); ``game``,
     ``level`` and ``tree`` (the level-3 search, whose progress reports the interface directs)
     are the solver's.
     """
-
-    def __init__(self, solver):
-        self.solver = solver
-
-    @property
-    def game(self):
-        return self.solver.game
-
-    @property
-    def level(self) -> int:
-        return self.solver.level
-
-    @property
-    def tree(self):
-        """The solver's level-3 search (`termo.engine.tree_search.TreeSearch`)."""
-        return self.solver.tree
 
     def decide(self, candidates, turn: int, progress=None, allowed=None) -> Decision:
         return decide(self.solver, candidates, turn, progress, allowed)
@@ -338,13 +352,16 @@ class Book:
 
 def write_shipped(game, progress=None) -> dict:
     """Recompute the default configuration's level-3 opener of ``game`` and write it to the
-    shipped ``data/openers.json`` (run after any change to the search code)."""
+    shipped ``data/openers.json`` (run after any change to the search code), and its entry of
+    the data manifest (`termo.core.manifest`)."""
+    from termo.core import manifest
     from termo.engine.solver import Solver
 
     solver = Solver(game, level=3)
     decision, costs, seconds = search_level3(solver, progress)
     entry = _entry_from_decision(decision, costs, solver.game.n_answers, seconds)
     write_bundle(shipped_path(), {cache_key(solver): entry})
+    manifest.write([shipped_path().name])
     return entry
 
 

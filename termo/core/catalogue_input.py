@@ -147,6 +147,11 @@ INPUT: dict[str, dict[str, str]] = {
         "pt": "{word}: {char:q} é uma letra latina parecida com a cirílica {cyrillic:q}; digite a cirílica",
         "ru": "{word}: {char:q} — латинская буква, похожая на кириллическую {cyrillic:q}; наберите кириллическую",
     },
+    "guess.cyrillic_lookalike": {
+        "en": "{word}: {char:q} is a Cyrillic letter that looks like the Latin {latin:q}; type the Latin one",
+        "pt": "{word}: {char:q} é uma letra cirílica parecida com a latina {latin:q}; digite a latina",
+        "ru": "{word}: {char:q} — кириллическая буква, похожая на латинскую {latin:q}; наберите латинскую",
+    },
     "guess.invalid": {
         "en": "{word} is not a valid guess: {why}",
         "pt": "{word} não é uma tentativa válida: {why}",
@@ -249,6 +254,26 @@ INPUT: dict[str, dict[str, str]] = {
         "en": "the level must be 1, 2 or 3, not {value}",
         "pt": "o nível deve ser 1, 2 ou 3, não {value}",
         "ru": "уровень должен быть 1, 2 или 3, а не {value}",
+    },
+    "level.mode": {
+        "en": "a mode of several boards is played at level 2 or 3, not {level}",
+        "pt": "um modo de vários tabuleiros se joga no nível 2 ou 3, não {level}",
+        "ru": "режим с несколькими досками играется на уровне 2 или 3, а не {level}",
+    },
+    "option.one_board": {
+        "en": "{option:option} is for one board; {mode} has several",
+        "pt": "{option:option} é para um tabuleiro; {mode} tem vários",
+        "ru": "{option:option} — для одной доски; в режиме {mode} их несколько",
+    },
+    "option.objective_boards": {
+        "en": "the objective {objective:objective} is for a mode of several boards; {game} has one board",
+        "pt": "o objetivo {objective:objective} é para um modo de vários tabuleiros; {game} tem um tabuleiro",
+        "ru": "цель «{objective:objective}» — для режима с несколькими досками; в {game} одна доска",
+    },
+    "objective.unknown": {
+        "en": "the objective must be finish, score or win, not {name:q}",
+        "pt": "o objetivo deve ser terminar (finish), pontuação (score) ou vencer (win), não {name:q}",
+        "ru": "цель может быть finish, score или win, а не {name:q}",
     },
     "option.opener": {
         "en": "the opener must be the game's default or the optimum, not {value:q}",

@@ -1,12 +1,11 @@
-"""The catalogue's codes for warnings and for the reasons a suggestion gives, in en, pt, ru, and
-`reason_message`, which reads a reason's English text back into its code and params.
+"""The catalogue's codes for warnings and for the reasons a suggestion gives, in en, pt, ru. The
+solvers build their reasons as `termo.core.messages.Message` values with these codes (never read
+back from their English text).
 
 The templates are a part of `termo.core.messages.CATALOGUE` (that module renders them).
 """
 
 from __future__ import annotations
-
-import re
 
 
 REASONS: dict[str, dict[str, str]] = {
@@ -82,6 +81,11 @@ REASONS: dict[str, dict[str, str]] = {
         "pt": "letras mais frequentes entre {m:p:candidata:candidatas}",
         "ru": "самые частые буквы среди {m:p:кандидата:кандидатов:кандидатов}",
     },
+    "reason.symbols": {
+        "en": "most frequent symbols among {m} candidates",
+        "pt": "símbolos mais frequentes entre {m:p:candidata:candidatas}",
+        "ru": "самые частые символы среди {m:p:кандидата:кандидатов:кандидатов}",
+    },
     "reason.expected": {
         "en": "lowest expected number of guesses ({expected:.3f})",
         "pt": "menor número esperado de tentativas ({expected:.3f})",
@@ -122,104 +126,66 @@ REASONS: dict[str, dict[str, str]] = {
         "pt": "modo difícil: esta palavra entre as {legal} permitidas; as tentativas seguintes foram buscadas sem a restrição, então o número esperado é uma estimativa",
         "ru": "сложный режим: это слово выбрано среди {legal} допустимых; следующие попытки искались без ограничения, поэтому ожидаемое число — оценка",
     },
+    # the opener's notes: the board has no opener option, so they say which word it is, not how to ask
     "reason.optimum_not_interface": {
-        "en": "{reason}; the optimum of these options, not the game's usual first word {opener} (choose the default opener to play {opener})",
-        "pt": "{reason}; a ótima destas opções, não a primeira palavra de costume do jogo, {opener} (escolha a abertura padrão para jogar {opener})",
-        "ru": "{reason}; оптимальное при этих настройках, а не обычное первое слово игры {opener} (выберите стандартное первое слово, чтобы сыграть {opener})",
+        "en": "{reason}; the optimum of these options, not the game's usual first word {opener}",
+        "pt": "{reason}; a ótima destas opções, não a primeira palavra de costume do jogo, {opener}",
+        "ru": "{reason}; оптимальное при этих настройках, а не обычное первое слово игры {opener}",
     },
     "reason.interface_not_optimum": {
-        "en": "{reason}; the game's usual first word, not the optimum of these options ({best}: choose the optimal opener to play it)",
-        "pt": "{reason}; a primeira palavra de costume do jogo, não a ótima destas opções ({best}: escolha a abertura ótima para jogá-la)",
-        "ru": "{reason}; обычное первое слово игры, а не оптимальное при этих настройках ({best}: выберите оптимальное первое слово, чтобы сыграть его)",
+        "en": "the game's usual first word; the best first word at these options is {best}",
+        "pt": "a primeira palavra de costume do jogo; a melhor primeira palavra com estas opções é {best}",
+        "ru": "обычное первое слово игры; лучшее первое слово при этих настройках — {best}",
     },
     "reason.interface_maybe_not_optimum": {
-        "en": "{reason}; the game's usual first word, not necessarily the optimum of these options (choose the optimal opener to play the optimum)",
-        "pt": "{reason}; a primeira palavra de costume do jogo, não necessariamente a ótima destas opções (escolha a abertura ótima para jogar a ótima)",
-        "ru": "{reason}; обычное первое слово игры, не обязательно оптимальное при этих настройках (выберите оптимальное первое слово, чтобы сыграть его)",
+        "en": "the game's usual first word, not necessarily the best at these options",
+        "pt": "a primeira palavra de costume do jogo, não necessariamente a melhor com estas opções",
+        "ru": "обычное первое слово игры, не обязательно лучшее при этих настройках",
     },
     "reason.optimum_report": {
         "en": "{reason}; the optimum of these options; the game's usual first word is {opener}",
         "pt": "{reason}; a ótima destas opções; a primeira palavra de costume do jogo é {opener}",
         "ru": "{reason}; оптимальное при этих настройках; обычное первое слово игры — {opener}",
     },
+    # ---- several boards (termo.engine.multi)
+    "reason.boards_entropy": {
+        "en": "the largest joint entropy over {n:p:unsolved board:unsolved boards}: {bits:.3f} bits",
+        "pt": "a maior entropia conjunta nos {n:p:tabuleiro:tabuleiros} sem resolver: {bits:.3f} bits",
+        "ru": "наибольшая совместная энтропия по {n:p:нерешённой доске:нерешённым доскам:нерешённым доскам}: {bits:.3f} бит",
+    },
+    "reason.boards_entropy_late": {
+        "en": "the largest joint entropy among the boards' candidates (no turn to spare): {bits:.3f} bits",
+        "pt": "a maior entropia conjunta entre as candidatas dos tabuleiros (não sobra tentativa): {bits:.3f} bits",
+        "ru": "наибольшая совместная энтропия среди кандидатов досок (лишних попыток нет): {bits:.3f} бит",
+    },
+    "reason.boards_forced": {
+        "en": "board {board} has one candidate left: play it to solve that board",
+        "pt": "o tabuleiro {board} tem uma só candidata: jogue-a para resolvê-lo",
+        "ru": "на доске {board} остался один кандидат: сыграйте его",
+    },
+    "reason.boards_won": {
+        "en": "all {n} boards solved in {turn}/{tries}",
+        "pt": "os {n} tabuleiros resolvidos em {turn}/{tries}",
+        "ru": "все {n} доски решены за {turn}/{tries}",
+    },
+    "reason.boards_exact": {
+        "en": "the best guess for the {objective:objective}, proved over every guess and all {tuples} possible answer combinations",
+        "pt": "a melhor palavra para o objetivo ({objective:objective}), provada sobre todas as palavras e as {tuples} combinações de respostas possíveis",
+        "ru": "лучшее слово для цели ({objective:objective}), доказано перебором всех слов и {tuples} возможных сочетаний ответов",
+    },
+    "reason.boards_search": {
+        "en": "the best estimate of a one-turn look-ahead over {guesses} guesses on {n:p:unsolved board:unsolved boards}",
+        "pt": "a melhor estimativa olhando uma rodada à frente, entre {guesses} palavras, nos {n:p:tabuleiro:tabuleiros} sem resolver",
+        "ru": "лучшая оценка с просмотром на один ход вперёд среди {guesses} слов по {n:p:нерешённой доске:нерешённым доскам:нерешённым доскам}",
+    },
 }
 
-# --------------------------------------------------------------------------- reading a reason back
-
-_NUM = r"(-?[0-9]+(?:\.[0-9]+)?)"
-_WORD = r"(\S+)"
-_BASE_REASONS = [
-    (r"solved in (\d+)/(\d+)", "reason.solved", ("turn", "tries")),
-    (r"only one candidate left", "reason.one_left", ()),
-    (r"only two candidates left: the more common one", "reason.two_left", ()),
-    (r"last turn: the most common candidate", "reason.last_turn", ()),
-    (r"turn (\d+) with (\d+) candidates: the most common one", "reason.late_turn", ("turn", "m")),
-    (r"only two candidates left, equally likely: the first one", "reason.two_left_uniform", ()),
-    (r"last turn: a candidate \(all are equally likely\)", "reason.last_turn_uniform", ()),
-    (r"turn (\d+) with (\d+) candidates: a candidate \(all are equally likely\)", "reason.late_turn_uniform",
-     ("turn", "m")),
-    (r"maximum entropy over (\d+) candidates \(hard mode: among the (\d+) legal guesses\)",
-     "reason.entropy_hard", ("m", "legal")),
-    (r"maximum entropy over (\d+) candidates", "reason.entropy", ("m",)),
-    (r"most frequent letters among (\d+) candidates", "reason.letters", ("m",)),
-    (rf"lowest expected number of guesses \({_NUM}\)", "reason.expected", ("expected",)),
-    (r"lowest expected number of guesses", "reason.expected_plain", ()),
-    (rf"the stored \S+ tree's move \(instant, no search\): {_NUM} guesses expected from here on its path",
-     "reason.tree", ("expected",)),
-    (r"default opener \(the fixed first word\)", "reason.default_opener", ()),
-]
-_NOTES = [
-    (r"hard mode changes nothing here: every first guess is legal", "note.hard_opener", ()),
-    (r"hard mode: this guess among the (\d+) legal ones; later turns searched without the restriction, "
-     r"so E is an estimate", "note.hard_level3", ("legal",)),
-]
-_SUFFIXES = [
-    (rf"; the optimum of this configuration, not the game's interface opener {_WORD} "
-     r"\(--opener default plays \S+\)", "reason.optimum_not_interface", ("opener",)),
-    (rf"; the game's interface opener, not the optimum of this configuration \({_WORD}: "
-     r"--opener optimal plays it, `termo opener` shows it\)", "reason.interface_not_optimum", ("best",)),
-    (r"; the game's interface opener, not necessarily the optimum of this configuration "
-     r"\(`termo opener` shows the optimum, --opener optimal plays it\)", "reason.interface_maybe_not_optimum", ()),
-    (rf"; the optimum of this configuration; the game's interface opener is {_WORD} "
-     r"\(what `termo suggest` plays first\)", "reason.optimum_report", ("opener",)),
-]
-
-
-def _value(name: str, text: str):
-    if name == "expected":
-        return float(text)
-    return int(text) if text.lstrip("-").isdigit() else text
-
-
-def reason_message(text: str):
-    """``(code, params)`` of a suggestion's reason, read from its English text (the reasons of
-    `termo.engine.level1`, `termo.engine.level2`, `termo.engine.solver`, `termo.book.openers` and `termo.interface.suggest`, with
-    their notes and opener remarks); None for a text it does not know."""
-    text = text.strip()
-    for pattern, code, names in _SUFFIXES:
-        m = re.search(pattern + r"$", text)
-        if m:
-            inner = reason_message(text[: m.start()])
-            if inner is None:
-                return None
-            params = {"reason": {"code": inner[0], "params": inner[1]}}
-            params.update((n, _value(n, v)) for n, v in zip(names, m.groups()))
-            return code, params
-    m = re.fullmatch(r"default opener, also the optimum \((.*)\)", text)
-    if m:
-        inner = reason_message(m.group(1))
-        if inner is not None:
-            return "reason.default_is_optimum", {"reason": {"code": inner[0], "params": inner[1]}}
-    for pattern, code, names in _BASE_REASONS:
-        m = re.fullmatch(pattern, text)
-        if m:
-            return code, {n: _value(n, v) for n, v in zip(names, m.groups())}
-    for pattern, code, names in _NOTES:
-        m = re.search(r" \(" + pattern + r"\)$", text)
-        if m:
-            inner = reason_message(text[: m.start()])
-            if inner is None:
-                return None
-            note = {"code": code, "params": {n: _value(n, v) for n, v in zip(names, m.groups())}}
-            return "reason.with_note", {"reason": {"code": inner[0], "params": inner[1]}, "note": note}
-    return None
+# the objectives of several boards, as a sentence names them ({objective:objective})
+OBJECTIVE_NAMES = {
+    "finish": {"en": "expected number of guesses to finish", "pt": "número esperado de tentativas até terminar",
+               "ru": "ожидаемое число попыток до конца"},
+    "score": {"en": "expected score (the sum of the boards' turns)", "pt": "pontuação esperada (a soma das rodadas dos tabuleiros)",
+              "ru": "ожидаемый счёт (сумма ходов досок)"},
+    "win": {"en": "chance to solve every board in time", "pt": "chance de resolver todos os tabuleiros a tempo",
+            "ru": "шанс решить все доски вовремя"},
+}

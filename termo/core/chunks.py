@@ -9,6 +9,11 @@ are written atomically (temporary file + rename) and sealed: the payload's sha25
 format, checksum, key and items, and hold one possible value per item; anything else is
 *rejected* (:meth:`CheckpointStore.load` says why) and its chunk recomputed.
 
+A finished run's checkpoints can be kept as one archive instead of a folder of files (a
+``.tar.gz`` of the chunk files, ``tar -czf run.tar.gz -C FOLDER .``, what ``bench/results/`` keeps): a store opened on the archive
+reads its chunks exactly as from the folder (``--status`` and ``--resume`` read it) and writes
+none (a resumed run goes on; its new chunks are not stored there, as on a read-only disk).
+
 What a possible value is belongs to the kind of run: by default (the robustness sweep and the
 opener tables, format :data:`FORMAT`) a JSON number in ``[1, high]`` (``high`` = turn limit +
 loss cost, the most a game can cost, rules §6.1) or ``"inf"`` (an opener that splits nothing);
@@ -21,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import tarfile
 from pathlib import Path
 
 from termo.core.cache import atomic_write_json, open_sealed, read_json, seal, warn_not_stored
@@ -69,6 +75,7 @@ class CheckpointStore:
     def __init__(self, directory: Path | str | None, reuse: bool = True, *, kind: str = FORMAT,
                  decode=None, encode=None):
         self.directory = Path(directory) if directory is not None else None
+        self.archive = _Archive(self.directory) if self.directory is not None and self.directory.is_file() else None
         self.reuse = reuse
         self.kind = kind
         self.decode = decode or _decode
@@ -88,10 +95,16 @@ class CheckpointStore:
         largest possible value (turn limit + loss cost)."""
         if self.directory is None or not self.reuse:
             return None, None
-        path = self._path(key)
-        if not path.exists():
-            return None, None
-        payload, problem = open_sealed(read_json(path), self.kind, key, owner="chunk")
+        if self.archive is not None:
+            if key not in self.archive:
+                return None, None
+            data = self.archive.json(key)
+        else:
+            path = self._path(key)
+            if not path.exists():
+                return None, None
+            data = read_json(path)
+        payload, problem = open_sealed(data, self.kind, key, owner="chunk")
         if problem:
             return None, problem
         if payload.get("openers") != list(openers):
@@ -104,6 +117,14 @@ class CheckpointStore:
         except ValueError as err:
             return None, str(err)
 
+    def resume(self, key: str, items: list, high: float | None = None, warn=None) -> tuple[list | None, bool]:
+        """``(values or None, rejected)`` of chunk ``key`` for a run that goes on: a rejected file
+        is said through ``warn(line)`` (its chunk is computed again)."""
+        values, problem = self.load(key, items, high)
+        if problem is not None and warn is not None:
+            warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
+        return values, problem is not None
+
     def get(self, key: str, openers: list[int], high: float | None = None) -> list[float] | None:
         """The stored values of chunk ``key`` if present and sound, else None."""
         return self.load(key, openers, high)[0]
@@ -112,6 +133,12 @@ class CheckpointStore:
         """Checkpoint a finished chunk; False when the folder cannot be written (a full, read-only
         or blocked disk: said once on stderr, and the run goes on with the values in hand)."""
         if self.directory is None:
+            return False
+        if self.archive is not None:
+            if not self._write_failed:
+                self._write_failed = True
+                warn_not_stored("a finished chunk", self.directory, OSError(30, "an archive is read-only"),
+                                "the run goes on; extract the archive into a folder to keep new chunks")
             return False
         payload = {"format": self.kind, "key": key, "openers": list(openers), "values": self.encode(values)}
         if meta:
@@ -126,7 +153,46 @@ class CheckpointStore:
                                 "the run goes on, but a rerun with --resume cannot reuse its chunks")
             return False
 
+    def records(self, sample: int | None = None) -> list:
+        """The stored chunks' raw records (the first ``sample`` by key), whatever they belong to:
+        what a look at a folder or an archive of another run reads (None where unreadable)."""
+        if self.archive is not None:
+            return [self.archive.json(key) for key in sorted(self.archive.members)[:sample]]
+        if self.directory is None or not self.directory.is_dir():
+            return []
+        return [read_json(path) for path in sorted(self.directory.glob("*.json"))[:sample]]
+
     def count(self) -> int:
+        if self.archive is not None:
+            return len(self.archive)
         if self.directory is None or not self.directory.is_dir():
             return 0
         return sum(1 for _ in self.directory.glob("*.json"))
+
+
+class _Archive:
+    """The chunk files of a finished run in one ``.tar.gz`` (read-only; members ``<key>.json``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.members: dict[str, bytes] = {}
+        try:
+            with tarfile.open(path, "r:*") as tar:
+                for member in tar.getmembers():
+                    name = Path(member.name).name
+                    if member.isfile() and name.endswith(".json"):
+                        self.members[name[: -len(".json")]] = tar.extractfile(member).read()
+        except (OSError, tarfile.TarError):
+            self.members = {}  # unreadable: no chunk is found (each one recomputed)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.members
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+    def json(self, key: str):
+        try:
+            return json.loads(self.members[key].decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            return None
+

@@ -420,8 +420,12 @@ class LocalClusterExecutor(DaskExecutor):
             raise TermoError("--workers needs dask[distributed]: pip install 'termo[cluster]'") from None
         restore = quiet_distributed_logs(verbose)
         try:
+            # the workers' own log records too (a stopped run's cancelled chunks and lost heartbeats)
+            quiet = logging.WARN if verbose or os.environ.get("TERMO_DEBUG") else logging.CRITICAL
+            # the scheduler's HTTP server on a free port (its default, 8787, taken: a warning)
             self._cluster = LocalCluster(n_workers=int(n_workers), threads_per_worker=1, processes=True,
-                                         dashboard_address=None, host="127.0.0.1")
+                                         dashboard_address=None, host="127.0.0.1", silence_logs=quiet,
+                                         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
             client = Client(self._cluster, set_as_default=False)
         except Exception as err:  # noqa: BLE001 - one line, whatever went wrong
             restore()

@@ -8,8 +8,8 @@ the catalogue says the same thing in the board's terms: tiles and colour names i
 - `Message` is a ``str`` (the CLI's line, unchanged) that also carries ``code`` and ``params``;
   warnings are Messages, and `termo.core.errors.TermoError` carries the same two attributes.
 - `render(code, params, lang)` is one finished sentence; `messages(code, params)` all three.
-- `reason_message(text)` reads a suggestion's reason (also one stored in an opener table, where
-  only the text survives) back into ``(code, params)`` (`termo.core.catalogue_reasons`).
+- every reason a solver gives is a `Message` built where it is decided (its code and params), so
+  a board renders it in its language without reading English back.
 
 The templates live by area in `termo.core.catalogue_input`, `termo.core.catalogue_equations`
 and `termo.core.catalogue_reasons`; `CATALOGUE` joins them.
@@ -17,20 +17,19 @@ and `termo.core.catalogue_reasons`; `CATALOGUE` joins them.
 Params are plain JSON values. A param that is itself a message is ``{"code", "params"}`` and is
 rendered in place. Template fields take a format spec of this module (see `_Formatter`):
 ``{n:p:letter:letters}`` a count with its noun (ru: three forms), ``{pattern:colours}`` a
-pattern as colour names, ``{name:option}`` an option's name, ``{x:.3f}`` / ``{x:num}`` / ``{x:,}``
+pattern as colour names, ``{objective:objective}`` an objective of several boards, ``{name:option}`` an option's name, ``{x:.3f}`` / ``{x:num}`` / ``{x:,}``
 numbers in the language's notation, ``{word:q}`` quoted text.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import string
 from typing import Any, Mapping
 
 from termo.core.catalogue_equations import EQUATIONS
 from termo.core.catalogue_input import INPUT
-from termo.core.catalogue_reasons import REASONS, reason_message
+from termo.core.catalogue_reasons import OBJECTIVE_NAMES, REASONS
 
 LANGS = ("en", "pt", "ru")
 
@@ -51,6 +50,10 @@ OPTION_NAMES = {
     "opener": {"en": "the opener", "pt": "a abertura", "ru": "первое слово"},
     "top": {"en": "the number of rows", "pt": "o número de linhas", "ru": "число строк"},
     "n": {"en": "the number of answers", "pt": "o número de respostas", "ru": "число ответов"},
+    "hard": {"en": "hard mode", "pt": "o modo difícil", "ru": "сложный режим"},
+    "tree": {"en": "a stored strategy", "pt": "uma estratégia guardada", "ru": "сохранённая стратегия"},
+    "no_tree": {"en": "the live search only", "pt": "só a busca ao vivo", "ru": "только живой поиск"},
+    "objective": {"en": "the objective", "pt": "o objetivo", "ru": "цель"},
 }
 OPTION_FALLBACK = {"en": "the value {name}", "pt": "o valor {name}", "ru": "значение {name}"}
 
@@ -159,6 +162,8 @@ class _Formatter(string.Formatter):
         if spec == "colours":
             names = colour_names(lang, self.params.get("game"))
             return ", ".join(names.get(ch, ch) for ch in str(value))
+        if spec == "objective":
+            return OBJECTIVE_NAMES.get(str(value), {}).get(lang, str(value))
         if spec == "option":
             entry = OPTION_NAMES.get(str(value))
             return entry[lang] if entry else OPTION_FALLBACK[lang].format(name=value)
@@ -234,17 +239,18 @@ class Message(str):
         return messages(self.code, self.params)
 
 
+def with_note(reason, note) -> Message:
+    """``reason (note)``: the reason and its note nested in one coded message (`reason.with_note`)."""
+    return Message(f"{reason} ({note})", "reason.with_note", reason=reason, note=note)
+
+
 def _message(text: str, code: str, params: dict) -> Message:
     return Message(text, code, **params)
 
 
 def message_of(text) -> dict | None:
-    """``{"code", "params"}`` of a library sentence: a Message's own, or a reason read back from
-    its text (`reason_message`); None when it has no code."""
-    if isinstance(text, Message):
-        return text.as_json()
-    found = reason_message(str(text))
-    return None if found is None else {"code": found[0], "params": found[1]}
+    """``{"code", "params"}`` of a library sentence (a `Message`); None when it has no code."""
+    return text.as_json() if isinstance(text, Message) else None
 
 
 def nested(text):
@@ -256,14 +262,4 @@ def nested(text):
 
 def messages_of(text) -> dict[str, str] | None:
     """The three renderings of a library sentence (None when it has no code)."""
-    if type(text) is str:  # a plain sentence (a reason read back from its text): the same every time
-        found = _plain_messages_of(text)
-        return None if found is None else dict(found)
-    found = message_of(text)
-    return None if found is None else messages(found["code"], found["params"])
-
-
-@functools.lru_cache(maxsize=4096)
-def _plain_messages_of(text: str) -> dict[str, str] | None:
-    found = message_of(text)
-    return None if found is None else messages(found["code"], found["params"])
+    return text.messages() if isinstance(text, Message) else None

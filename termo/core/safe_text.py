@@ -4,6 +4,9 @@
   written as visible escapes (``\\n``, ``\\x1b``, ``\\xff`` for an undecodable byte).
 - `one_line(message)`: escaped, and every quoted piece of echoed input and every very long run
   without spaces cut (`ECHO_LIMIT`, `TOKEN_LIMIT`), the whole at most `LINE_LIMIT` characters.
+- `escape_data(value)`: plain JSON data with every text in it escaped (keys too): the ``params``
+  and ``loc`` an error body echoes, which may hold input (a lone surrogate cannot be written as
+  UTF-8 at all: escaped, it is ``\ud800``).
 
 The CLI writes its errors through them (``termo: error: ...``) and the web app its error bodies,
 so one bad input reads the same on a terminal and in a JSON answer.
@@ -47,6 +50,18 @@ def escape_text(text: str) -> str:
         else:
             out.append(_escape_char(ch))
     return "".join(out)
+
+
+def escape_data(value):
+    """``value`` (plain data: texts, numbers, lists, dicts) with every text escaped as by
+    `escape_text`, dictionary keys included; lists and tuples become lists."""
+    if isinstance(value, str):
+        return escape_text(value)
+    if isinstance(value, dict):
+        return {escape_data(key): escape_data(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [escape_data(item) for item in value]
+    return value
 
 
 def _cut(text: str, limit: int = ECHO_LIMIT, longer_than: int | None = None) -> str:

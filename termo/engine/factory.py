@@ -9,6 +9,7 @@ the solver and the other strategies stay as they are.
 from __future__ import annotations
 
 from termo.core.errors import TermoError
+from termo.core.supports import Supports
 from termo.engine.strategies import Entropy, ExpectedGuesses, LetterFrequency, Strategy
 
 
@@ -18,6 +19,10 @@ def expected_guesses(solver) -> ExpectedGuesses:
 
 
 LEVELS = {1: LetterFrequency, 2: Entropy, 3: expected_guesses}
+
+# what the one-board solvers take (`termo.interface` refuses the rest with one line)
+SUPPORTS = Supports(levels=tuple(LEVELS), objectives=("finish",), hard=True, trees=True, search_options=True,
+                    opener_choice=True, candidate_list=True, exact=True)
 
 
 def check_level(level) -> int:

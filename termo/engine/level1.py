@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from backends import host
 from termo.core.decision import Decision
+from termo.core.messages import Message
 
 
 def letter_table(game):
@@ -42,9 +43,11 @@ def best(table, cands) -> int:
     return ranked(table, cands)[0]
 
 
-def decide(table, cands, choice, alternatives: int) -> Decision:
-    """The level-1 `Decision`; ``choice(index)`` builds a `Choice` with its bits."""
+def decide(table, cands, choice, alternatives: int, unit: str = "letters") -> Decision:
+    """The level-1 `Decision`; ``choice(index)`` builds a `Choice` with its bits; ``unit`` is the
+    game's word for a tile (`Game.unit`: "letters", Nerdle's "symbols"), for the reason."""
     order = ranked(table, cands)
     picks = [choice(i) for i in order[: 1 + alternatives]]
-    return Decision(picks[0], f"most frequent letters among {len(cands)} candidates", len(cands),
+    m, code = len(cands), "reason.symbols" if unit == "symbols" else "reason.letters"
+    return Decision(picks[0], Message(f"most frequent {unit} among {m} candidates", code, m=m), m,
                     tuple(picks[1:]))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from termo.core.decision import Choice, Decision
 from termo.core.errors import TermoError
+from termo.core.messages import Message
 
 ENDGAME_LIMIT = 3
 
@@ -38,21 +39,28 @@ def by_icf(candidates, icf):
     return sorted((int(c) for c in candidates), key=lambda c: (icf[c], c))
 
 
-_REASONS = {
-    "one": "only one candidate left",
-    "two": "only two candidates left: the more common one",
-    "last": "last turn: the most common candidate",
-    "late": "turn {turn} with {m} candidates: the most common one",
+_REASONS = {  # kind -> (the CLI's line, its catalogue code)
+    "one": ("only one candidate left", "reason.one_left"),
+    "two": ("only two candidates left: the more common one", "reason.two_left"),
+    "last": ("last turn: the most common candidate", "reason.last_turn"),
+    "late": ("turn {turn} with {m} candidates: the most common one", "reason.late_turn"),
 }
 
 
 # the same rules where every answer is equally likely (a uniform prior): list order decides
 _UNIFORM_REASONS = {
-    "one": "only one candidate left",
-    "two": "only two candidates left, equally likely: the first one",
-    "last": "last turn: a candidate (all are equally likely)",
-    "late": "turn {turn} with {m} candidates: a candidate (all are equally likely)",
+    "one": ("only one candidate left", "reason.one_left"),
+    "two": ("only two candidates left, equally likely: the first one", "reason.two_left_uniform"),
+    "last": ("last turn: a candidate (all are equally likely)", "reason.last_turn_uniform"),
+    "late": ("turn {turn} with {m} candidates: a candidate (all are equally likely)", "reason.late_turn_uniform"),
 }
+
+
+def endgame_reason(kind: str, turn: int, m: int, uniform: bool = False) -> Message:
+    """The reason of an endgame rule (`endgame_kind`), coded for the catalogue."""
+    template, code = (_UNIFORM_REASONS if uniform else _REASONS)[kind]
+    params = {"turn": turn, "m": m} if kind == "late" else {}
+    return Message(template.format(turn=turn, m=m), code, **params)
 
 
 def choose_index(sweeper, icf, candidates, turn: int, max_turns: int, endgame: int = ENDGAME_LIMIT) -> int:
@@ -79,8 +87,7 @@ def decide(sweeper, game, candidates, turn: int, alternatives: int = 5, endgame:
 
     if kind is not None:
         ranked = by_icf(cands, game.icf)
-        reasons = _UNIFORM_REASONS if getattr(game, "uniform_prior", False) else _REASONS
-        reason = reasons[kind].format(turn=turn, m=m)
+        reason = endgame_reason(kind, turn, m, bool(getattr(game, "uniform_prior", False)))
         alts = tuple(choice(i) for i in ranked[1 : 1 + alternatives])
         return Decision(choice(ranked[0]), reason, m, alts)
     idx, _ = sweeper.top(cands, 1 + alternatives)
@@ -88,4 +95,4 @@ def decide(sweeper, game, candidates, turn: int, alternatives: int = 5, endgame:
     # the last bits)
     best = choice(int(idx[0]))
     alts = tuple(choice(int(i)) for i in idx[1:])
-    return Decision(best, f"maximum entropy over {m} candidates", m, alts)
+    return Decision(best, Message(f"maximum entropy over {m} candidates", "reason.entropy", m=m), m, alts)

@@ -174,8 +174,8 @@ def _stamp_path(npy_path: Path) -> Path:
     return npy_path.with_suffix(".verified.json")
 
 
-BLOCK_BYTES = 1 << 22  # 4 MiB per checksummed block: a damaged block is named, and a long-lived
-# process re-verifies one block at a time
+BLOCK_BYTES = 1 << 22  # 4 MiB per checksummed block: the load's warning names a damaged block. A
+# layout is checked when a process loads it, once: a long-lived one (a server) does not check it again
 
 
 def block_checksums(buffer, block: int = BLOCK_BYTES) -> list[int]:
@@ -243,6 +243,9 @@ def _checked(npy_path: Path, meta: dict) -> str | None:
     key = _verified_key(npy_path, identity, meta.get("checksum"))
     if identity is not None and key in _verified:
         return None
+    wrong_size = _size_problem(identity, meta)
+    if wrong_size:  # before reading a byte: a huge (or sparse) file in its place costs nothing
+        return wrong_size
     bad = _bad_blocks(npy_path, meta)
     if bad is None:
         return "unreadable"
@@ -254,6 +257,18 @@ def _checked(npy_path: Path, meta: dict) -> str | None:
         return f"its checksum does not match: {mib} MiB block{'s' if len(bad) > 1 else ''} {where}"
     _verified[key] = True
     return None
+
+
+def _size_problem(identity: list | None, meta: dict) -> str | None:
+    """What is wrong with the file's size (from its `_file_identity`), when the metadata's block
+    checksums say what it must be (n blocks: over n - 1 and at most n blocks); None otherwise."""
+    blocks = meta.get("blocks") if isinstance(meta.get("blocks"), dict) else {}
+    block, crcs = blocks.get("size"), blocks.get("crc32")
+    if identity is None or not isinstance(block, int) or block <= 0 or not isinstance(crcs, list) or not crcs:
+        return None
+    if (len(crcs) - 1) * block < identity[0] <= len(crcs) * block:
+        return None
+    return f"its size, {identity[0]:,} bytes, is not the size it was written with"
 
 
 _ahead: dict = {}  # layout path -> the thread checking it ahead of its load (verify_ahead)

@@ -26,6 +26,11 @@ For one guess the metrics are (the keys of :func:`metrics_row`):
   the candidates);
 * ``candidates``: ``N``.
 
+`guess_metrics` (``termo partition``) adds ``wins``, the number of candidates the guess wins
+against, and ``expected_unsolved``, ``expected_remaining`` without the winning group (the
+answers *still unsolved* after the guess, the reading of ``termo tree build --remaining
+unsolved``): 0 when the guess wins against every candidate.
+
 Counts are vectorised over probes: for a block of probes, the codes ``M[block, S]`` go through the
 backend's ``row_histogram`` (NumPy: one ``bincount`` over ``row * n_patterns + code``), in blocks
 of about :data:`CELLS` histogram or code cells, so big games (Nerdle Classic: 17,723 probes x
@@ -50,6 +55,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from backends import get_backend, host
+from backends.host_ops import search as host_search
 from termo.core.errors import TermoError
 
 CRITERIA = ("entropy", "minimax", "remaining")
@@ -75,12 +81,13 @@ class State:
         """The prior restricted to the candidates and renormalised (the engine's own weights)."""
         xp = host().xp
         cand = xp.asarray(self.candidates, dtype=xp.int64)
-        return host().state_weights(xp.asarray(self.prior, dtype=xp.float64), cand)
+        return host_search.state_weights(xp.asarray(self.prior, dtype=xp.float64), cand)
 
 
-def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) -> State:
+def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None, prior=None) -> State:
     """The state after ``history`` (items ``guess:colours``, replayed strictly by
-    :class:`termo.engine.session.Session`); TermoError for a bad item or a history that ends in a win."""
+    :class:`termo.engine.session.Session`); TermoError for a bad item or a history that ends in a win.
+    ``prior``: the question's `termo.core.prior.Prior` when the caller has it (else made at ``t``)."""
     from termo.core.prior import Prior
     from termo.engine.session import Session
 
@@ -92,7 +99,7 @@ def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) 
         raise TermoError("the history ends with a win: no candidates are left to split", "partition.won")
     xp = host().xp
     cand = xp.asarray(session.candidates, dtype=xp.int64)
-    return State(game, cand, float(t), Prior.from_icf(game.icf, t).weights, items or tuple(session.history()))
+    return State(game, cand, float(t), Prior.at(game.icf, t, prior).weights, items or tuple(session.history()))
 
 
 def sweeper_for(state: State):
@@ -219,7 +226,7 @@ def codes_entropy(state: State, codes) -> float:
     m = int(codes.shape[0])
     matrix_t = hx.reshape(hx.asarray(codes, dtype=hx.int64), (m, 1))
     sub_prior = hx.take(hx.asarray(state.prior, dtype=hx.float64), state.candidates)
-    return host().probe_entropy(matrix_t, hx.arange(m, dtype=hx.int64), sub_prior, 0, state.game.n_patterns)
+    return host_search.probe_entropy(matrix_t, hx.arange(m, dtype=hx.int64), sub_prior, 0, state.game.n_patterns)
 
 
 def codes_stats(state: State, codes) -> dict:
@@ -245,6 +252,7 @@ def codes_stats(state: State, codes) -> dict:
         "sum_sq": sum_sq,
         "weighted": weighted,
         "wins": won > 0,
+        "won": won,
     }
 
 
@@ -278,6 +286,8 @@ def guess_metrics(state: State, text: str) -> tuple[dict, tuple[str, ...]]:
     row["in_probe_list"] = guess.probe is not None
     row["t"] = state.t
     row["game"] = state.game.label
+    row["wins"] = s["won"]  # the candidates this guess wins against (several under Nerdle's commutative rule)
+    row["expected_unsolved"] = (s["sum_sq"] - s["won"]) / state.n if state.n else 0.0  # the won ones left out
     return row, off_list_warnings(state.game, guess)
 
 

@@ -21,7 +21,13 @@ from __future__ import annotations
 import dataclasses
 
 from termo.core.decision import Choice, Decision
-from termo.engine import level1, level2, level3
+from termo.core.messages import Message, with_note
+from termo.engine import level1, level2, level3, tree_search
+
+
+def expected_reason(value: float) -> Message:
+    """Level 3's reason: the lowest expected number of guesses, ``value``, coded for the catalogue."""
+    return Message(f"lowest expected number of guesses ({value:.3f})", "reason.expected", expected=float(value))
 
 
 class Strategy:
@@ -63,7 +69,7 @@ class LetterFrequency(Strategy):
     def decide(self, cands, turn: int, hard=None) -> Decision:
         members = set(cands)
         return level1.decide(self.letters, cands, lambda i: self.solver.choice(i, cands, members=members),
-                             self.solver.alternatives)
+                             self.solver.alternatives, unit=self.solver.game.unit)
 
     def decide_many(self, states, turns) -> list[int]:
         return [level1.best(self.letters, s) for s in states]
@@ -101,7 +107,9 @@ class Entropy(Strategy):
         top = hard.top(solver.sweeper, cands, 1 + solver.alternatives)
         members = set(cands)
         choices = [solver.choice(i, cands, members=members) for i in top]
-        reason = f"maximum entropy over {len(cands)} candidates (hard mode: among the {hard.count} legal guesses)"
+        m, legal = len(cands), hard.count
+        reason = Message(f"maximum entropy over {m} candidates (hard mode: among the {legal} legal guesses)",
+                         "reason.entropy_hard", m=m, legal=legal)
         return Decision(choices[0], reason, len(cands), tuple(choices[1:]))
 
     def decide_many(self, states, turns) -> list[int]:
@@ -181,8 +189,7 @@ class ExpectedGuesses(Strategy):
             return self.fallback.plain(cands, 1)
         members = set(cands)
         choices = [solver.choice(g, cands, None, c, members) for g, c in ranked[: 1 + solver.alternatives]]
-        reason = f"lowest expected number of guesses ({ranked[0][1]:.3f})"
-        return Decision(choices[0], reason, m, tuple(choices[1:]))
+        return Decision(choices[0], expected_reason(ranked[0][1]), m, tuple(choices[1:]))
 
     def decide_hard(self, cands, turn: int, hard) -> Decision:
         """Level 3 in hard mode: the root beam is the first K allowed probes of the §5.2 order
@@ -196,14 +203,14 @@ class ExpectedGuesses(Strategy):
         best = int(tree.best[sid])
         if best not in guesses:
             guesses.append(best)
-        job = level3.PairJob(sid, guesses, level3.rounds_left(turn, solver.game.max_turns), solver.depth)
+        job = tree_search.PairJob(sid, guesses, level3.rounds_left(turn, solver.game.max_turns), solver.depth)
         tree.run([job])
         if not level3.ranked_costs(job):
             return self.fallback.decide_hard(cands, 1, hard)
         d = self.decision(job, cands)
-        note = (f"hard mode: this guess among the {hard.count} legal ones; later turns searched without "
-                "the restriction, so E is an estimate")
-        return dataclasses.replace(d, reason=f"{d.reason} ({note})")
+        note = Message(f"hard mode: this guess among the {hard.count} legal ones; later turns searched without "
+                       "the restriction, so E is an estimate", "note.hard_level3", legal=hard.count)
+        return dataclasses.replace(d, reason=with_note(d.reason, note))
 
     def decide_many(self, states, turns) -> list[int]:
         solver = self.solver

@@ -31,6 +31,9 @@ def lower(word: str) -> str:
 # Latin letters drawn like a Cyrillic one (a Russian word typed with a Latin "o" looks right)
 LATIN_LOOKALIKES = {"a": "а", "b": "в", "c": "с", "e": "е", "h": "н", "k": "к", "m": "м", "o": "о",
                     "p": "р", "t": "т", "x": "х", "y": "у"}
+# and Cyrillic letters drawn like a Latin one (a Cyrillic keyboard's "о" in a Termo word)
+CYRILLIC_LOOKALIKES = {"а": "a", "с": "c", "е": "e", "о": "o", "р": "p", "х": "x", "у": "y", "і": "i", "ј": "j",
+                       "ѕ": "s"}
 
 @dataclass(frozen=True)
 class Game:
@@ -213,6 +216,11 @@ class Game:
                                   {"word": norm, "char": ch, "cyrillic": twin, "game": self.name})
             return TermoError(f"{norm!r}: {ch!r} is a Latin letter; {title} is played with Cyrillic letters",
                               "guess.latin", {"word": norm, "char": ch, "game": title})
+        twin = CYRILLIC_LOOKALIKES.get(ch.lower()) if self.unit == "letters" and not cyrillic else None
+        if twin is not None and twin in self.alphabet:
+            return TermoError(f"{norm!r}: {ch!r} is a Cyrillic letter that looks like the Latin {twin!r}; "
+                              f"type the Latin one", "guess.cyrillic_lookalike",
+                              {"word": norm, "char": ch, "latin": twin, "game": self.name})
         if self.unit == "letters":
             return TermoError(f"{norm!r}: {ch!r} is not a symbol of {title} (use {self._symbols_hint()})",
                               "guess.letter", {"word": norm, "char": ch, "game": title})

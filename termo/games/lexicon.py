@@ -29,10 +29,15 @@ RAW_CONJUGATIONS_FILE = "fserb_conjugacoes.txt"
 
 
 def _read_lines(path: Path) -> list[str]:
+    """The lines of a file (a shipped one checked against the data manifest, `termo.core.manifest`)."""
+    from termo.core.manifest import read_checked
+
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return read_checked(path).decode("utf-8").splitlines()
     except OSError as err:
         raise TermoError(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise TermoError(f"{path} is damaged: not UTF-8 text") from None
 
 
 def five_letter_words(lines) -> set[str]:

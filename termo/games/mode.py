@@ -62,10 +62,6 @@ class Mode:
             return self.key
         return self.game.label if self.boards == 1 else f"{self.game.label}-x{self.boards}"
 
-    @property
-    def is_single(self) -> bool:
-        return self.boards == 1
-
     def summary(self) -> dict:
         """Plain data for a listing (``termo games --json``): the mode's name and title, its base
         game, boards and shared turn limit, then the base game's sizes as the boards play them."""

@@ -92,11 +92,19 @@ def code_files() -> list[Path]:
 
 def signature(variant: str, sources: Iterable[Path]) -> str:
     """The key of a record: ``variant`` (the game and the options that change its lists) and a
-    hash of the source files' bytes, the code's bytes, the Unicode version and :data:`FORMAT`."""
+    hash of the source files' bytes, the code's bytes, the Unicode version and :data:`FORMAT`.
+    Each source's digest is checked against the data manifest (`termo.core.manifest`): a
+    damaged shipped list raises `TermoError` naming it, whether or not a record exists."""
+    from termo.core.manifest import check
+
     digest = hashlib.sha256(f"{FORMAT}\n{variant}\n{unicodedata.unidata_version}\n".encode("utf-8"))
-    for path in [*sources, *code_files()]:
+    sources = list(sources)
+    for number, path in enumerate([*sources, *code_files()]):
         digest.update(f"{Path(path).name}\n".encode("utf-8"))
-        digest.update(hashlib.sha256(Path(path).read_bytes()).digest())
+        own = hashlib.sha256(Path(path).read_bytes())
+        if number < len(sources):  # a shipped list: the bytes the manifest lists (TermoError otherwise)
+            check(path, sha256=own.hexdigest())
+        digest.update(own.digest())
     return f"{variant}:{digest.hexdigest()}"
 
 

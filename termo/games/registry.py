@@ -45,7 +45,7 @@ def resolve_name(name: str | None = None) -> str:
         shown = str(raw)[:40]
         raise TermoError(f"unknown game {shown!r}; choose one of: {', '.join(GAME_NAMES)} "
                          f"(modes: {', '.join(MODE_NAMES)})", "game.unknown",
-                         {"name": shown, "choices": list(GAME_NAMES)})
+                         {"name": shown, "choices": list(GAME_NAMES + MODE_NAMES)})
     return key
 
 
@@ -147,16 +147,8 @@ def get_mode(name: str | None = None, **options):
     from termo.games.mode import Mode
 
     key = mode_name(name)
-    if key is None:
-        try:
-            return Mode.single(get_game(name, **options))
-        except TermoError as err:
-            if err.code != "game.unknown":
-                raise
-            shown = str(_raw(name))[:40]
-            choices = list(GAME_NAMES + MODE_NAMES)
-            raise TermoError(f"unknown game or mode {shown!r}; choose one of: {', '.join(choices)}",
-                             "game.unknown", {"name": shown, "choices": choices}) from None
+    if key is None:  # a game (an unknown name: `resolve_name`'s line, which lists the modes too)
+        return Mode.single(get_game(name, **options))
     base, boards, turns, title, fixed = _MODES[key]
     return Mode(get_game(base, **{**options, **dict(fixed)}), boards, turns, key=key, title=title)
 

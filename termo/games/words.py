@@ -17,11 +17,16 @@ def letters_only(norm: str) -> str | None:
 
 
 def read_words(path: Path) -> list[str]:
-    """Non-empty stripped lines of a shipped word list."""
+    """Non-empty stripped lines of a shipped word list (its bytes checked against the data
+    manifest, `termo.core.manifest`)."""
+    from termo.core.manifest import read_checked
+
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_checked(path).decode("utf-8").splitlines()
     except OSError as err:
         raise TermoError(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise TermoError(f"{path} is damaged: not UTF-8 text") from None
     return [line.strip() for line in lines if line.strip()]
 
 

@@ -5,7 +5,9 @@ The CLI reads its options as text (``--level 3``, ``--t inf``), the web app as J
 (an integer or its text, a number or its text), so one bad value gets one message, whichever
 front end it came through, and a good one the same request:
 
-- `load_game`: the game of a request (`termo.games.get_game`);
+- `load_game`: the game of a request (`termo.games.get_game`); `load_mode`: a game or a mode of
+  several boards (a game is the mode of one board: `termo.games.get_mode`), for the commands that
+  play either;
 - `parse_int` / `check_int`: an integer option within its bounds; `parse_seconds` /
   `check_seconds`: a time budget;
 - `parse_t`: a prior temperature (a positive number, or ``inf``); `as_float`: an integer as a number;
@@ -33,6 +35,13 @@ def load_game(name: str | None = None, extended: bool = False, strict: bool = Fa
     from termo.games import get_game
 
     return get_game(name, extended=extended, strict=strict)
+
+
+def load_mode(name: str | None = None, extended: bool = False, strict: bool = False):
+    """The game or mode a request names, as a `termo.games.mode.Mode` (one board for a game)."""
+    from termo.games import get_mode
+
+    return get_mode(name, extended=extended, strict=strict)
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -109,14 +118,34 @@ def parse_t(value) -> float:
     return parse_temperature(_text(value) if isinstance(value, bool) else value)
 
 
+def parse_loss(value) -> float:
+    """``--loss``: what an answer not found within the tries costs, in guesses beyond them: a
+    number of at least 0, or ``inf`` (every answer must be found); None: level 3's 7."""
+    if value is None:
+        from termo.engine.tree_search import LOSS_COST
+
+        return LOSS_COST
+    value = as_float(value)
+    try:
+        cost = float(str(value).strip()) if not isinstance(value, bool) else math.nan
+    except ValueError:
+        cost = math.nan
+    if not cost >= 0:
+        raise TermoError(f"loss must be a cost of at least 0 guesses or inf, not {_text(value)[:40]!r}")
+    return cost
+
+
 # ----------------------------------------------------------------------------- the configuration
 
 
-def parse_config(level, t, beam, depth, opener: str = "default", backend=None, hard: bool = False, game=None):
+def parse_config(level, t, beam, depth, opener: str = "default", backend=None, hard: bool = False, game=None,
+                 objective: str = "finish"):
     """Check the options and build a `termo.interface.suggest.Config` (TermoError on a bad value);
-    with ``game``, also the bounds the game sets (`Config.check_game`: ``--beam`` at most its
-    probes, ``--depth`` at most its tries minus one), before any work starts. Numbers may be
-    given as numbers or as their text."""
+    with ``game`` (a game, or a mode of several boards), also what its solvers take and the
+    bounds the game sets (`Config.check_mode`: the levels, objectives and options of its family;
+    ``--beam`` at most its probes, ``--depth`` at most its tries minus one), before any work
+    starts. Numbers may be given as numbers or as their text."""
+    from termo.interface.positions import as_mode
     from termo.interface.suggest import Config
 
     lvl = parse_int("level", level, 1)
@@ -133,12 +162,14 @@ def parse_config(level, t, beam, depth, opener: str = "default", backend=None, h
         opener=opener,
         backend=backend,
         hard=bool(hard),
+        objective=str(objective).strip().lower(),
     )
     if game is not None:
         try:
-            config.check_game(game)
+            config.check_mode(as_mode(game))
         except TermoError as err:
-            raise err.reworded(f"--{err}") from None
+            text = str(err)
+            raise (err if text.startswith("--") else err.reworded(f"--{text}")) from None
     return config
 
 

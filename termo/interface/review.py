@@ -48,7 +48,7 @@ def review_request(name: str | None = None, items=(), *, answer: str | None = No
     module docstring). ``t``: the prior temperature; ``loss``: a loss's cost in guesses (one
     board; default 7, ``inf``: every answer must be found); ``objective``: a mode's; ``nodes``:
     the exact search's budget per turn (states); ``number``: the puzzle number in the text."""
-    from termo.interface.requests import parse_int, parse_t
+    from termo.interface.requests import parse_int, parse_loss, parse_t
 
     if share_text is not None and len(share_text) > SHARE_TEXT_LIMIT:
         raise TermoError(f"the share text is too long: {len(share_text):,} characters, at most {SHARE_TEXT_LIMIT:,}")
@@ -61,6 +61,9 @@ def review_request(name: str | None = None, items=(), *, answer: str | None = No
     if is_mode and hard:
         raise TermoError(f"hard mode is for one board; {key} has several")
     number = None if number is None else parse_int("number", number, 0)
+    temperature, cost = parse_t(t), parse_loss(loss)  # checked with --share too: a bad option is refused
+    budget = None if nodes is None else parse_int("nodes", nodes, 1, 100_000_000)
+    objective = _objective(objective, key, is_mode)
     rounds = game_rounds(target, is_mode, list(items or ()), answer, grid)
     rows = checked_rows(target, is_mode, rounds, hard)
     text = _share(key, target, is_mode, rows, hard, number)
@@ -69,8 +72,6 @@ def review_request(name: str | None = None, items=(), *, answer: str | None = No
             raise TermoError("the game is not over: a share text is written once every board is solved or the tries "
                              "are used up")
         return {"game": key, "share": text}
-    temperature = parse_t(t)
-    budget = None if nodes is None else parse_int("nodes", nodes, 1, 100_000_000)
     if is_mode:
         from termo.analysis.review import review_mode
 
@@ -78,26 +79,25 @@ def review_request(name: str | None = None, items=(), *, answer: str | None = No
     else:
         from termo.analysis.review import review_game
 
-        data = review_game(target, rounds, hard=hard, t=temperature, loss=parse_loss(loss), nodes=budget,
+        data = review_game(target, rounds, hard=hard, t=temperature, loss=cost, nodes=budget,
                            first_nodes=budget, backend=backend)
     data["history"] = [_item(guess, patterns, is_mode) for guess, patterns in rounds]
     data["share"] = text
     return data
 
 
-def parse_loss(value) -> float:
-    """A loss's cost in guesses: a number of at least 0, or ``inf`` (None: level 3's 7)."""
-    from termo.engine.level3 import LOSS_COST
+def _objective(objective, key: str, is_mode: bool) -> str:
+    """A mode's objective (finish, score or win); one board: finish only."""
+    name = str(objective).strip().lower()
+    if not is_mode:
+        if name != "finish":
+            from termo.interface.suggest import objective_refused
 
-    if value is None:
-        return LOSS_COST
-    try:
-        cost = float(str(value).strip())
-    except ValueError:
-        raise TermoError(f"--loss takes a cost of at least 0 guesses or inf, not {str(value)[:40]!r}") from None
-    if math.isnan(cost) or cost < 0:
-        raise TermoError(f"--loss takes a cost of at least 0 guesses or inf, not {str(value)[:40]!r}")
-    return cost
+            raise objective_refused(str(objective), key)
+        return name
+    from termo.engine.multi.level2 import Objective
+
+    return Objective(name).name
 
 
 def _read_grid(text: str, key: str, target, is_mode: bool):
@@ -150,7 +150,7 @@ def game_rounds(target, is_mode: bool, items: list, answer, grid) -> list:
 
 def _parse_item(item: str, target, is_mode: bool):
     if is_mode:
-        from termo.interface.modes import parse_turn
+        from termo.interface.positions import parse_turn
 
         return parse_turn(item, target.boards)
     from termo.engine.session import parse_history_item

@@ -1,16 +1,22 @@
-"""What to play next: the library behind `termo suggest`, `termo opener` and `termo play`.
+"""What to play next: the library behind `termo suggest`, `termo opener` and `termo play`, for a
+game or a mode of several boards (a game is the mode of one board, `termo.games.mode.Mode`).
 
-`Advisor` holds the solvers of one configuration (level, temperature, beam, depth, backend) and
-answers "what now?" for a candidate set with the configured level at every candidate count
-(level 3 searches even the largest sets; ``progress(done, total)`` follows the search). With no
-round played yet the answer is the opener: the default one (`tarso`, like the reference
-interface) or the optimum of the configuration.
+`Advisor` holds the solvers of one configuration (level, temperature, beam, depth, objective,
+backend) and answers "what now?" for a position (`termo.interface.positions`). The code forks
+once, where the solver is chosen (`_make_solver`): one board is the game's `Solver` behind the
+opener book; several are `termo.engine.multi.factory.multi_solver`. What each family takes is
+declared by it (`supports`, a `termo.core.supports.Supports`): an option it does not support is
+refused with one line (`Config.check_mode`). One board: the configured level answers at every
+candidate count (level 3 searches even the largest sets; ``progress(done, total)`` follows the
+search); with no round played yet the answer is the opener, the default one (`tarso`, like the
+reference interface) or the optimum of the configuration.
 In hard mode (``Config(hard=True)``, `termo.engine.hard_mode`) the session rejects illegal guesses and
 the suggestion is a legal guess; the opener is unchanged (every first guess is legal).
 
-`suggest()` and `opener_report()` return plain data: the keys of `Decision.as_dict()`
-(``candidates, word, bits, expected, is_candidate, reason, alternatives``); the opener report
-has the same keys without ``candidates``.
+`suggest()` and `opener_report()` return plain data: the keys of `Decision.as_dict()` (one board:
+``candidates, word, bits, expected, is_candidate, reason, alternatives``; several: ``mode, turn,
+turns``, then ``level, objective, word, bits, p_solve, expected, reason, alternatives``, then
+``boards``); the opener report has the one-board keys without ``candidates``.
 """
 
 from __future__ import annotations
@@ -21,10 +27,13 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from termo.core.errors import TermoError
+from termo.core.messages import Message, with_note
 from termo.core.prior import check_temperature, t_label
+from termo.interface.positions import as_mode, position
 
 LEVELS = (1, 2, 3)
 OPENERS = ("default", "optimal")
+OBJECTIVES = ("finish", "score", "win")  # what a solver may minimise (one board: finish, its expected guesses)
 
 Progress = Callable[[int, int], None]
 
@@ -44,6 +53,7 @@ class Config:
     opener: str = "default"  # "default" (the game's interface opener) or "optimal"
     backend: str | None = None
     hard: bool = False  # hard mode: greens stay in place, revealed letters are reused
+    objective: str = "finish"  # several boards: finish, score or win (one board: finish)
 
     def __post_init__(self):
         if self.level not in LEVELS:
@@ -58,6 +68,29 @@ class Config:
         if self.opener not in OPENERS:
             raise TermoError(f"opener must be 'default' or 'optimal', not {self.opener!r}", "option.opener",
                              {"value": self.opener})
+        if self.objective not in OBJECTIVES:
+            raise TermoError(f"unknown objective {self.objective!r}; choose one of: {', '.join(OBJECTIVES)}",
+                             "objective.unknown", {"name": str(self.objective)[:40], "choices": list(OBJECTIVES)})
+
+    def check_mode(self, mode) -> None:
+        """Raise TermoError when ``mode`` (a game is the mode of one board) cannot take this
+        configuration: a level, an objective or an option its solvers do not support
+        (`supports`), or a search that asks more of its game than it has (`check_game`)."""
+        family = supports(mode)
+        name = mode.label
+        if mode.boards > 1 and self.level not in family.levels:
+            raise TermoError(f"--level for a mode of several boards is {family.level_text()}, not {self.level}",
+                             "level.mode", {"level": str(self.level)})
+        unsupported = [flag for flag, given, key in (
+            ("--hard", self.hard, "hard"), ("--opener optimal", self.opener != "default", "opener_choice"),
+            ("--beam", self.beam != Config.beam, "search_options"),
+            ("--depth", self.depth != Config.depth, "search_options")) if given and not getattr(family, key)]
+        if unsupported:
+            raise refused(unsupported[0], name)
+        if self.objective not in family.objectives:
+            raise objective_refused(self.objective, name)
+        if family.search_options:
+            self.check_game(mode.game)
 
     def check_game(self, game) -> None:
         """Raise TermoError when the search asks more of ``game`` than it has: a beam of more
@@ -90,12 +123,66 @@ class Config:
         return text
 
 
+def answered_at_once(mode, config: Config, history) -> bool:
+    """Whether the answer to ``history`` is read from a book rather than searched: the interface
+    opener of one board (no round played, the default opener: `termo.book.openers.default_opener`
+    never searches), or the kept first move of several boards (`termo.book.boards`)."""
+    if history:
+        return False
+    if mode.boards == 1:
+        return config.opener == "default"
+    from termo.book.boards import has_first_move
+
+    return has_first_move(mode, config.level, config.objective, config.t)
+
+
+def import_solvers() -> None:
+    """Import the solvers of one board and several and the opener books ahead of the first
+    question (a server's worker does it while nobody waits)."""
+    import termo.book.boards  # noqa: F401
+    import termo.book.openers  # noqa: F401
+    import termo.engine.multi.factory  # noqa: F401
+    import termo.engine.solver  # noqa: F401
+
+
+def objective_refused(objective: str, name: str) -> TermoError:
+    """The one line for ``--objective`` other than finish on the one board of ``name``."""
+    return TermoError(f"--objective {objective} is for a mode of several boards; {name} has one board (its "
+                      f"solvers minimise the expected number of guesses)", "option.objective_boards",
+                      {"objective": objective, "game": name})
+
+
+def refused(flag: str, name: str) -> TermoError:
+    """The one line for an option of one board asked of the mode ``name`` of several."""
+    key = flag.lstrip("-").split()[0].replace("-", "_")  # --opener optimal -> opener
+    return TermoError(f"{flag} is for one board; {name} has several (see docs/modes.md)", "option.one_board",
+                      {"option": key, "mode": name})
+
+
+def supports(mode):
+    """What the solvers of ``mode`` take (`termo.core.supports.Supports`): the one-board family's
+    declaration, or the several-board one's."""
+    if mode.boards == 1:
+        from termo.engine.factory import SUPPORTS
+    else:
+        from termo.engine.multi.factory import SUPPORTS
+    return SUPPORTS
+
+
 def _make_solver(game, level, config: Config):
+    """The one fork between one board and several: the solver of ``game`` (a game, or a mode) at ``level``."""
+    mode = as_mode(game)
+    if mode.boards > 1:
+        from termo.book.boards import BoardsBook
+        from termo.engine.multi.factory import multi_solver
+
+        return BoardsBook(multi_solver(mode, level=level, objective=config.objective, backend=config.backend,
+                                       t=config.t))
     from termo.book.openers import Book
     from termo.engine.solver import Solver
 
     return Book(Solver(
-        game,
+        mode.game,
         level=level,
         t=config.t,
         beam=config.beam,
@@ -106,28 +193,62 @@ def _make_solver(game, level, config: Config):
 
 def _search_progress(solver, progress: Progress | None):
     """A context in which ``solver``'s level-3 searches report to ``progress(done, total)``
-    (`termo.engine.level3.TreeSearch.reporting`); a no-op for other levels and for solvers without a
+    (`termo.engine.tree_search.TreeSearch.reporting`); a no-op for other levels and for solvers without a
     search tree (test fakes)."""
     if progress is None or getattr(solver, "level", None) != 3 or getattr(solver, "tree", None) is None:
         return contextlib.nullcontext()
     return solver.tree.reporting(progress)
 
 
-class Advisor:
-    """The solvers of one configuration, created lazily and reused between questions.
+def _boards_decision(solver, state, progress: Progress | None):
+    """``solver.decide(state)`` of several boards; ``progress(done, total)`` reaches a solver
+    whose ``decide`` takes one, or one that keeps it as its ``progress`` attribute (for this call)."""
+    import inspect
 
-    `solver_factory(game, level, config)` builds a solver (tests pass a fake one); by default it
-    is `termo.engine.solver.Solver`.
+    try:
+        takes = "progress" in inspect.signature(solver.decide).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin or a C callable
+        takes = False
+    if progress is None or (not takes and not hasattr(solver, "progress")):
+        return solver.decide(state)
+    if takes:
+        return solver.decide(state, progress=progress)
+    before = solver.progress
+    solver.progress = progress
+    try:
+        return solver.decide(state)
+    finally:
+        solver.progress = before
+
+
+class Advisor:
+    """The solvers of one configuration for a game or a mode, created lazily and reused between
+    questions.
+
+    `solver_factory(game, level, config)` builds a solver (tests pass a fake one; several boards:
+    ``solver_factory(mode, level, config)``); by default
+    `_make_solver`: the game's `termo.engine.solver.Solver` behind the opener book, or the
+    several-board solver.
     """
 
     def __init__(self, game, config: Config | None = None, solver_factory=None, tree=None):
-        self.game = game
+        self.mode = as_mode(game)
+        self.game = self.mode.game
         self.config = config or Config()
-        self.config.check_game(game)
+        self.config.check_mode(self.mode)
         self._factory = solver_factory or _make_solver
         self._solvers: dict[int, object] = {}
         self._tree_spec = tree  # None/False: live only; "auto": a stored tree; a Tree or a file
         self._tree = _UNSET
+
+    @property
+    def supports(self):
+        """What this advisor's solvers take (`supports`)."""
+        return supports(self.mode)
+
+    def refused(self, flag: str) -> TermoError:
+        """The error of an option this mode's solvers do not take (``--tree`` on several boards)."""
+        return refused(flag, self.mode.label)
 
     @property
     def tree(self):
@@ -145,6 +266,10 @@ class Advisor:
     def _resolve_tree(self, spec):
         if spec is None or spec is False:
             return None
+        if not self.supports.trees:
+            if isinstance(spec, str) and spec == "auto":
+                return None
+            raise self.refused("--tree")
         config, game = self.config, self.game
         if isinstance(spec, str) and spec == "auto":
             if config.opener != "default" or not getattr(game, "default_opener", None):
@@ -167,7 +292,8 @@ class Advisor:
     def solver(self, level: int | None = None):
         level = self.config.level if level is None else level
         if level not in self._solvers:
-            self._solvers[level] = self._factory(self.game, level, self.config)
+            board = self.game if self.mode.boards == 1 else self.mode  # a factory is given the game, or the mode
+            self._solvers[level] = self._factory(board, level, self.config)
         return self._solvers[level]
 
     def decide(self, candidates, turn: int, allowed=None, progress: Progress | None = None):
@@ -190,20 +316,25 @@ class Advisor:
             optimal = self.config.opener == "optimal"
         decision = self.solver().opener(optimal=optimal, progress=progress)
         if self.config.hard if hard is None else hard:
-            note = "hard mode changes nothing here: every first guess is legal"
-            decision = dataclasses.replace(decision, reason=f"{decision.reason} ({note})")
+            note = Message("hard mode changes nothing here: every first guess is legal", "note.hard_opener")
+            decision = dataclasses.replace(decision, reason=with_note(decision.reason, note))
         return decision
 
-    def next_move(self, session, progress: Progress | None = None):
-        """The `Decision` for a `termo.engine.session.Session` (the opener before any round)."""
-        return self.move(session, progress=progress)[0]
+    def position(self, hard: bool | None = None):
+        """An empty position of this advisor's mode (`termo.interface.positions.position`)."""
+        return position(self.mode, hard=self.config.hard if hard is None else hard)
 
-    def move(self, session, progress: Progress | None = None):
-        """``(Decision, source)`` for a session: ``source`` is ``{"source": "tree", "tree":
-        method}`` when the stored tree answered (the rounds so far are on its path: instant,
-        no search); ``{"source": "live"}`` when a tree serves this configuration but the live
-        search answered (the opener, or the player left the tree); ``{}`` when no tree is in
-        play (the plain-data contract of a configuration without a tree is unchanged)."""
+    def move(self, where, progress: Progress | None = None):
+        """``(Decision, source)`` for a position (`termo.interface.positions`) or a one-board
+        `termo.engine.session.Session`. Several boards: the solver's decision, ``source`` {}.
+        One board: ``source`` is ``{"source": "tree", "tree": method}`` when the stored tree
+        answered (the rounds so far are on its path: instant, no search); ``{"source": "live"}``
+        when a tree serves this configuration but the live search answered (the opener, or the
+        player left the tree); ``{}`` when no tree is in play (the plain-data contract of a
+        configuration without a tree is unchanged)."""
+        if getattr(where, "boards", 1) > 1:
+            return _boards_decision(self.solver(), where.state, progress), {}
+        session = getattr(where, "session", where)
         hard = self.config.hard or getattr(session, "hard", False)
         live = {"source": "live"} if self.tree is not None else {}
         if not session.rounds:
@@ -228,8 +359,9 @@ class Advisor:
         choice = tree_move(tree, self.game, history, session.candidate_list(), session.matrix())
         if choice is None:
             return None
-        reason = (f"the stored {tree.method} tree's move (instant, no search): "
-                  f"{choice.expected:.3f} guesses expected from here on its path")
+        reason = Message(f"the stored {tree.method} tree's move (instant, no search): "
+                         f"{choice.expected:.3f} guesses expected from here on its path", "reason.tree",
+                         expected=choice.expected)
         return Decision(choice, reason, session.n_candidates, ()), {"source": "tree", "tree": tree.method}
 
 
@@ -245,85 +377,83 @@ def suggest(
     *,
     backend: str | None = None,
     hard: bool = False,
+    objective: str = "finish",
     progress: Progress | None = None,
     on_warning: Callable[[str], None] | None = None,
     advisor: Advisor | None = None,
     remaining: int | None = None,
     tree=None,
 ) -> dict:
-    """The suggestion after the history items ``guess:pattern`` (none: the opener).
+    """The suggestion after the history items (none: the opener) for ``game``, a game or a mode
+    of several boards (None: ``$TERMO_GAME``, else Termo).
 
-    Returns ``Decision.as_dict()``; where a stored strategy tree serves the configuration
-    (``tree``: ``"auto"``, a file or a `termo.trees.model.Tree`; see `Advisor.tree`) also
-    ``source``: ``"tree"`` (with ``tree``, the tree's method) when the tree answered, else
-    ``"live"``; with ``remaining`` (n >= 1) also the key ``remaining``: the
-    first n candidates (display forms, most probable first, `Session.most_likely`). A history
-    whose last round is a win gives ``{"solved": True, "turn": k, "candidates": 1, "word":
-    <the answer>, "bits": None, "expected": None, "is_candidate": True, "reason": "solved in
-    k/6", "alternatives": []}`` (the key ``solved`` appears only then). With no history the
-    reason says which opener it is and how to ask for the other. Raises TermoError for a bad
-    item, an impossible pattern, a round that leaves no candidate, or a round after a win; in hard mode
-    (``hard``, or the advisor's configuration) also for a guess that breaks the rule of the
-    rounds before it, and the suggestion is a legal guess. Warnings (a word outside the probe
-    list) go to `on_warning`.
+    One board: items ``guess:pattern``; returns ``Decision.as_dict()``; where a stored strategy
+    tree serves the configuration (``tree``: ``"auto"``, a file or a `termo.trees.model.Tree`; see
+    `Advisor.tree`) also ``source``: ``"tree"`` (with ``tree``, the tree's method) when the tree
+    answered, else ``"live"``; with ``remaining`` (n >= 1) also the key ``remaining``: the first n
+    candidates (display forms, most probable first, `Session.most_likely`). A history whose last
+    round is a win gives ``{"solved": True, "turn": k, "candidates": 1, "word": <the answer>,
+    "bits": None, "expected": None, "is_candidate": True, "reason": "solved in k/6",
+    "alternatives": []}`` (the key ``solved`` appears only then). With no history the reason says
+    which opener it is and how to ask for the other. In hard mode (``hard``, or the advisor's
+    configuration) a guess that breaks the rule of the rounds before it is refused, and the
+    suggestion is a legal guess.
+
+    Several boards: items ``guess:p1/.../pB`` (`termo.interface.positions`); returns ``mode``,
+    ``turn`` (the turn to play), ``turns`` (the limit), the decision's keys and ``boards`` (per
+    board: ``board``, ``solved``, ``solved_on``, ``candidates``, ``sample``); a won game has
+    ``solved: True`` and no word.
+
+    Raises TermoError for a bad item, an impossible pattern, a round that leaves no candidate, or
+    a round after a win, and for an option the game's solvers do not take (`Config.check_mode`).
+    Warnings (a word outside the probe list) go to `on_warning`.
     """
-    from termo.engine.session import Session
-
     if game is None:
         from termo.games import get_game
 
         game = get_game(None, extended=extended)
-    config = Config(level=level, t=t, beam=beam, depth=depth, opener=opener, backend=backend, hard=hard)
+    config = Config(level=level, t=t, beam=beam, depth=depth, opener=opener, backend=backend, hard=hard,
+                    objective=objective)
     advisor = advisor or Advisor(game, config, tree=tree)
-    session = Session(game, hard=hard or advisor.config.hard)
-    outcomes = session.replay(history)
-    if on_warning is not None:
-        for outcome in outcomes:
-            for warning in outcome.warnings:
-                on_warning(warning)
-    if session.won:
-        turn = len(session.rounds)
-        data = {"solved": True, "turn": turn, "candidates": 1, "word": session.rounds[-1].guess,
-                "bits": None, "expected": None, "is_candidate": True,
-                "reason": f"solved in {turn}/{game.max_turns}", "alternatives": []}
-        if remaining is not None:
-            data["remaining"] = [data["word"]]
-        return data
-    if session.out_of_turns:
-        played = len(session.rounds)
-        extra = f" ({played} rounds given)" if played > game.max_turns else ""
-        raise TermoError(f"the game is over: all {game.max_turns} tries were played{extra}, there is no "
-                         f"try {played + 1} to suggest", "game.over", {"tries": game.max_turns, "next": played + 1})
-    decision, source = advisor.move(session, progress=progress)
-    data = decision.as_dict()
-    data.update(source)
-    if not session.rounds:
-        data["reason"] = _opener_note(game, data, optimal=advisor.config.opener == "optimal")
-    if remaining is not None:
-        data["remaining"] = session.most_likely(max(int(remaining), 1))
+    where = advisor.position(hard or advisor.config.hard)
+    where.replay(history, on_warning)
+    if where.won:
+        return where.solved_data(remaining)
+    if where.out_of_turns:
+        raise where.over_error()
+    decision, source = advisor.move(where, progress=progress)
+    data = where.answer(decision, source, remaining)
+    if not where.played and where.boards == 1:
+        data["reason"] = _opener_note(advisor.game, data, optimal=advisor.config.opener == "optimal")
     return data
 
 
-def _opener_note(game, data: dict, optimal: bool) -> str:
+def _opener_note(game, data: dict, optimal: bool):
     """The opener's reason, with which opener it is (the game's interface opener or the
     configuration's optimum) and how to ask for the other."""
     reason = data.get("reason", "")
     interface = getattr(game, "default_opener", None)
-    if not interface or "also the optimum" in reason:
+    code = getattr(reason, "code", None)
+    if code == "reason.with_note":  # a hard-mode note on the opener: the note's reason says which opener
+        code = getattr(reason.params.get("reason"), "code", None)
+    if not interface or code == "reason.default_is_optimum":
         return reason
     if optimal:
         if data.get("word") == interface:
             return reason
-        return (f"{reason}; the optimum of this configuration, not the game's interface opener "
-                f"{interface} (--opener default plays {interface})")
+        return Message(f"{reason}; the optimum of this configuration, not the game's interface opener "
+                       f"{interface} (--opener default plays {interface})", "reason.optimum_not_interface",
+                       reason=reason, opener=interface)
     alternatives = data.get("alternatives") or []
-    if reason.startswith("default opener (the fixed first word)") and alternatives:
+    if code == "reason.default_opener" and alternatives:
         # `termo.book.openers.default_opener` lists the optimum first when it is known
         best = alternatives[0]["word"]
-        return (f"{reason}; the game's interface opener, not the optimum of this configuration "
-                f"({best}: --opener optimal plays it, `termo opener` shows it)")
-    return (f"{reason}; the game's interface opener, not necessarily the optimum of this "
-            f"configuration (`termo opener` shows the optimum, --opener optimal plays it)")
+        return Message(f"{reason}; the game's interface opener, not the optimum of this configuration "
+                       f"({best}: --opener optimal plays it, `termo opener` shows it)", "reason.interface_not_optimum",
+                       best=best)
+    return Message(f"{reason}; the game's interface opener, not necessarily the optimum of this "
+                   f"configuration (`termo opener` shows the optimum, --opener optimal plays it)",
+                   "reason.interface_maybe_not_optimum")
 
 
 def opener_report(
@@ -352,49 +482,8 @@ def opener_report(
     out.pop("candidates", None)
     interface = getattr(game, "default_opener", None)
     if interface and out.get("word") != interface:
-        out["reason"] = (f"{out.get('reason', '')}; the optimum of this configuration; the game's "
-                         f"interface opener is {interface} (what `termo suggest` plays first)")
+        reason = out.get("reason", "")
+        out["reason"] = Message(f"{reason}; the optimum of this configuration; the game's interface opener is "
+                                f"{interface} (what `termo suggest` plays first)", "reason.optimum_report",
+                                reason=reason, opener=interface)
     return out
-
-
-def _fmt(value, digits: int) -> str:
-    """``value`` with ``digits`` decimals; a value that rounds to zero prints as 0 (never -0.0000)."""
-    if value is None:
-        return "-"
-    text = f"{value:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
-def format_decision(data: dict, max_alternatives: int = 10, uniform: bool = False) -> list[str]:
-    """Plain-text lines for a decision dict (``suggest``/``opener_report`` output); ``uniform``:
-    the game's prior is uniform, so the candidates are listed in list order, not by likelihood."""
-    lines = []
-    if data.get("solved"):
-        lines.append(f"{data.get('reason', 'solved')}: {data['word']}")
-        return lines
-    if "candidates" in data:
-        n = data["candidates"]
-        lines.append(f"candidates left: {n}")
-    if data.get("remaining"):
-        shown = data["remaining"]
-        more = f" (the first {len(shown)})" if len(shown) < data.get("candidates", len(shown)) else ""
-        lines.append(f"all equally likely, in list order{more}:" if uniform else f"most likely first{more}:")
-        for start in range(0, len(shown), 10):
-            lines.append("  " + " ".join(shown[start:start + 10]))
-    flag = "can be the answer" if data.get("is_candidate") else "cannot be the answer"
-    lines.append(f"suggestion:      {data['word']}  ({flag})")
-    lines.append(f"bits:            {_fmt(data.get('bits'), 4)}")
-    if data.get("expected") is not None:
-        lines.append(f"expected:        {_fmt(data['expected'], 3)} guesses (including this one)")
-    lines.append(f"reason:          {data.get('reason', '')}")
-    alternatives = data.get("alternatives") or []
-    if alternatives:
-        lines.append("alternatives (* = can be the answer):")
-        width = max(len(a["word"]) for a in alternatives[:max_alternatives]) + 1
-        for alt in alternatives[:max_alternatives]:
-            word = alt["word"] + ("*" if alt.get("is_candidate") else "")
-            text = f"  {word:<{width}}  {_fmt(alt.get('bits'), 4)} bits"
-            if alt.get("expected") is not None:
-                text += f"   E {_fmt(alt['expected'], 3)} guesses"
-            lines.append(text)
-    return lines

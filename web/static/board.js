@@ -1,75 +1,46 @@
-/* termo board, part 2 of 2: rendering and input (board-state.js, loaded first, holds the state,
- * its storage and the requests; no framework, no build step, nothing from outside).
+/* termo board, part 2 of 3: rendering and input, for one board or several (board-state.js,
+ * loaded first, holds the state, its storage and the requests; board-layout.js, on a page of
+ * several boards, fits them to the screen; no framework, no build step, nothing from outside).
  *
  * The board is the input. The active row shows the suggestion ghosted; type another guess over
- * it or keep it, set each tile's colour (click: absent -> present -> correct -> absent; an
- * uncoloured tile counts as absent), register the round. The history lives here and travels in
- * every request (POST /api/suggest); the server keeps nothing. A round the server refuses (an
+ * it or keep it (one guess for every board), set each tile's colour (click: absent -> present ->
+ * correct -> absent; an uncoloured tile counts as absent), register the round. On a page of
+ * several boards each board's tiles are coloured on their own; a board that shows all green is
+ * solved: it takes no more rows and is marked. The history lives here and travels in every
+ * request (POST /api/suggest); the server keeps nothing. A round the server refuses (an
  * impossible pattern, no candidate left, a hard-mode violation) is explained and not applied.
  *
- * Stable hooks (used by the browser tests; keep them):
- *   #board[data-game]                the board; focusable (tabindex 0), takes the keys
- *   .row[data-row=i]                 row i (0-based); the active row has data-active="true"
- *   .tile[data-row=i][data-col=j]    tile j of row i; data-letter (its letter), data-state
- *                                    (empty | absent | present | correct: its colour; empty =
- *                                    not coloured), data-ghost="true" while it shows the
- *                                    suggestion, data-cursor="true" on the keyboard's tile
- *   #register #undo #new-game        the buttons
- *   #suggestion[data-word]           the suggested guess; #suggestion-flag, #suggestion-bits,
- *                                    #suggestion-expected, #reason
- *   #candidates-count                the number of candidates left; #candidates-list (li items)
- *   #alternatives tbody tr[data-word] the alternatives (word, bits, expected); click: play it
- *   #opt-level #opt-t #opt-hard #opt-extended (Termo) #opt-strict (Nerdle)   the options
- *   #message                         why a round was not applied, a win, a loss (role=alert)
- *   #status                          "searching… 3 s" while a request runs; data-busy="true"
- *   .row[data-busy="true"]           the active row while its request runs (locked: no typing,
- *                                    no colouring); body[data-busy="true"] likewise
- *   #suggestion-section[data-stale]  "true" while the shown suggestion is being replaced
- *   #notice                          the one note that the first run prepares the search kernels
- *                                    (shown while /api/health says warming, or a request is slow)
- *   #compact                         the phone's one line above the board (word, flag, candidates)
- *   #outcome                         the result in the panel once the game is over
- *   #alternatives-note               why there are no alternatives (a move from the stored strategy)
- *   #opt-contrast                    the high-contrast palette; body[data-contrast="high"]
- *   #game-switcher                   the game select (goes to /{game})
- *   #keyboard .key[data-key]         the on-screen keyboard (Enter, Backspace, symbols); a symbol's
- *                                    data-state: what the registered rounds showed of it, the best
- *                                    of correct > present > absent (empty: not played)
- *   body[data-ready="true"]          set once the first suggestion has arrived
+ * Stable hooks: the element ids and data attributes the browser tests use (tests/browser_board.py,
+ * bench/screenshots.py) are listed in docs/web.md ("Hooks for tests"); keep them. One board is
+ * #board's own rows; several are its .mboard[data-board] and, on a narrow screen, #zoom.
  *
  * Keys (on the board or anywhere outside a form field):
  *   a symbol of the game             types it into the active row (over the ghost)
  *   Backspace                        deletes the last typed symbol
  *   Escape                           back to the suggestion (typed symbols and colours cleared)
- *   ArrowLeft / ArrowRight           chooses a tile (the cursor)
+ *   ArrowLeft / ArrowRight           chooses a tile (the cursor; across the unsolved boards)
  *   Space / ArrowUp                  next colour of the cursor's tile; ArrowDown: previous colour
  *   1 / 2 / 3 (letter games only)    absent / present / correct on the cursor's tile, cursor moves on
  *   Enter                            registers the round; Ctrl+Z (or Cmd+Z) undoes the last round
- *
- * Rules that keep the board honest:
- *   - colours belong to the word they were set on: when the word under them changes (a new
- *     suggestion after an option change, typing over the ghost), they are cleared;
- *   - a row nobody has touched (no colour set, nothing typed) cannot be registered, so a double
- *     click or a double Enter never registers the next suggestion as all grey;
- *   - while a request runs the active row is locked; Undo then takes back only the round being
- *     searched (the request is dropped), never the round before it;
- *   - the board (history, options, the row being filled) is kept per game in localStorage and in
- *     the address's #fragment (a position can be shared); it is restored on load; New game clears it.
  */
 (function () {
   "use strict";
 
-  const { cfg, T, L, LANG, CYCLE, CODE, STATE, RANK, alphabet, CONTRAST_STORE, SLOW_MS, $, board, state, fmt,
-    num, localised, resetRow, touched, options, OPTION_IDS, controlValue, setControl, items, save, forget,
-    kept, post } = window.termoBoard;  // board-state.js
-
-  // colours belong to the word they describe: the word under them changed -> they go
-  function guardColours() {
-    if (state.colourWord !== null && currentWord() !== state.colourWord) {
-      state.colours = new Array(L).fill("empty");
-      state.colourWord = null;
-    }
-  }
+  const { cfg, T, L, B, CYCLE, CODE, SLOW_MS, SUGGEST, CANDIDATES, $, board, state, fmt, num, localised, solvedOn,
+    resetRow, touched, options, OPTION_IDS, controlValue, setControl, items, fold, keyStates, open, currentWord,
+    guardColours, outcome, move, colour, tileContent, save, forget, kept, restoreOptions, restoreRow, keptContrast,
+    keepContrast, post, warming } = window.termoBoard;  // board-state.js
+  const layout = window.termoLayout || null;  // board-layout.js (several boards)
+  const several = B > 1;
+  const grids = several ? Array.from(document.querySelectorAll(".mboard[data-board]")) : [board];
+  const rowEls = grids.map((g) => Array.from({ length: cfg.tries }, (_, r) => g.querySelector(`.row[data-row="${r}"]`)));
+  const tileEls = grids.map((g, b) => rowEls[b].map((row) => Array.from({ length: L },
+    (_, c) => row.querySelector(`.tile[data-col="${c}"]`))));
+  const zoom = $("#zoom");
+  const zoomTiles = zoom ? Array.from({ length: cfg.tries }, (_, r) => Array.from({ length: L },
+    (_, c) => zoom.querySelector(`.tile[data-zrow="${r}"][data-zcol="${c}"]`))) : null;
+  const keyEls = Array.from(document.querySelectorAll("#keyboard .key"))
+    .filter((k) => k.dataset.key !== "Enter" && k.dataset.key !== "Backspace");
 
   // Ask the server about `history`; returns true when it was accepted (then it becomes the
   // board's history), false when refused (nothing changes; the reason is shown), null when a
@@ -85,14 +56,12 @@
     setBusy(true);
     render();
     const last = history.length >= cfg.tries;
-    const body = Object.assign(options(), { history: items(history), list: cfg.list });
-    if (last) {
-      delete body.level;
-      delete body.t;
-    }
+    const body = Object.assign(options(), { history: items(history) });
+    if (cfg.list) body.list = cfg.list;
+    if (last) ["level", "t", "objective"].forEach((k) => { delete body[k]; });  // the candidates only
     let answer;
     try {
-      answer = await post(last ? "/api/candidates" : "/api/suggest", body, controller ? controller.signal : undefined);
+      answer = await post(last ? CANDIDATES : SUGGEST, body, controller ? controller.signal : undefined);
     } catch (err) {
       if (seq !== state.seq) return null;
       setBusy(false);
@@ -125,6 +94,7 @@
     render();
     save();
     document.body.dataset.ready = "true";
+    relayout();
     return true;
   }
 
@@ -136,22 +106,7 @@
     setBusy(false);
   }
 
-  function outcome() {
-    if (!state.over) return "";
-    const data = state.data || {};
-    if (data.solved || data.won) {
-      const guess = state.history.length ? state.history[state.history.length - 1].guess : data.word;
-      return fmt(T.solved, { n: state.history.length, tries: cfg.tries, word: guess });
-    }
-    return fmt(cfg.uniform_prior ? T.lost_uniform : T.lost, { words: (data.remaining || []).slice(0, 10).join(", ") });
-  }
-
   // ------------------------------------------------------------------ actions
-
-  function currentWord() {
-    if (state.typed.length) return state.typed.join("");
-    return state.data && state.data.word && !state.over ? state.data.word : "";
-  }
 
   async function register() {
     // one round at a time: a round registered while the last answer is still coming would be
@@ -168,9 +123,11 @@
         "error");
       return;
     }
-    const pattern = state.colours.map((c) => CODE[c]).join("");
+    const solved = solvedOn(state.history);
+    const pattern = state.colours.map((row, b) => (solved[b] !== null ? "-" : row.map((c) => CODE[c]).join("")))
+      .join("/");
     const accepted = await ask(state.history.concat([{ guess: word, pattern }]), { round: true });
-    if (accepted) board.focus();
+    if (accepted) board.focus({ preventScroll: true });
   }
 
   async function undo() {
@@ -191,54 +148,42 @@
     await ask([]);
   }
 
-  // the symbol a key stands for in this game (NFKC: fullwidth forms; an accented Latin letter
-  // folded onto its base letter where the game has no such letter), or null with the reason said
-  function symbolOf(key) {
-    let ch = key.normalize("NFKC").toLowerCase();
-    if (alphabet.has(ch)) return ch;
-    const base = ch.normalize("NFD").replace(/\p{M}/gu, "");
-    if (Array.from(base).length === 1 && alphabet.has(base)) return base;
-    say(fmt(cfg.unit === "letters" ? T.not_in_alphabet : T.not_a_symbol, { ch: key }), "error");
-    return null;
-  }
-
   function typeSymbol(key) {
     if (state.over || state.busy || state.typed.length >= L) return;
-    const ch = symbolOf(key);
-    if (ch === null) return;
-    if (document.querySelector("#message").dataset.kind === "error") say("", "");
+    const ch = fold(key);  // the symbol the key stands for in this game, or null: the reason is said
+    if (ch === null) {
+      say(fmt(cfg.unit === "letters" ? T.not_in_alphabet : T.not_a_symbol, { ch: key }), "error");
+      return;
+    }
+    if ($("#message").dataset.kind === "error") say("", "");
     state.typed.push(ch);
-    // a full row: the cursor goes back to the first tile, ready for the colours
-    state.cursor = state.typed.length === L ? 0 : state.typed.length;
+    // a full row: the cursor goes back to the first tile (of the first unsolved board), ready for the colours
+    state.cursor = state.typed.length === L ? { board: open()[0] || 0, col: 0 }
+      : { board: state.cursor.board, col: state.typed.length };
     render();
   }
 
   function backspace() {
     if (state.over || state.busy || !state.typed.length) return;
     state.typed.pop();
-    state.cursor = Math.max(0, Math.min(state.typed.length, L - 1));
+    state.cursor = { board: state.cursor.board, col: Math.max(0, Math.min(state.typed.length, L - 1)) };
     render();
   }
 
-  function colour(col, name) {
-    state.colours[col] = name;
-    state.colourWord = currentWord();
-  }
-
-  function cycle(col, step) {
-    if (state.over || state.busy) return;
-    const current = CYCLE.indexOf(state.colours[col]);
+  function cycle(b, col, step) {
+    if (state.over || state.busy || !open().includes(b)) return;
+    const current = CYCLE.indexOf(state.colours[b][col]);
     let next;
     if (current < 0) next = step > 0 ? 0 : CYCLE.length - 1;
     else next = (current + step + CYCLE.length) % CYCLE.length;
-    colour(col, CYCLE[next]);
+    colour(b, col, CYCLE[next]);
     render();
   }
 
-  function setColour(col, name) {
-    if (state.over || state.busy) return;
-    colour(col, name);
-    state.cursor = Math.min(col + 1, L - 1);
+  function setColour(b, col, name) {
+    if (state.over || state.busy || !open().includes(b)) return;
+    colour(b, col, name);
+    move(1, false);
     render();
   }
 
@@ -280,46 +225,83 @@
 
   function notice(show) {
     const box = $("#notice");
-    if (box) box.hidden = !show;
+    if (box && box.hidden === show) {
+      box.hidden = !show;
+      relayout();
+    }
   }
 
-  function rowContent(r) {
-    const active = r === state.history.length && !state.over;
-    if (r < state.history.length) {
-      const round = state.history[r];
-      const letters = Array.from(round.guess);
-      return { active, letters, states: Array.from(round.pattern).map((c) => STATE[c] || "absent"), ghost: false };
+  function paintTile(tile, content, cursor) {
+    tile.textContent = content.letter;
+    tile.dataset.letter = content.letter;
+    tile.dataset.state = content.state;
+    tile.dataset.ghost = content.ghost ? "true" : "false";
+    tile.dataset.cursor = cursor ? "true" : "false";
+    tile.disabled = !content.active || state.busy;
+  }
+
+  // board b's rows and tiles (`labelled`: its own, with their spoken labels; else the zoom's copy)
+  function paintBoard(rows, tiles, b, solved, word, ghost, labelled) {
+    const turn = solved[b];
+    for (let r = 0; r < cfg.tries; r++) {
+      const active = r === state.history.length && !state.over && turn === null;
+      rows[r].dataset.active = active ? "true" : "false";
+      rows[r].dataset.busy = active && state.busy ? "true" : "false";
+      if (several) rows[r].dataset.done = turn !== null && r >= turn ? "true" : "false";
+      for (let c = 0; c < L; c++) {
+        const content = tileContent(b, r, c, solved, word, ghost);
+        const tile = tiles[r][c];
+        paintTile(tile, content, content.active && !state.busy && state.cursor.board === b && state.cursor.col === c);
+        if (!labelled) continue;
+        const name = content.state === "empty" ? T.empty : T[content.state];
+        tile.setAttribute("aria-label", several
+          ? fmt(T.tile_label, { board: b + 1, col: c + 1, row: r + 1, letter: content.letter || "–", state: name })
+          : fmt(T.tile, { col: c + 1, row: r + 1, letter: content.letter || "-", state: name }));
+      }
     }
-    if (active) {
-      const ghost = state.typed.length === 0;
-      const word = ghost ? (state.data && state.data.word ? state.data.word : "") : state.typed.join("");
-      return { active, letters: Array.from(word), states: state.colours.slice(), ghost };
+  }
+
+  function renderBoard(b, solved, word, ghost) {
+    if (several) {
+      const el = grids[b];
+      el.dataset.solved = solved[b] !== null ? "true" : "false";
+      if (solved[b] !== null) el.dataset.solvedOn = String(solved[b]); else delete el.dataset.solvedOn;
+      badge(el.querySelector(".mboard-badge"), b, solved[b]);
     }
-    return { active: false, letters: [], states: new Array(L).fill("empty"), ghost: false };
+    paintBoard(rowEls[b], tileEls[b], b, solved, word, ghost, true);
+  }
+
+  // a board's heading says its candidates left, or the turn that solved it
+  function badge(el, b, turn) {
+    const info = ((state.data || {}).boards || [])[b];
+    const count = info && !info.solved ? info.candidates.toLocaleString(cfg.locale) : "";
+    el.hidden = turn === null && !count;
+    el.textContent = turn !== null ? fmt(T.solved_short, { turn, tries: cfg.tries }) : count;
+    el.title = turn !== null ? fmt(T.solved_badge, { turn }) : count && fmt(T.board_left, { n: b + 1, count });
+  }
+
+  // the large view of the board being coloured (the cursor's), on a narrow screen
+  function renderZoom(solved, word, ghost) {
+    if (!zoom) return;
+    const on = board.dataset.layout === "zoom";
+    zoom.hidden = !on;
+    const z = state.cursor.board;
+    grids.forEach((g, b) => { g.dataset.zoomed = on && b === z ? "true" : "false"; });
+    if (!on) return;
+    zoom.dataset.shows = String(z);
+    zoom.dataset.solved = solved[z] !== null ? "true" : "false";
+    zoom.querySelector(".mboard-name").textContent = fmt(T.board, { n: z + 1 });
+    badge(zoom.querySelector(".mboard-badge"), z, solved[z]);
+    paintBoard(zoomTiles.map((row) => row[0].parentElement), zoomTiles, z, solved, word, ghost, false);
   }
 
   function render() {
     guardColours();
-    for (let r = 0; r < cfg.tries; r++) {
-      const row = board.querySelector(`.row[data-row="${r}"]`);
-      const content = rowContent(r);
-      row.dataset.active = content.active ? "true" : "false";
-      row.dataset.busy = content.active && state.busy ? "true" : "false";
-      for (let c = 0; c < L; c++) {
-        const tile = row.querySelector(`.tile[data-col="${c}"]`);
-        const letter = content.letters[c] || "";
-        const colourName = content.states[c] || "empty";
-        tile.textContent = letter;
-        tile.dataset.letter = letter;
-        tile.dataset.state = colourName;
-        tile.dataset.ghost = content.ghost && letter ? "true" : "false";
-        tile.dataset.cursor = content.active && !state.busy && c === state.cursor ? "true" : "false";
-        tile.disabled = !content.active || state.busy;
-        tile.setAttribute("aria-label", fmt(T.tile, {
-          col: c + 1, row: r + 1, letter: letter || "-", state: colourName === "empty" ? T.empty : T[colourName],
-        }));
-      }
-    }
+    const solved = solvedOn(state.history);
+    const word = currentWord();
+    const ghost = !state.typed.length;
+    for (let b = 0; b < B; b++) renderBoard(b, solved, word, ghost);
+    renderZoom(solved, word, ghost);
     renderKeyboard();
     renderPanel();
     const registerButton = $("#register");
@@ -329,24 +311,31 @@
     else registerButton.removeAttribute("title");
   }
 
-  // what the registered rounds showed of each symbol: the best state wins
+  // what the registered rounds showed of each symbol (per board): the best state wins
   function renderKeyboard() {
-    const known = new Map();
-    for (const round of state.history) {
-      const letters = Array.from(round.guess);
-      Array.from(round.pattern).forEach((code, i) => {
-        const name = STATE[code] || "absent";
-        const ch = letters[i];
-        if (!known.has(ch) || RANK[name] > RANK[known.get(ch)]) known.set(ch, name);
-      });
-    }
-    for (const key of document.querySelectorAll("#keyboard .key")) {
+    const known = keyStates(state.history);
+    for (const key of keyEls) {
       const k = key.dataset.key;
-      if (k === "Enter" || k === "Backspace") continue;
-      const name = known.get(k) || "empty";
-      key.dataset.state = name;
-      key.setAttribute("aria-label", name === "empty" ? k : `${k}: ${T[name]}`);
+      if (!several) {
+        const name = known[0][k] || "empty";
+        key.dataset.state = name;
+        key.setAttribute("aria-label", name === "empty" ? k : `${k}: ${T[name]}`);
+        continue;
+      }
+      const names = [];
+      key.querySelectorAll(".seg").forEach((seg) => {
+        const b = Number(seg.dataset.board);
+        const s = known[b][k] || "empty";
+        seg.dataset.state = s;
+        names.push((b + 1) + " " + (s === "empty" ? T.unknown : T[s]));
+      });
+      key.setAttribute("aria-label", fmt(T.key_label, { key: k, states: names.join(", ") }));
     }
+  }
+
+  function text(sel, value) {
+    const el = $(sel);
+    if (el) el.textContent = value;
   }
 
   function renderPanel() {
@@ -357,44 +346,65 @@
     suggestion.dataset.word = word;
     $("#suggestion-section").dataset.stale = state.busy ? "true" : "false";
     const flag = word ? (data.is_candidate ? T.can_be_answer : T.cannot_be_answer) : "";
-    $("#suggestion-flag").textContent = word ? `(${flag})` : "";
-    $("#suggestion-bits").textContent = word && data.bits != null ? `${T.bits}: ${num(data.bits, 4)}` : "";
-    $("#suggestion-expected").textContent =
-      word && data.expected != null ? `${T.expected}: ${num(data.expected, 3)}` : "";
+    text("#suggestion-flag", word ? `(${flag})` : "");
+    text("#suggestion-bits", word && data.bits != null ? `${T.bits}: ${num(data.bits, 4)}` : "");
+    text("#suggestion-psolve", word && data.p_solve != null ? `· ${T.p_solve}: ${num(100 * data.p_solve, 1)} %` : "");
+    // several boards: the expected value of the objective (win: the chance to lose)
+    const label = several ? T["expected_" + data.objective] || T.expected : T.expected;
+    const value = data.objective === "win" ? `${num(100 * data.expected, 1)} %` : num(data.expected, 3);
+    text("#suggestion-expected", word && data.expected != null ? (several ? "· " : "") + `${label}: ${value}` : "");
     $("#reason").textContent = state.over ? "" : localised(data.reason_messages, data.reason || "");
     $("#reason-title").hidden = !$("#reason").textContent;
     const result = $("#outcome");
     result.textContent = outcome();
     result.hidden = !state.over;
     result.dataset.kind = state.over ? (data.solved || data.won ? "win" : "lost") : "";
-    $("#candidates-count").textContent = data.candidates != null ? String(data.candidates) : "…";
-    const compact = $("#compact");
-    compact.textContent = state.over ? outcome() : word ? fmt(T.compact, {
-      word: cfg.unit === "letters" ? word.toUpperCase() : word, flag, label: T.candidates,
-      n: data.candidates != null ? data.candidates : "…",
-    }) : "";
+    text("#candidates-count", data.candidates != null ? String(data.candidates) : "…");
+    const shown = cfg.unit === "letters" ? word.toUpperCase() : word;
+    $("#compact").textContent = state.over ? outcome() : !word ? "" : several ? shown  // the counts: each board's heading
+      : fmt(T.compact, { word: shown, flag, label: T.candidates, n: data.candidates != null ? data.candidates : "…" });
     const list = $("#candidates-list");
-    list.replaceChildren(...(data.remaining || []).map((w) => {
+    if (list) list.replaceChildren(...(data.remaining || []).map((w) => Object.assign(document.createElement("li"), { textContent: w })));
+    renderInfo(data);
+    renderAlternatives(data, word);
+  }
+
+  function renderInfo(data) {
+    const list = $("#boards-info");
+    if (!list) return;
+    list.replaceChildren(...(data.boards || []).map((info) => {
       const li = document.createElement("li");
-      li.textContent = w;
+      Object.assign(li.dataset, { board: String(info.board - 1), count: String(info.candidates),
+        solved: info.solved ? "true" : "false" });
+      const span = (className, text) => li.appendChild(Object.assign(document.createElement("span"), { className,
+        textContent: text }));
+      span("info-head", info.solved ? "✓ " + fmt(T.board_solved, { n: info.board, turn: info.solved_on })
+        : fmt(T.board_left, { n: info.board, count: info.candidates.toLocaleString(cfg.locale) }));
+      if (!info.solved) span("sample", (info.sample || []).slice(0, 6).join(" · ") + (info.candidates > 6 ? " …" : ""));
       return li;
     }));
+  }
+
+  function renderAlternatives(data, word) {
     const body = $("#alternatives tbody");
     body.replaceChildren(...(state.over ? [] : data.alternatives || []).map((alt) => {
       const tr = document.createElement("tr");
       tr.dataset.word = alt.word;
       tr.tabIndex = 0;
-      const cells = [alt.word + (alt.is_candidate ? " *" : ""),
-        alt.bits != null ? num(alt.bits, 4) : "-",
-        alt.expected != null ? num(alt.expected, 3) : "-"];
-      for (const text of cells) {
+      const cells = several ? [alt.word, alt.bits != null ? num(alt.bits, 2) : "-",
+        alt.p_solve != null ? num(100 * alt.p_solve, 1) : "-"]
+        : [alt.word + (alt.is_candidate ? " *" : ""), alt.bits != null ? num(alt.bits, 4) : "-",
+          alt.expected != null ? num(alt.expected, 3) : "-"];
+      for (const value of cells) {
         const td = document.createElement("td");
-        td.textContent = text;
+        td.textContent = value;
         tr.appendChild(td);
       }
       const play = () => { playWord(alt.word); };
       tr.addEventListener("click", play);
-      tr.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); play(); board.focus(); } });
+      tr.addEventListener("keydown", (e) => {
+        if (e.key === "Enter") { e.preventDefault(); play(); board.focus({ preventScroll: true }); }
+      });
       return tr;
     }));
     // a move of the stored strategy has no alternatives: say why; otherwise hide the section
@@ -409,30 +419,33 @@
   function playWord(word) {
     if (state.over || state.busy) return;
     state.typed = Array.from(word).slice(0, L);
-    state.cursor = 0;
+    state.cursor = { board: open()[0] || 0, col: 0 };
     render();
+  }
+
+  // fit the boards to the screen (several boards: board-layout.js), then show the zoom it chose
+  function relayout() {
+    if (!layout) return;
+    layout.fit();
+    const solved = solvedOn(state.history);
+    renderZoom(solved, currentWord(), !state.typed.length);
   }
 
   // ------------------------------------------------------------------ input
 
   function isSymbolKey(key) {
-    if (Array.from(key).length !== 1) return false;
-    if (cfg.unit === "letters") return /\p{L}/u.test(key);
-    return /\S/u.test(key);
+    return Array.from(key).length === 1 && (cfg.unit === "letters" ? /\p{L}/u.test(key) : /\S/u.test(key));
   }
 
   function handleKey(e) {
     const target = e.target;
     const tag = target && target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-    const onButton = tag === "BUTTON" && !target.classList.contains("tile") || tag === "TR" || tag === "A" ||
-      tag === "SUMMARY";
+    // a focused button (not a tile, not a key of the on-screen keyboard) keeps Enter and Space
+    const onButton = tag === "BUTTON" && !target.classList.contains("tile") && !target.classList.contains("key") ||
+      tag === "TR" || tag === "A" || tag === "SUMMARY";
     const key = e.key;
-    if ((e.ctrlKey || e.metaKey) && (key === "z" || key === "Z")) {
-      e.preventDefault();
-      undo();
-      return;
-    }
+    if ((e.ctrlKey || e.metaKey) && (key === "z" || key === "Z")) { e.preventDefault(); undo(); return; }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (key === "Enter") {
       if (onButton) return; // the focused button's own action
@@ -449,15 +462,15 @@
       if (onButton) return;
       e.preventDefault();
       if (state.busy) return;
-      state.cursor = (state.cursor + (key === "ArrowLeft" ? L - 1 : 1)) % L;
+      move(key === "ArrowLeft" ? -1 : 1, true);
       render();
     } else if (key === " " || key === "ArrowUp" || key === "ArrowDown") {
       if (onButton) return;
       e.preventDefault();
-      cycle(state.cursor, key === "ArrowDown" ? -1 : 1);
+      cycle(state.cursor.board, state.cursor.col, key === "ArrowDown" ? -1 : 1);
     } else if (cfg.digit_colours && (key === "1" || key === "2" || key === "3")) {
       e.preventDefault();
-      setColour(state.cursor, CYCLE[Number(key) - 1]);
+      setColour(state.cursor.board, state.cursor.col, CYCLE[Number(key) - 1]);
     } else if (isSymbolKey(key)) {
       if (onButton && tag !== "BUTTON") return;
       e.preventDefault();
@@ -467,12 +480,22 @@
 
   document.addEventListener("keydown", handleKey);
   board.addEventListener("click", (e) => {
+    const zoomed = e.target.closest("#zoom .tile");  // the large view colours the board it shows
+    const small = !zoomed && board.dataset.layout === "zoom" && e.target.closest(".mboard[data-board]");
     const tile = e.target.closest(".tile");
-    if (!tile || tile.disabled || state.busy) return;
-    const col = Number(tile.dataset.col);
-    state.cursor = col;
-    cycle(col, 1);
-    board.focus();
+    if (zoomed) {
+      if (!zoomed.disabled && !state.busy) cycle(state.cursor.board, Number(zoomed.dataset.zcol), 1);
+    } else if (small) {  // a small board: shown large (its colours are set there)
+      if (Number(small.dataset.board) !== state.cursor.board) {
+        state.cursor = { board: Number(small.dataset.board), col: 0 };
+        render();
+      }
+    } else if (tile && !tile.disabled && !state.busy) {
+      cycle(Number(tile.dataset.board || 0), Number(tile.dataset.col), 1);
+    } else {
+      return;
+    }
+    board.focus({ preventScroll: true });
   });
   $("#keyboard").addEventListener("click", (e) => {
     const key = e.target.closest(".key");
@@ -483,9 +506,12 @@
     else typeSymbol(k);
   });
   $("#register").addEventListener("click", () => { register(); });
-  $("#undo").addEventListener("click", () => { undo().then(() => board.focus()); });
-  $("#new-game").addEventListener("click", () => { newGame().then(() => board.focus()); });
-  $("#game-switcher").addEventListener("change", (e) => { window.location.href = "/" + e.target.value; });
+  $("#undo").addEventListener("click", () => { undo().then(() => board.focus({ preventScroll: true })); });
+  $("#new-game").addEventListener("click", () => { newGame().then(() => board.focus({ preventScroll: true })); });
+  const switcher = $("#game-switcher");
+  switcher.addEventListener("change", (e) => { window.location.href = "/" + e.target.value; });
+  // back from another board: the browser restores the select as it was left; it names this page
+  window.addEventListener("pageshow", () => { switcher.value = cfg.game; });
 
   // options: changed mid-game, the same history is asked again (with the round being searched,
   // if one is); refused -> the option goes back. The row being filled stays: its colours stay
@@ -513,22 +539,15 @@
     document.body.dataset.contrast = on ? "high" : "normal";
     contrast.checked = on;
   }
-  try { applyContrast(localStorage.getItem(CONTRAST_STORE) === "high"); } catch (e) { applyContrast(false); }
+  applyContrast(keptContrast());
   contrast.addEventListener("change", () => {
     applyContrast(contrast.checked);
-    try { localStorage.setItem(CONTRAST_STORE, contrast.checked ? "high" : "normal"); } catch (e) { /* not kept */ }
+    keepContrast(contrast.checked);
   });
 
   // the server warming up (a fresh install: kernels, matrices): say so until it is ready
   async function watchHealth() {
-    let answer = null;
-    try {
-      const response = await fetch("/api/health");
-      answer = await response.json();
-    } catch (e) {
-      answer = null;
-    }
-    state.warming = Boolean(answer && answer.ready === false);
+    state.warming = await warming();
     document.body.dataset.warming = state.warming ? "true" : "false";
     if (state.warming) {
       notice(true);
@@ -540,16 +559,7 @@
 
   async function start() {
     const snap = kept();
-    if (snap && snap.options) {
-      for (const id of OPTION_IDS) {
-        const control = $(id);
-        const k = id.slice(5);
-        if (control && k in snap.options) {
-          setControl(control, snap.options[k]);
-          control.dispatchEvent(new Event("restored"));
-        }
-      }
-    }
+    restoreOptions(snap);
     const history = snap ? snap.history.filter((r) => r && typeof r.guess === "string" && typeof r.pattern === "string") : [];
     if (history.length) {
       const ok = await ask(history);
@@ -566,11 +576,7 @@
       if (!ok) return;
     }
     if (snap && snap.row && !state.over) {
-      state.typed = Array.from(snap.row.typed || "").slice(0, L);
-      if (Array.isArray(snap.row.colours) && snap.row.colours.length === L) {
-        state.colours = snap.row.colours.map((c) => (c in CODE ? c : "empty"));
-        state.colourWord = typeof snap.row.word === "string" ? snap.row.word : currentWord();
-      }
+      restoreRow(snap.row);
       render();
     }
   }
@@ -578,9 +584,11 @@
   // the row being filled is kept too (a discarded tab comes back as it was)
   board.addEventListener("click", () => { if (!state.busy) save(); });
   document.addEventListener("keyup", () => { if (!state.busy && document.body.dataset.ready === "true") save(); });
+  window.addEventListener("resize", relayout);
 
   render();
-  board.focus();
+  relayout();
+  board.focus({ preventScroll: true });
   watchHealth();
   start();
 })();

@@ -6,8 +6,12 @@ Level 2 is `termo.engine.multi.level2.MultiSolver`; level 3 is `termo.engine.mul
 from __future__ import annotations
 
 from termo.core.errors import TermoError
-from termo.engine.multi.level2 import DEFAULT_OBJECTIVE, LEVELS, MultiSolver
+from termo.core.supports import Supports
+from termo.engine.multi.level2 import DEFAULT_OBJECTIVE, LEVELS, OBJECTIVES, MultiSolver
 from termo.engine.multi.level3 import MultiSearch
+
+# what the several-board solvers take (`termo.interface` refuses the rest with one line)
+SUPPORTS = Supports(levels=LEVELS, objectives=OBJECTIVES, exact=True)
 
 
 def multi_solver(mode, level: int = 2, objective=DEFAULT_OBJECTIVE, backend=None, **options):

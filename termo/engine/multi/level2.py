@@ -37,6 +37,7 @@ import numpy as np
 from backends.constants import ROUND_STEP
 from termo.core.decision import Choice, Decision
 from termo.core.errors import TermoError
+from termo.core.messages import Message
 
 OBJECTIVES = ("finish", "score", "win")
 DEFAULT_OBJECTIVE = "finish"
@@ -83,6 +84,11 @@ class Objective:
         if self.name == "score":
             return float(sum(t if t is not None else turns_played for t in solved_on))
         return 0.0
+
+
+def forced_reason(board: int) -> Message:
+    """The reason of a forced move: board ``board`` (0-based) has one candidate left."""
+    return Message(f"board {board + 1} has one candidate left: solve it", "reason.boards_forced", board=board + 1)
 
 
 def check_objective(name) -> Objective:
@@ -203,11 +209,13 @@ class MultiSolver:
         if forced is not None:
             board = next(b for b in state.unsolved if int(len(state.candidates[b])) == 1)
             pick = self._choice(forced, scores[0][forced], scores[1][forced])
-            reason = f"board {board + 1} has one candidate left: solve it"
+            reason = forced_reason(board)
             rest = tuple(c for c in choices if c.index != forced)[: self.alternatives]
             return self._decision((pick,) + rest, reason)
         late = "" if pool is None else " among the boards' candidates (no turn to spare)"
-        reason = (f"the largest joint entropy over {len(boards)} unsolved board"
-                  f"{'s' if len(boards) != 1 else ''}{late}: {choices[0].bits:.3f} bits")
+        n, bits = len(boards), choices[0].bits
+        reason = Message(f"the largest joint entropy over {n} unsolved board{'s' if n != 1 else ''}{late}: "
+                         f"{bits:.3f} bits", "reason.boards_entropy_late" if late else "reason.boards_entropy",
+                         n=n, bits=bits)
         return self._decision(choices, reason)
 

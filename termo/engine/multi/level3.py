@@ -35,7 +35,8 @@ import numpy as np
 
 from termo.core.errors import TermoError
 from termo.core.decision import Decision
-from termo.engine.multi.level2 import MultiSolver, _host
+from termo.core.messages import Message
+from termo.engine.multi.level2 import MultiSolver, _host, forced_reason
 from termo.engine.multi.exact import EXACT_PRODUCT, MultiExact, joint_product
 
 ALPHA = 1.0  # h(n) = ALPHA·log2 n + BETA for n ≥ 2 (turns that solve nothing, per board; measured)
@@ -170,19 +171,21 @@ class MultiSearch(MultiSolver):
         if self.is_exact(boards):
             value, best, costs = self.exact.solve(boards, r)
             picks = [(g, base + c) for g, c in costs[: self.alternatives + 1]]
-            reason = (f"exact: the best expected {self.objective.name} over every guess "
-                      f"({joint_product(boards)} joint answer tuples)")
+            tuples = joint_product(boards)
+            reason = Message(f"exact: the best expected {self.objective.name} over every guess ({tuples} joint "
+                             f"answer tuples)", "reason.boards_exact", objective=self.objective.name, tuples=tuples)
         else:
             probes, cost, rest = self.ranked_beam(boards)
             k = self.alternatives + 1
             rests = self.estimated(cost[:k], rest[:k], r)
             picks = [(g, base + self.objective.turn_cost(len(boards)) + e) for g, e in zip(probes[:k].tolist(), rests)]
-            reason = (f"search: a one-turn lookahead over {len(probes)} guesses, "
-                      f"{len(boards)} unsolved boards (an estimate)")
+            n_probes, n = len(probes), len(boards)
+            reason = Message(f"search: a one-turn lookahead over {n_probes} guesses, {n} unsolved boards (an estimate)",
+                             "reason.boards_search", guesses=n_probes, n=n)
         forced = None if self.is_exact(boards) else self.forced(boards)
         if forced is not None and picks[0][0] != forced:
             board = next(b for b in state.unsolved if int(len(state.candidates[b])) == 1)
-            reason = f"board {board + 1} has one candidate left: solve it"
+            reason = forced_reason(board)
             picks = [(forced, None)] + [p for p in picks if p[0] != forced]
         choices = [self._choice(g, bits[g], chance[g], None if e is None else float(e)) for g, e in picks]
         return self._decision(choices[: self.alternatives + 1], reason)
