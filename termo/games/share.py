@@ -84,11 +84,11 @@ def write_share(name: str, rows, max_turns: int, hard: bool = False, number: int
     rows = [tuple(r) for r in rows]
     boards = len(rows[0]) if rows else 0
     if not rows or boards == 0:
-        raise TermoError("nothing to share: no guess was played")
+        raise TermoError("nothing to share: no guess was played", "share.nothing")
     solved = _solved_on(rows)
     if not (all(t is not None for t in solved) or len(rows) >= max_turns):
         raise TermoError("the game is not over: a share text is written once every board is solved or the "
-                         "tries are used up")
+                         "tries are used up", "review.not_over")
     head = prefix + _number_text(number, number_style) + _score_text(solved, max_turns, score_style, boards)
     head += "*" if hard else ""
     squares = {"G": GREEN, "Y": present, "B": BLACK}
@@ -146,7 +146,7 @@ def _solved_on(rows) -> tuple:
 
 def _lines(text: str) -> list[str]:
     if not isinstance(text, str) or not text.strip():
-        raise TermoError("the share text is empty")
+        raise TermoError("the share text is empty", "share.empty")
     return [line.strip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
 
 
@@ -166,7 +166,7 @@ def read_header(text: str) -> Header:
             found = (name, prefix)
     if found is None:
         raise TermoError(f"the share text's first line {first[:60]!r} names no game termo knows (give --game, "
-                         f"and the grid alone)")
+                         f"and the grid alone)", "share.unknown_header", {"line": first[:60]})
     return _parse_header(found[0], first[len(found[1]):].split())
 
 
@@ -238,7 +238,8 @@ def read_grid(text: str, boards: int, length: int, max_turns: int, name: str | N
     checked against the rules a grid alone must keep (see the module docstring)."""
     header = read_header(text)
     if header.name is not None and name is not None and not _same_header(header.name, name):
-        raise TermoError(f"the share text is of {header.name}, not {name}")
+        raise TermoError(f"the share text is of {header.name}, not {name}", "share.other_game",
+                         {"found": header.name, "game": name})
     blocks, digits = _blocks(_lines(text))
     per_board = _boards_of(blocks, boards, length)
     rows, solved = _turns(per_board, max_turns)
@@ -272,14 +273,16 @@ def _blocks(lines) -> tuple[list, list]:
         tokens = _digit_tokens(line)
         if tokens is not None:
             if blocks:
-                raise TermoError(f"line {number}: a line of digits after the grid")
+                raise TermoError(f"line {number}: a line of digits after the grid", "share.digits_after_grid",
+                                 {"line": number})
             digits += tokens
         elif any(ch in SQUARES for ch in line):
-            raise TermoError(f"line {number} mixes squares and other text: {line[:60]!r}")
+            raise TermoError(f"line {number} mixes squares and other text: {line[:60]!r}", "share.mixed_line",
+                             {"line": number})
     if current:
         blocks.append(current)
     if not blocks:
-        raise TermoError("the share text has no grid of squares")
+        raise TermoError("the share text has no grid of squares", "share.no_grid")
     return blocks, digits
 
 
@@ -293,16 +296,18 @@ def _boards_of(blocks, boards: int, length: int) -> list:
         for line in block:
             cells = [SQUARES[ch] for ch in _clean(line)]
             if len(cells) % length:
-                raise TermoError(f"a grid row of {len(cells)} squares: rows here have {length} per board")
+                raise TermoError(f"a grid row of {len(cells)} squares: rows here have {length} per board",
+                                 "share.row_width", {"squares": len(cells), "length": length})
             widths.add(len(cells) // length)
             per_line.append(["".join(cells[i:i + length]) for i in range(0, len(cells), length)])
         if len(widths) != 1:
-            raise TermoError("the rows of one block of the grid have different numbers of boards")
+            raise TermoError("the rows of one block of the grid have different numbers of boards", "share.block_width")
         width = widths.pop()
         for b in range(width):
             out.append([line[b] for line in per_line])
     if len(out) != boards:
-        raise TermoError(f"the grid shows {len(out)} board{'s' if len(out) != 1 else ''}; this game has {boards}")
+        raise TermoError(f"the grid shows {len(out)} board{'s' if len(out) != 1 else ''}; this game has {boards}",
+                         "share.board_count", {"shown": len(out), "boards": boards})
     return out
 
 
@@ -310,7 +315,8 @@ def _turns(per_board, max_turns: int) -> tuple[tuple, tuple]:
     """(rows by turn, each board's win turn), checking each board's rows."""
     played = max(len(rows) for rows in per_board)
     if played > max_turns:
-        raise TermoError(f"the grid has {played} rows; the game has {max_turns} tries")
+        raise TermoError(f"the grid has {played} rows; the game has {max_turns} tries", "share.too_many_rows",
+                         {"rows": played, "tries": max_turns})
     solved = []
     for b, rows in enumerate(per_board):
         label = "" if len(per_board) == 1 else f"board {b + 1}, "
@@ -318,26 +324,30 @@ def _turns(per_board, max_turns: int) -> tuple[tuple, tuple]:
         for t, pattern in enumerate(rows, start=1):
             if won is not None:
                 if set(pattern) != {"B"}:
-                    raise TermoError(f"{label}row {t}: a row after the board was solved on turn {won}")
+                    raise TermoError(f"{label}row {t}: a row after the board was solved on turn {won}",
+                                     "share.row_after_win", {"row": t, "won": won, "board": b + 1})
                 continue
-            _check_pattern(pattern, f"{label}row {t}")
+            _check_pattern(pattern, f"{label}row {t}", t)
             if set(pattern) == {"G"}:
                 won = t
         if won is None and len(rows) < played:
-            raise TermoError(f"{label}the board has {len(rows)} rows and no win, the grid {played}")
+            raise TermoError(f"{label}the board has {len(rows)} rows and no win, the grid {played}", "share.short_board",
+                             {"rows": len(rows), "played": played, "board": b + 1})
         solved.append(won)
     rows = tuple(tuple(None if solved[b] is not None and t > solved[b] else per_board[b][t - 1]
                        for b in range(len(per_board))) for t in range(1, played + 1))
     if all(s is not None for s in solved) and max(solved) < played:
-        raise TermoError(f"the grid has {played} rows but every board was solved by turn {max(solved)}")
+        raise TermoError(f"the grid has {played} rows but every board was solved by turn {max(solved)}",
+                         "share.rows_after_end", {"rows": played, "turn": max(solved)})
     return rows, tuple(solved)
 
 
-def _check_pattern(pattern: str, where: str) -> None:
+def _check_pattern(pattern: str, where: str, row: int) -> None:
     """A pattern no guess can get, whatever the words: every tile green but one yellow (the
     yellow letter has no other place to be)."""
     if pattern.count("Y") == 1 and pattern.count("G") == len(pattern) - 1:
-        raise TermoError(f"{where}: every tile green but one yellow is a pattern no answer can produce")
+        raise TermoError(f"{where}: every tile green but one yellow is a pattern no answer can produce",
+                         "share.impossible_row", {"row": row})
 
 
 def _check_digits(digits, solved, boards: int, played: int, max_turns: int) -> None:
@@ -345,19 +355,23 @@ def _check_digits(digits, solved, boards: int, played: int, max_turns: int) -> N
         return
     if len(digits) != boards:
         raise TermoError(f"the share text gives {len(digits)} board result{'s' if len(digits) != 1 else ''} "
-                         f"for {boards} board{'s' if boards != 1 else ''}")
+                         f"for {boards} board{'s' if boards != 1 else ''}", "share.digit_count",
+                         {"n": len(digits), "boards": boards})
     for b, (said, won) in enumerate(zip(digits, solved), start=1):
         if said != won:
             shown = "not solved" if said is None else f"solved on turn {said}"
             grid = "not solved" if won is None else f"solved on turn {won}"
-            raise TermoError(f"board {b}: the digits say {shown}, the grid shows it {grid}")
+            raise TermoError(f"board {b}: the digits say {shown}, the grid shows it {grid}", "share.digits_mismatch",
+                             {"board": b})
     if any(s is None for s in solved) and played < max_turns:
-        raise TermoError(f"a board is marked not solved after {played} of {max_turns} tries")
+        raise TermoError(f"a board is marked not solved after {played} of {max_turns} tries", "share.unsolved_early",
+                         {"played": played, "tries": max_turns})
 
 
 def _check_header(header: Header, solved, played: int, max_turns: int) -> None:
     if header.turns is not None and header.turns != max_turns:
-        raise TermoError(f"the header's score is out of {header.turns} tries; this game has {max_turns}")
+        raise TermoError(f"the header's score is out of {header.turns} tries; this game has {max_turns}",
+                         "share.header_tries", {"shown": header.turns, "tries": max_turns})
     if header.scores is None:
         return
     if len(header.scores) == 1:
@@ -366,8 +380,10 @@ def _check_header(header: Header, solved, played: int, max_turns: int) -> None:
         if said != finish or (said is None and played < max_turns):
             shown = "X" if said is None else said
             raise TermoError(f"the header's score {shown}/{header.turns} does not match the grid "
-                             f"({'not solved' if finish is None else f'solved on turn {finish}'}, {played} rows)")
+                             f"({'not solved' if finish is None else f'solved on turn {finish}'}, {played} rows)",
+                             "share.header_score")
         return
     if tuple(header.scores) != tuple(solved):
         raise TermoError(f"the header's scores {'&'.join('X' if s is None else str(s) for s in header.scores)} "
-                         f"do not match the grid's {'&'.join('X' if s is None else str(s) for s in solved)}")
+                         f"do not match the grid's {'&'.join('X' if s is None else str(s) for s in solved)}",
+                         "share.header_score")

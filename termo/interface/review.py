@@ -33,7 +33,7 @@ def resolve(name: str | None, share_text: str | None):
 
         name = read_header(share_text).name
         if name is None:
-            raise TermoError("the share text has no header naming its game: give the game (--game)")
+            raise TermoError("the share text has no header naming its game: give the game (--game)", "share.no_header")
     key = mode_name(name)
     if key is not None:
         return key, get_mode(key), True
@@ -51,7 +51,8 @@ def review_request(name: str | None = None, items=(), *, answer: str | None = No
     from termo.interface.requests import parse_int, parse_loss, parse_t
 
     if share_text is not None and len(share_text) > SHARE_TEXT_LIMIT:
-        raise TermoError(f"the share text is too long: {len(share_text):,} characters, at most {SHARE_TEXT_LIMIT:,}")
+        raise TermoError(f"the share text is too long: {len(share_text):,} characters, at most {SHARE_TEXT_LIMIT:,}",
+                         "share.too_long", {"n": len(share_text), "limit": SHARE_TEXT_LIMIT})
     key, target, is_mode = resolve(name, share_text)
     grid = None
     if share_text is not None:
@@ -59,7 +60,7 @@ def review_request(name: str | None = None, items=(), *, answer: str | None = No
         hard = hard or grid.header.hard
         number = grid.header.number if number is None else number
     if is_mode and hard:
-        raise TermoError(f"hard mode is for one board; {key} has several")
+        raise TermoError(f"hard mode is for one board; {key} has several", "review.hard_boards", {"game": key})
     number = None if number is None else parse_int("number", number, 0)
     temperature, cost = parse_t(t), parse_loss(loss)  # checked with --share too: a bad option is refused
     budget = None if nodes is None else parse_int("nodes", nodes, 1, 100_000_000)
@@ -70,7 +71,7 @@ def review_request(name: str | None = None, items=(), *, answer: str | None = No
     if share:
         if text is None:
             raise TermoError("the game is not over: a share text is written once every board is solved or the tries "
-                             "are used up")
+                             "are used up", "review.not_over")
         return {"game": key, "share": text}
     if is_mode:
         from termo.analysis.review import review_mode
@@ -123,26 +124,26 @@ def game_rounds(target, is_mode: bool, items: list, answer, grid) -> list:
     history = [i for i in items if ":" in i]
     if history and len(history) != len(items):
         raise TermoError("give either history items guess:colours or bare guesses (with --answer or a share text), "
-                         "not both")
+                         "not both", "review.mixed_items")
     if history:
         if answer is not None:
-            raise TermoError("the history items have their colours: --answer goes with bare guesses")
+            raise TermoError("the history items have their colours: --answer goes with bare guesses", "review.colours_and_answer")
         rounds = [_parse_item(item, target, is_mode) for item in history]
     elif answer is not None:
         rounds = _answer_rounds(target, is_mode, items, answer)
     elif grid is not None:
         if not items:
             raise TermoError("a share text has the colours, not the words: give the guesses too (or the answer and "
-                             "the guesses)")
+                             "the guesses)", "review.share_needs_guesses")
         if len(items) != grid.turns:
             raise TermoError(f"{len(items)} guess{'es' if len(items) != 1 else ''} for a grid of {grid.turns} "
-                             f"row{'s' if grid.turns != 1 else ''}")
+                             f"row{'s' if grid.turns != 1 else ''}", "review.guess_count", {"guesses": len(items), "rows": grid.turns})
         rounds = [(guess, list(row) if is_mode else row[0]) for guess, row in zip(items, grid.rows)]
     elif items:
-        raise TermoError("bare guesses need the answer (--answer) or a share text for their colours")
+        raise TermoError("bare guesses need the answer (--answer) or a share text for their colours", "review.needs_colours")
     else:
         raise TermoError("nothing to review: give the rounds played (guess:colours), or the guesses with the answer "
-                         "or a share text")
+                         "or a share text", "review.nothing")
     if grid is not None:
         _match_grid(target, is_mode, rounds, grid, len(items))
     return rounds
@@ -165,15 +166,16 @@ def _answer_rounds(target, is_mode: bool, guesses: list, answer: str) -> list:
     answers = [a for a in str(answer).split(",")] if is_mode else [str(answer)]
     if is_mode and len(answers) != target.boards:
         raise TermoError(f"{len(answers)} answer(s) for {target.boards} boards: give one per board, comma-separated, "
-                         f"in board order")
+                         f"in board order", "review.answer_count", {"n": len(answers), "boards": target.boards})
     norms = [game.word_of(a, role="answer") for a in answers]
     if not guesses:
-        raise TermoError("--answer needs the guesses played")
+        raise TermoError("--answer needs the guesses played", "review.answer_needs_guesses")
     solved = [False] * len(norms)
     rounds = []
     for number, guess in enumerate(guesses, start=1):
         if all(solved):
-            raise TermoError(f"guess {number} ({guess}) comes after the game was won")
+            raise TermoError(f"guess {number} ({guess}) comes after the game was won", "review.after_win",
+                             {"n": number, "guess": guess})
         norm = game.word_of(guess)
         patterns = [None if done else colours_of(game, norm, a) for done, a in zip(solved, norms)]
         solved = [done or p == game.win_pattern for done, p in zip(solved, patterns)]
@@ -195,7 +197,7 @@ def _match_grid(target, is_mode: bool, rounds: list, grid, n_items: int) -> None
     """The rounds' colours must be the share text's, row for row."""
     if len(rounds) != grid.turns:
         raise TermoError(f"{len(rounds)} guess{'es' if len(rounds) != 1 else ''} for a grid of {grid.turns} "
-                         f"row{'s' if grid.turns != 1 else ''}")
+                         f"row{'s' if grid.turns != 1 else ''}", "review.guess_count", {"guesses": len(rounds), "rows": grid.turns})
     game = target.game if is_mode else target
     for number, ((guess, patterns), row) in enumerate(zip(rounds, grid.rows), start=1):
         given = list(patterns) if is_mode else [patterns]
@@ -204,7 +206,8 @@ def _match_grid(target, is_mode: bool, rounds: list, grid, n_items: int) -> None
             if p != want:
                 where = f"board {board}, " if is_mode else ""
                 raise TermoError(f"{where}row {number} ({guess}): the grid shows {want or 'a solved board'}, "
-                                 f"the game gives {p or 'a solved board'}")
+                                 f"the game gives {p or 'a solved board'}", "review.grid_differs",
+                                 {"row": number, "guess": guess, "board": board})
 
 
 def checked_rows(target, is_mode: bool, rounds: list, hard: bool) -> list:
@@ -227,7 +230,8 @@ def checked_rows(target, is_mode: bool, rounds: list, hard: bool) -> list:
     from termo.engine.session import Session
 
     if len(rounds) > target.max_turns:
-        raise TermoError(f"{len(rounds)} rounds: {target.title or target.label} has {target.max_turns} tries")
+        raise TermoError(f"{len(rounds)} rounds: {target.title or target.label} has {target.max_turns} tries",
+                         "review.too_many_rounds", {"rounds": len(rounds), "tries": target.max_turns})
     session = Session(target, hard=hard)
     session.replay([f"{guess}:{colours}" for guess, colours in rounds])
     return [(r.pattern,) for r in session.rounds]
