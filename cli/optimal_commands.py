@@ -22,7 +22,7 @@ import typer
 from cli.common import fail, print_json, progress_interval, user_errors
 from termo.interface.requests import load_game
 from termo.core.safe_text import one_line
-from cli.options import BackendOption, GameOption, JsonOption, LossOption
+from cli.options import BackendOption, GameOption, JsonOption, LossOption, nodes_option
 from cli.options import command_backend, with_options
 from termo.interface.requests import parse_int, parse_loss, parse_seconds
 from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
@@ -70,9 +70,7 @@ def optimal_command(
     time_limit: Annotated[Optional[str], typer.Option("--time", metavar="SECONDS",
                                                       help="Stop after this many seconds with the bounds reached (default 540 when --nodes is not given).",
                                                       show_default=False)] = None,
-    nodes: Annotated[Optional[str], typer.Option("--nodes", metavar="N",
-                                                 help="Stop after expanding N states (1 to 10^12).",
-                                                 show_default=False)] = None,
+    nodes: nodes_option("Stop after expanding N states (1 to 10^12).") = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
     history: Annotated[Optional[List[str]], typer.Argument(

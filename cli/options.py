@@ -85,6 +85,13 @@ LossOption = Annotated[
                            "every answer must be found (Selby's question). Default 7, as level 3 charges.")
 ]
 
+
+def nodes_option(help_text: str):
+    """``--nodes N``: an exact search's budget in states expanded (``termo optimal``: the whole
+    search's; ``termo review``: each turn's); ``help_text`` says which."""
+    return Annotated[Optional[str], typer.Option("--nodes", metavar="N", show_default=False, help=help_text)]
+
+
 @dataclass(frozen=True)
 class RootOptions:
     """The root options of one ``termo`` run (``ctx.obj``)."""

@@ -15,7 +15,7 @@ import typer
 
 from cli.common import USER_ERRORS, fail, print_json
 from cli.options import (BackendOption, GameOption, HardOption, JsonOption, LossOption, ObjectiveOption, TOption,
-                         command_backend)
+                         command_backend, nodes_option)
 
 SHARE_TEXT_BYTES = 64 * 1024  # what is read of a share text file (an Octordle's is under 3 KB)
 
@@ -70,12 +70,8 @@ def review_command(
     t: TOption = "1.0",
     loss: LossOption = "7",
     objective: ObjectiveOption = "finish",
-    nodes: Annotated[
-        Optional[str],
-        typer.Option("--nodes", metavar="N", show_default=False,
-                     help="The exact search's budget per turn, in states expanded (default: 2,000 on the first "
-                          "turn, 50,000 after; a mode: 300,000 joint outcomes). Past it a turn is valued by level 3."),
-    ] = None,
+    nodes: nodes_option("The exact search's budget per turn, in states expanded (default: 2,000 on the first turn, "
+                        "50,000 after; a mode: 300,000 joint outcomes). Past it a turn is valued by level 3.") = None,
     json_out: JsonOption = False,
     backend: BackendOption = None,
 ) -> None:
