@@ -87,7 +87,7 @@ def review_game(game, rounds, *, hard: bool = False, t: float = 1.0, loss: float
         turns.append(row)
     won = bool(states) and states[-1]["won"]
     data = {"game": game.label, "mode": None, "title": game.title or game.label, "boards": 1, "hard": bool(hard),
-            "objective": "guesses", "t": None if game.uniform_prior or math.isinf(t) else t, "loss": loss,
+            "objective": "finish", "t": None if game.uniform_prior or math.isinf(t) else t, "loss": loss,
             "tries": game.max_turns, "played": len(states), "won": won,
             "over": won or len(states) >= game.max_turns}
     data["result"] = len(states) if won else (game.max_turns + loss if data["over"] else None)

@@ -137,7 +137,8 @@ def game_rounds(target, is_mode: bool, items: list, answer, grid) -> list:
                              "the guesses)", "review.share_needs_guesses")
         if len(items) != grid.turns:
             raise TermoError(f"{len(items)} guess{'es' if len(items) != 1 else ''} for a grid of {grid.turns} "
-                             f"row{'s' if grid.turns != 1 else ''}", "review.guess_count", {"guesses": len(items), "rows": grid.turns})
+                             f"row{'s' if grid.turns != 1 else ''}", "review.guess_count",
+                             {"guesses": len(items), "rows": grid.turns})
         rounds = [(guess, list(row) if is_mode else row[0]) for guess, row in zip(items, grid.rows)]
     elif items:
         raise TermoError("bare guesses need the answer (--answer) or a share text for their colours", "review.needs_colours")
@@ -197,7 +198,8 @@ def _match_grid(target, is_mode: bool, rounds: list, grid, n_items: int) -> None
     """The rounds' colours must be the share text's, row for row."""
     if len(rounds) != grid.turns:
         raise TermoError(f"{len(rounds)} guess{'es' if len(rounds) != 1 else ''} for a grid of {grid.turns} "
-                         f"row{'s' if grid.turns != 1 else ''}", "review.guess_count", {"guesses": len(rounds), "rows": grid.turns})
+                         f"row{'s' if grid.turns != 1 else ''}", "review.guess_count",
+                         {"guesses": len(rounds), "rows": grid.turns})
     game = target.game if is_mode else target
     for number, ((guess, patterns), row) in enumerate(zip(rounds, grid.rows), start=1):
         given = list(patterns) if is_mode else [patterns]
@@ -254,8 +256,8 @@ def format_review(data: dict) -> list[str]:
     """Plain-text lines of a review: a line per turn, then the totals and scores."""
     mode = data.get("mode")
     head = f"{data['title']}: {_result(data)}"
-    unit = "expected " + ({"guesses": "guesses", "finish": "turns to finish", "score": "share-card score",
-                           "win": "chance to lose"}.get(data["objective"], data["objective"]))
+    unit = "expected " + ("guesses" if not mode else {"finish": "turns to finish", "score": "share-card score",
+                                                       "win": "chance to lose"}.get(data["objective"], data["objective"]))
     lines = [head + f" ({unit}, this turn included; method: {data['method']})"]
     width = max([len(str(r["guess"])) for r in data["turns"]] + [5])
     for r in data["turns"]:
