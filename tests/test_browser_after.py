@@ -19,7 +19,8 @@ def tab(browser, server):
 
 
 def stat(page, key: str) -> str:
-    return page.inner_text(f"#stats [data-stat='{key}']").strip()
+    # text_content: the figures sit in a <details> closed until a game ends (inner_text reads "")
+    return page.text_content(f"#stats [data-stat='{key}']").strip()
 
 
 def play_to_the_end(page, game_name: str, answer: str) -> int:
