@@ -207,6 +207,8 @@ ERRORS = [
     ("review", {"game": "dueto", "guesses": ["tarso"], "answer": "tarso"}, []),
     ("review", {"game": "dueto", "history": ["tarso:BBBBB/BBBBB"], "hard": True}, ["dueto"]),
     ("review", {"game": "wordle", "guesses": ["salet"]}, []),
+    ("review", {"game": "wordle", "history": ["salet:BBBBB"], "guesses": ["salet"]}, []),
+    ("review", {"game": "wordle", "guesses": ["salet"], "share_text": "Wordle 1/6 " + "x" * 8_100}, []),
 ]
 
 
@@ -262,7 +264,8 @@ def test_the_errors_reached_cover_the_catalogue(client):
         "option.beam_memory", "option.depth_tries", "option.too_long", "temperature.not_number",
         "temperature.positive", "temperature.underflow", "partition.won", "eq.value", "eq.lone_zero",
         "review.not_over", "share.impossible_row", "share.row_width", "share.unknown_header", "review.guess_count",
-        "review.after_win", "review.answer_count", "review.hard_boards", "review.needs_colours",
+        "review.after_win", "review.answer_count", "review.hard_boards", "review.needs_colours", "review.mixed_items",
+        "share.too_long",
     }
     assert expected <= REACHED, sorted(expected - REACHED)
 

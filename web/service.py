@@ -277,9 +277,11 @@ def review(game: str | None = None, history=(), guesses=(), answer=None, share_t
         check_text("answer", answer)
     history, guesses = check_history(history), check_history(guesses)
     if history and guesses:
-        raise TermoError("give either history (guess:colours) or guesses (with answer or share_text), not both")
+        raise TermoError("give either history (guess:colours) or guesses (with answer or share_text), not both",
+                         "review.mixed_items")
     if share_text is not None and len(share_text) > SHARE_TEXT_LIMIT:
-        raise TermoError(f"share_text is too long: {len(share_text):,} characters, at most {SHARE_TEXT_LIMIT:,}")
+        raise TermoError(f"share_text is too long: {len(share_text):,} characters, at most {SHARE_TEXT_LIMIT:,}",
+                         "share.too_long", {"n": len(share_text), "limit": SHARE_TEXT_LIMIT})
     data = review_request(game, history or guesses, answer=answer, share_text=share_text, hard=hard, t=t, loss=loss,
                           objective=check_text("objective", objective), nodes=nodes, share=share, number=number)
     return data, []

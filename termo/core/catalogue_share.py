@@ -23,9 +23,9 @@ SHARE: dict[str, dict[str, str]] = {
                           "закончились"),
     # ---- a share text read: its header and lines
     "share.empty": _t("the share text is empty", "o texto compartilhado está vazio", "текст результата пуст"),
-    "share.too_long": _t("the share text is too long: {n:,} characters, at most {limit:,}",
-                         "o texto compartilhado é longo demais: {n:,} caracteres, no máximo {limit:,}",
-                         "текст результата слишком длинный: {n:,} символов, не больше {limit:,}"),
+    "share.too_long": _t("the share text is too long: {n} characters, at most {limit}",
+                         "o texto compartilhado é longo demais: {n} caracteres, no máximo {limit}",
+                         "текст результата слишком длинный: {n} символов, не больше {limit}"),
     "share.unknown_header": _t("the share text's first line {line:q} names no game termo knows",
                                "a primeira linha do texto compartilhado, {line:q}, não nomeia nenhum jogo conhecido",
                                "первая строка текста результата, {line:q}, не называет известную игру"),
