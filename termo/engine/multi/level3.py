@@ -59,6 +59,8 @@ OPENERS: dict[str, str] = {"quordle": "carle", "octordle": "crane"}
 # battery's first 50 tuples (seed 0, answers drawn uniformly), 47 won and mean finish 7.98 by the prior against
 # 50 and 7.58 with uniform tuples (level 2: 49, 7.74). Wordle's modes have a uniform prior: no change there.
 ROLLOUT_T: float | None = math.inf
+ESTIMATE_BEAM = 40  # the one-turn estimate's beam (`estimates`, for termo review)
+EST_PER_BIT = 0.2  # the estimate's turns that solve nothing per bit left (Wordle: 2.4 for 11.2 bits)
 EXACT_SMALL = 16  # the joint product up to which a decision is exact (`MultiExact`)
 EXACT_MEMO_BYTES = 8 * 2**20  # the exact solver's memo is emptied past this many bytes (bounded memory)
 NODE_LIMIT = 2_000_000  # rollout nodes per beam guess (a bigger rollout is refused: level 2 plays)
@@ -284,6 +286,54 @@ class MultiSearch(MultiSolver):
             if self.progress is not None:
                 self.progress(done + 1, total)
         return out
+
+    # ----------------------------------------------------------------- the one-turn estimate
+    # `termo review` (termo.analysis.review_modes) values any guess of a large state by the earlier
+    # level 3's one-turn look-ahead: level 2's best `ESTIMATE_BEAM` probes and the small boards'
+    # candidates, each costed 1 + Σ_b [(1 − P_b(solve)) + Σ_{buckets ≠ win} P_b · log2 |bucket|]
+    # (docs/modes-solver.md); the decisions above no longer use it.
+    def ranked_beam(self, boards):
+        """The estimate's probes and costs, best first (ties: higher solve chance, lower index)."""
+        top, _, _ = self.ranked(boards, ESTIMATE_BEAM)
+        extra = [np.asarray(c, dtype=np.int64) for c in boards if int(len(c)) <= self.small]
+        probes = np.unique(np.concatenate([np.asarray(top, dtype=np.int64)] + extra))
+        cost, solves, rest = self.beam_costs(boards, probes)
+        order = np.lexsort((probes, -solves, np.round(cost, 12)))
+        return probes[order], cost[order], rest[order]
+
+    def beam_costs(self, boards, probes):
+        """(cost per probe, expected solves per probe, expected non-solving turns per probe)."""
+        win = self.stats.win_code
+        solves = np.zeros(probes.shape[0])
+        rest = np.zeros(probes.shape[0])
+        for cands in boards:
+            counts, masses = self.stats.bucket_stats(np.asarray(cands, dtype=np.int64), probes)
+            p_win = masses[:, win]
+            counts[:, win] = 0
+            solves += p_win
+            leaf = np.where(counts >= 2, np.log2(np.maximum(counts, 1.0)), 0.0)
+            rest += (masses * leaf).sum(axis=1)
+        return 1.0 + (len(boards) - solves) + rest, solves, rest
+
+    def estimate(self, unsolved: float, rest: float, r: int) -> float:
+        """The objective's cost still to pay after a beam turn, ``unsolved`` boards left and
+        ``rest`` turns that solve nothing."""
+        name = self.objective.name
+        u, n = float(unsolved), float(rest)
+        if name == "finish":
+            return u + n
+        if name == "score":
+            return u * n + u * (u + 1.0) / 2.0
+        return 0.0 if u + n <= r else 1.0
+
+    def estimates(self, boards, probes, r: int) -> list[float]:
+        """The objective's cost still to pay from this turn (its own cost included) after each
+        of ``probes`` at ``boards`` (``r`` turns left), by the one-turn estimate."""
+        probes = np.asarray(probes, dtype=np.int64)
+        cost, _, rest = self.beam_costs(boards, probes)
+        turn = self.objective.turn_cost(len(boards))
+        return [turn + self.estimate(float(c - 1.0 - n), EST_PER_BIT * n, r - 1)
+                for c, n in zip(cost.tolist(), rest.tolist())]
 
     def decide(self, state) -> Decision:
         """The suggestion for ``state`` with ``expected`` the value each choice was ranked by
