@@ -80,7 +80,7 @@ def test_suggest_dueto_json_has_the_word_the_expected_value_and_every_board(caps
 
 
 def test_suggest_dueto_shows_the_value_it_ranked_by(capsys):
-    """Issue 35: level 3 once suggested linde with E 5.028 while listing filme at 4.916. The word
+    """Level 3 once suggested linde with E 5.028 while listing filme at 4.916. The word
     suggested is the best of the values shown, the alternatives come in the order of their values,
     and the reason names the ranking those values come from."""
     data = run_json(capsys, "suggest", "--game", "dueto", "tarso:BBBBB/BYBBB")
