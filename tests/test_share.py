@@ -172,7 +172,10 @@ def round_trip(capsys, tmp_path, name, answer, guesses):
     assert code == 0, err
     path = tmp_path / f"{name}.txt"
     path.write_text(text, encoding="utf-8")
-    code, again, err = run(capsys, "review", "--share-text", str(path), *guesses, "--share", "--json")
+    # the NYT lists' texts read "Wordle" as the game's own: the header names English Wordle, the
+    # player names the list
+    named = ["--game", name] if name.startswith("wordle-nyt") else []
+    code, again, err = run(capsys, "review", "--share-text", str(path), *named, *guesses, "--share", "--json")
     assert code == 0, err
     data = json.loads(again)
     assert data["game"] == name and data["share"] == text.rstrip("\n")
