@@ -2,7 +2,7 @@
 
 The domain (``termo``) reaches every compiled or vectorised operation as a method of a
 :class:`Backend`; it never asks which library a backend is and never imports a kernel module.
-The methods come in three groups:
+The methods come in four groups:
 
 * conversions and two array primitives the standard lacks (``row_histogram``, ``stable_top_k``),
   here with standard array-API calls only;
@@ -13,7 +13,10 @@ The methods come in three groups:
   :class:`backends.numpy_backend.NumpyBackend` overrides them with the compiled host kernels;
 * the exact host bookkeeping of the level-3 search and the greedy tree
   (:class:`backends.host_ops.HostSearchOps`: state registries, partitions into children, value
-  reductions, the §5.2 order of host entropies), the same compiled host code on every backend.
+  reductions, the §5.2 order of host entropies), the same compiled host code on every backend;
+* the operations of the games whose colours are not one honest answer's
+  (:class:`backends.feedback_ops.FeedbackOps`: the adversary's kept groups and the guesses that
+  split a set into single answers, the entropy of rows that lie), host kernels on every backend.
 
 The tests check every method against a plain-Python oracle and every backend against NumPy
 (integers and decisions identical, floats within 1e-12).
@@ -27,6 +30,7 @@ from typing import Any
 from backends.array_api_ops import ArrayApiOps
 from backends.constants import ROUND_STEP  # noqa: F401  (re-exported: the §5.2 rounding grid)
 from backends.exact_ops import ExactSearchOps
+from backends.feedback_ops import FeedbackOps
 from backends.host_ops import HostSearchOps
 
 
@@ -66,7 +70,7 @@ class SweepTables:
 
 
 @dataclass
-class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps):
+class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps, FeedbackOps):
     name: str
     xp: Any  # array-API namespace
     device: Any = None
