@@ -23,6 +23,7 @@ import functools
 import numpy as np
 
 from backends.constants import ROUND_STEP
+from backends.host_ops import search as host_search
 
 FLOOR_SLACK = 1e-9  # probes_at_least: kept below the floor as well (rounding of another summation order)
 CELLS = 24_000_000  # (state, probe, member-or-bin) cells per device call of the batched sweeps
@@ -172,7 +173,7 @@ class ArrayApiOps:
         """The first ``k`` probes of the §5.2 order over one set: host (indices, entropies)."""
         cand = np.asarray(members, dtype=np.int64)
         if cand.shape[0] <= 1:
-            return self.order_top_k(np.zeros(tables.n_probes), cand, tables.probe_prior, k)
+            return host_search.order_top_k(np.zeros(tables.n_probes), cand, tables.probe_prior, k)
         idx, ent = self.sweep_top_k(tables, cand, np.asarray([0, cand.shape[0]]), np.asarray([0]), k)
         keep = idx[0] >= 0
         return idx[0][keep], ent[0][keep]
@@ -222,14 +223,12 @@ class ArrayApiOps:
         """The normalised weights of the states ``state_ids``, one after the other (host float64):
         one segmented host kernel call once this process has loaded numba, else state by state
         (the same floats either way)."""
-        from backends.host_ops import numba_loaded
-
-        if numba_loaded() and state_ids.shape[0] > 1:
+        if host_search.numba_loaded() and state_ids.shape[0] > 1:
             lo = offsets[state_ids]
             sizes = offsets[state_ids + 1] - lo
             sub_off = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(sizes)])
             pos = np.repeat(lo - sub_off[:-1], sizes) + np.arange(int(sub_off[-1]), dtype=np.int64)
-            return self.segment_weights(prior, members[pos], sub_off)
+            return host_search.segment_weights(prior, members[pos], sub_off)
         parts = [_weights(prior, members, int(offsets[s]), int(offsets[s + 1])) for s in state_ids.tolist()]
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.float64)
 
@@ -259,7 +258,7 @@ class ArrayApiOps:
         if n_states == 0:
             return out, out_h
         sizes = offsets[1:] - offsets[:-1]
-        w_all = self.segment_weights(prior, members, offsets)  # host, every state at once
+        w_all = host_search.segment_weights(prior, members, offsets)  # host, every state at once
         padded = np.array([self.bucket(m) for m in range(int(sizes.max()) + 1)], dtype=np.int64)[np.maximum(sizes, 1)]
         for size in sorted(set(padded.tolist())):
             ids = np.flatnonzero(padded == size)

@@ -2,7 +2,8 @@
 
 The domain (``termo``) reaches every compiled or vectorised operation as a method of a
 :class:`Backend`; it never asks which library a backend is and never imports a kernel module.
-The methods come in four groups:
+It carries only what differs by array library (einops' backends are the model: every framework
+difference is a method of its backend class, nothing else). The methods come in two groups:
 
 * conversions and two array primitives the standard lacks (``row_histogram``, ``stable_top_k``),
   here with standard array-API calls only;
@@ -10,13 +11,12 @@ The methods come in four groups:
   top-k sweep, one set's entropies and first probes, the full-beam best probe per state and a
   state's probe entropies. One shared array-API implementation serves JAX, CuPy and
   array-api-strict (the arrays stay on the device; the host gets one small result per batch);
-  :class:`backends.numpy_backend.NumpyBackend` overrides them with the compiled host kernels;
-* the exact host bookkeeping of the level-3 search and the greedy tree
-  (:class:`backends.host_ops.HostSearchOps`: state registries, partitions into children, value
-  reductions, the §5.2 order of host entropies), the same compiled host code on every backend;
-* the operations of the games whose colours are not one honest answer's
-  (:class:`backends.feedback_ops.FeedbackOps`: the adversary's kept groups and the guesses that
-  split a set into single answers, the entropy of rows that lie), host kernels on every backend.
+  :class:`backends.numpy_backend.NumpyBackend` overrides them with the compiled host kernels.
+
+The exact host bookkeeping of the level-3 search and the greedy tree (state registries,
+partitions into children, value reductions, the §5.2 order of host entropies) and the exact
+solver's engine are the same compiled host code whichever backend sweeps: they are plain
+functions of :mod:`backends.host_ops` (``search``, ``exact``), not methods.
 
 The tests check every method against a plain-Python oracle and every backend against NumPy
 (integers and decisions identical, floats within 1e-12).
@@ -28,10 +28,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backends.array_api_ops import ArrayApiOps
-from backends.constants import ROUND_STEP  # noqa: F401  (re-exported: the §5.2 rounding grid)
-from backends.exact_ops import ExactSearchOps
-from backends.feedback_ops import FeedbackOps
-from backends.host_ops import HostSearchOps
 
 
 @dataclass(frozen=True)
@@ -70,7 +66,7 @@ class SweepTables:
 
 
 @dataclass
-class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps, FeedbackOps):
+class Backend(ArrayApiOps):
     name: str
     xp: Any  # array-API namespace
     device: Any = None
@@ -96,9 +92,12 @@ class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps, FeedbackOps):
 
     def table_probe_entropy(self, tables, members, probe: int) -> float:
         """H (bits) of one probe over ``members`` (ascending) under the prior of ``tables``
-        (:class:`SweepTables`), in the reference's exact float order: :meth:`probe_entropy` on the
-        answers-major matrix (NumPy without numba: the probe's codes read from the cached files)."""
-        return self.probe_entropy(tables.matrix_t, members, tables.prior, int(probe), tables.n_bins)
+        (:class:`SweepTables`), in the reference's exact float order: the host's
+        :func:`backends.host_ops.search.probe_entropy` on the answers-major matrix (NumPy without
+        numba: the probe's codes read from the cached files)."""
+        from backends.host_ops import search
+
+        return search.probe_entropy(tables.matrix_t, members, tables.prior, int(probe), tables.n_bins)
 
     def take_rows(self, matrix, rows):
         """``matrix[rows]`` on this backend: ``rows`` host int64 indices of a 2-D ``matrix``
@@ -119,7 +118,7 @@ class Backend(ArrayApiOps, HostSearchOps, ExactSearchOps, FeedbackOps):
         return False
 
     # Does the level-3 search sweep its frontier with the host's pruned tree sweep
-    # (:meth:`HostSearchOps.tree_sweep_top_k`, whose lists equal this backend's ``sweep_top_k``
+    # (:func:`backends.host_ops.search.tree_sweep_top_k`, whose lists equal this backend's ``sweep_top_k``
     # bit for bit)? True only where the sweeps run on the host anyway (NumPy).
     host_tree_sweeps = False
 

@@ -88,11 +88,6 @@ def take_rows(arr, rows) -> np.ndarray:
     return out
 
 
-def row_block(arr, start: int, stop: int) -> np.ndarray:
-    """``arr[start:stop]`` as a new array (a mapped file: one read)."""
-    return take_rows(arr, np.arange(start, stop, dtype=np.int64))
-
-
 def write_band(fd: int, block, offset: int, stride: int) -> None:
     """Write row ``i`` of the 2-D ``block`` at byte ``offset + i * stride`` of the open file ``fd``
     (``os.pwrite``: the file's position is left alone)."""

@@ -17,8 +17,10 @@ them all:
   Kernels defined after that are plain numba dispatchers.
 
 While numba really compiles (a cache miss, not a cache load) one line goes to stderr, once per
-process, terminal or not (:data:`COMPILE_NOTICE`), and each compilation is the step
-:data:`COMPILE_STEP` of :mod:`backends.status`, which a progress display names while it lasts.
+process, terminal or not (:func:`compile_notice`): during the warm-ups it states the compile still
+ahead (the estimates the warm-ups registered with, of those not finished yet); a kernel no warm-up
+compiled says it takes a few seconds. Each compilation is the step :data:`COMPILE_STEP` of
+:mod:`backends.status`, which a progress display names while it lasts.
 
 numba compiles a kernel for each argument-type signature the first time it is called with it,
 so a first command used to compile what *it* needed and a later one (another state size, the
@@ -46,28 +48,28 @@ import os
 import platform
 import sys
 import threading
+import time
 
 ENV_VAR = "TERMO_NO_NUMBA"
 DISABLED = os.environ.get(ENV_VAR, "").strip() not in ("", "0")
 HAVE_NUMBA = not DISABLED and importlib.util.find_spec("numba") is not None
 
-# the first run's compilation of every command's kernels (termo.interface.warm_up) on the 2-core development
-# machine: 233 s wall, 220 s CPU at load ~2-3 (bench/results/warmup.json; the level-2/3 search
-# alone was 45 s on a quiet machine)
-COMPILE_SECONDS = 230
-COMPILE_NOTICE = (
-    "termo: compiling the search kernels once, for every command (about {seconds} s; later runs reuse them)\u2026"
-)
+# what a compile says (compile_notice): the warm-ups' remaining estimate, or a kernel no warm-up compiled
+COMPILE_NOTICE = "termo: compiling the search kernels {what} ({estimate}; later runs reuse them)\u2026"
+WARM_UP_WHAT = "once, for every command"
+STRAY_WHAT = "this command needs"
+FEW_SECONDS = "a few seconds"
 
 COMPILE_STEP = "compiling the search kernels"  # what a spinner says while numba compiles ours
 
 WARM_UP_VERSION = "1"  # bump when the warm-up workload changes what it covers
 
 _lock = threading.RLock()
-_state = {"numba": None, "failed": False, "noticed": False}
+# remaining: the estimated seconds of the warm-ups still to finish while they run (None otherwise)
+_state = {"numba": None, "failed": False, "noticed": False, "remaining": None}
 _pending: list["LazyKernel"] = []
 _kernel_modules: set = set()  # modules whose kernels come from here: only their compiles are noticed
-_warm_ups: list = []  # (callback, kernel source files it covers)
+_warm_ups: list = []  # (callback, kernel source files it covers, estimated compile seconds from empty)
 
 
 def _plain_prange(*args):
@@ -246,23 +248,37 @@ def _install_notice(numba) -> None:
     event.register("numba:compile", _Notice())
 
 
-def notice_compiling(seconds: int = COMPILE_SECONDS) -> None:
-    """Say (once per process) that the kernels are being compiled: one stderr line, through the
-    progress display shown (above its bar), else straight to file descriptor 2 so that it shows
-    whatever wraps ``sys.stderr`` (:func:`backends.status.say`)."""
+def compile_notice(seconds: float | None = None) -> str:
+    """The line a compile prints: ``seconds`` is the compile still ahead while the warm-ups run
+    (about that, rounded to 10 s; under 10 s, a few seconds); None: a kernel outside the warm-ups
+    (a few seconds)."""
+    if seconds is None:
+        return COMPILE_NOTICE.format(what=STRAY_WHAT, estimate=FEW_SECONDS)
+    estimate = FEW_SECONDS if seconds < 10 else f"about {int(round(seconds, -1))} s"
+    return COMPILE_NOTICE.format(what=WARM_UP_WHAT, estimate=estimate)
+
+
+def notice_compiling(seconds: float | None = None) -> None:
+    """Say (once per process) that the kernels are being compiled: one stderr line
+    (:func:`compile_notice` of ``seconds``, by default the warm-ups' remaining estimate while they
+    run), through the progress display shown (above its bar), else straight to file descriptor 2
+    so that it shows whatever wraps ``sys.stderr`` (:func:`backends.status.say`)."""
     with _lock:
         if _state["noticed"]:
             return
         _state["noticed"] = True
+        if seconds is None:
+            seconds = _state["remaining"]
     from backends import status
 
-    status.say(COMPILE_NOTICE.format(seconds=seconds))
+    status.say(compile_notice(seconds))
 
 
-def register_warm_up(callback, sources) -> None:
+def register_warm_up(callback, sources, seconds: float | None = None) -> None:
     """Run ``callback()`` when numba first loads with a cache not yet warmed for ``sources``
-    (kernel module files); see the module doc."""
-    _warm_ups.append((callback, tuple(os.path.realpath(str(p)) for p in sources)))
+    (kernel module files); see the module doc. ``seconds``: what it compiles from an empty cache
+    (the notice's estimate; None: not counted)."""
+    _warm_ups.append((callback, tuple(os.path.realpath(str(p)) for p in sources), seconds))
 
 
 def _cache_dirs() -> dict:
@@ -346,24 +362,42 @@ def warm_up_stamp(sources, cache_dirs):
 
 
 def _run_warm_ups(numba, cache_dirs) -> None:
-    for callback, sources in list(_warm_ups):
+    """Run the warm-ups whose stamp is missing, the remaining estimate kept for the notice; each
+    stamp records how long its warm-up took (wall and CPU seconds, what ``bench/bench_warmup.py``
+    reads back)."""
+    pending = []
+    for callback, sources, seconds in list(_warm_ups):
         stamp = warm_up_stamp(sources, cache_dirs)
-        if stamp is None or os.path.exists(stamp):
-            continue
-        try:  # nowhere to write the stamp: numba cannot cache either, so warming up is no use
-            os.makedirs(os.path.dirname(stamp), exist_ok=True)
-            with open(stamp + ".tmp", "w", encoding="utf-8") as fh:
-                fh.write("warming up\n")
-        except OSError:
-            continue
-        try:
-            callback()
-        except Exception:  # noqa: BLE001 - the warm-up only saves time; the command goes on
-            continue
-        try:
-            os.replace(stamp + ".tmp", stamp)
-        except OSError:
-            pass
+        if stamp is not None and not os.path.exists(stamp):
+            pending.append((callback, stamp, seconds or 0.0))
+    _state["remaining"] = sum(s for _, _, s in pending)
+    try:
+        for callback, stamp, seconds in pending:
+            _warm_up_once(callback, stamp)
+            _state["remaining"] = max(0.0, _state["remaining"] - seconds)
+    finally:
+        _state["remaining"] = None
+
+
+def _warm_up_once(callback, stamp: str) -> None:
+    try:  # nowhere to write the stamp: numba cannot cache either, so warming up is no use
+        os.makedirs(os.path.dirname(stamp), exist_ok=True)
+        with open(stamp + ".tmp", "w", encoding="utf-8") as fh:
+            fh.write("warming up\n")
+    except OSError:
+        return
+    wall, cpu = time.perf_counter(), time.process_time()
+    try:
+        callback()
+    except Exception:  # noqa: BLE001 - the warm-up only saves time; the command goes on
+        return
+    try:
+        with open(stamp + ".tmp", "w", encoding="utf-8") as fh:
+            fh.write(f"{getattr(callback, '__name__', 'warm-up')} wall_s {time.perf_counter() - wall:.1f} "
+                     f"cpu_s {time.process_time() - cpu:.1f}\n")
+        os.replace(stamp + ".tmp", stamp)
+    except OSError:
+        pass
 
 
 def int_dict():

@@ -19,7 +19,7 @@ import numpy as np
 
 from backends.array_api_ops import flat_bins
 from backends.base import Backend
-from backends.host_ops import numba_loaded
+from backends.host_ops.search import numba_loaded, order_top_k
 from backends.numba_shim import HAVE_NUMBA
 
 # Names array_api_compat.numpy re-exports from NumPy unchanged (``compat.name is numpy.name``),
@@ -264,7 +264,7 @@ class NumpyBackend(Backend):
             top = numpy_sweep.exact_top_k if cand.shape[0] > BIG_SET else numpy_sweep.sweep_top_k
             return top(tables.layouts(), cand, tables.prior, tables.probe_prior, int(k), tables.n_bins)
         if cand.shape[0] > BIG_SET:
-            return self.order_top_k(self.probe_entropies(tables, cand), cand, tables.probe_prior, k)
+            return order_top_k(self.probe_entropies(tables, cand), cand, tables.probe_prior, k)
         offsets = np.asarray([0, cand.shape[0]], dtype=np.int64)
         idx, ent = self.sweep_top_k(tables, cand, offsets, np.asarray([0], dtype=np.int64), k)
         keep = idx[0] >= 0
@@ -280,7 +280,7 @@ class NumpyBackend(Backend):
             if cand.shape[0] > BIG_SET:  # one big set: parallel over the probes instead of states
                 out_i = np.full((1, k), -1, dtype=np.int64)
                 out_h = np.zeros((1, k), dtype=np.float64)
-                i, h = self.order_top_k(self.probe_entropies(tables, cand), cand, tables.probe_prior, k)
+                i, h = order_top_k(self.probe_entropies(tables, cand), cand, tables.probe_prior, k)
                 out_i[0, :i.shape[0]] = i
                 out_h[0, :h.shape[0]] = h
                 return out_i, out_h

@@ -4,14 +4,19 @@ From an empty numba cache (``NUMBA_CACHE_DIR`` pointed at a new temporary folder
 repository's own ``__pycache__`` is left alone) and a fresh ``TERMO_CACHE_DIR``, it runs the
 quick start's first command (``termo suggest tarso:BBBBB``: numba loads and the warm-up
 compiles), then one command of each kind, each as a whole process: ``suggest`` at levels 2 and
-3 and ``--hard``, ``partition``, ``rank``, ``opener``, ``optimal``, ``openers``, ``robustness``,
-``tree build`` (each method), and a first question on each game (default and hard mode).
+3 and ``--hard``, ``partition``, ``rank``, ``opener``, ``optimal`` (Nerdle Mini with an opener,
+without one and ``--rank``: the ranking of every first word), ``openers``, ``robustness``,
+``tree build`` (each method), a first question on each game (default and hard mode), and a
+search worker of the server preparing a game (``web.warmup.warm_game``, what ``termo serve``'s
+workers run at start).
 
 For each command it records the wall and CPU seconds, the exit code, whether the compile notice
 showed, the number of files in the kernel cache after it (numba's ``.nbi`` index and ``.nbc``
 signature files, and the warm-up stamp) and which kernel signatures it added, and the size of
-the termo cache (the pattern matrices: the disk cost of each game's first question).
-"Compiles once" holds when no command after the first adds a kernel file.
+the termo cache (the pattern matrices: the disk cost of each game's first question); and what each
+warm-up of the first command took (its stamp records wall and CPU seconds: the estimates of
+``termo.interface.warm_up.WARM_UPS``). "Compiles once" holds when no command after the first adds a
+kernel file.
 
 ``--disk`` then measures, per game, the cache a first question leaves in a fresh
 ``TERMO_CACHE_DIR`` (``du``), with the kernel cache warm.
@@ -49,10 +54,14 @@ def commands(scratch: Path) -> list[list[str]]:
         ["partition", "filme", "tarso:BBBBB"],
         ["rank", "--by", "minimax", "--top", "3", "tarso:BBBBB"],
         ["opener", "--level", "3"],
-        ["optimal", "--game", "nerdle-mini", "--time", "60"],
+        ["optimal", "--game", "nerdle-mini", "--opener", "4*7=28", "--time", "60"],
+        ["optimal", "--game", "nerdle-mini"],  # every first word ranked until the best is proved
+        ["optimal", "--game", "nerdle-mini", "--rank", "3"],
         ["optimal", "--game", "nerdle-mini", "--hard", "--time", "30"],
+        ["opener", "--game", "nerdle-mini", "--level", "3"],
+        ["partition", "--game", "nerdle-mini", "4*7=28", "3*5=15:BGBGBB"],
         ["openers", "--game", "nerdle-mini", "--json"],
-        ["robustness", "--world", "60", "--columns", "300,T=1", "--out", str(scratch / "robustness")],
+        ["robustness", "--world", "60", "--columns", "30,T=1", "--out", str(scratch / "robustness")],
         ["tree", "build", "--game", "nerdle-mini", "--method", "level3", "--out", tree + "-level3.txt"],
         ["tree", "build", "--game", "nerdle-mini", "--method", "practical", "--out", tree + "-practical.txt"],
         ["tree", "build", "--game", "nerdle-mini", "--method", "exact", "--time", "30", "--out", tree + "-exact.txt"],
@@ -66,7 +75,31 @@ def commands(scratch: Path) -> list[list[str]]:
         ["openers", "--game", "wordle-ru", "--limit", "2", "--json"],
         ["robustness", "--openers", "all", "--world", "40", "--columns", "T=1", "--out", str(scratch / "robustness-all")],
         ["optimal", "--game", "wordle-ru", "--opener", "норка", "--time", "20"],
+        [WORKER, "nerdle-mini"],  # a server's search worker preparing a game (level 3, its opener)
+        [WORKER, "wordle-ru"],
     ]
+
+
+WORKER = "server-worker"  # not a termo command: `python -c` running web.warmup.warm_game on the game
+WORKER_CODE = ("import sys; from web.warmup import load_kernels, warm_game; load_kernels(); "
+               "warm_game(sys.argv[1], level='3')")
+
+
+def argv_of(termo: list[str], argv: list[str]) -> list[str]:
+    """The process to start for a row of `commands`."""
+    if argv[0] == WORKER:
+        return [sys.executable, "-c", WORKER_CODE, *argv[1:]]
+    return termo + argv
+
+
+def warm_up_times(folder: Path) -> list[dict]:
+    """What each warm-up took, as its stamp records it (``name wall_s W cpu_s C``)."""
+    out = []
+    for stamp in sorted(folder.rglob("termo-warm-up-*.stamp")) if folder.exists() else ():
+        parts = stamp.read_text(encoding="utf-8").split()
+        if len(parts) == 5 and parts[1] == "wall_s" and parts[3] == "cpu_s":
+            out.append({"warm_up": parts[0], "wall_s": float(parts[2]), "cpu_s": float(parts[4])})
+    return out
 
 
 # a first question on each game (level 3, the default), for the disk cost of its cache
@@ -139,7 +172,7 @@ def main() -> int:
     seen: set = set()
     try:
         for argv in todo:
-            row = run_once(termo + argv, ROOT, env)
+            row = run_once(argv_of(termo, argv), ROOT, env)
             files = kernel_files(numba_cache)
             added = sorted(files - seen)
             seen |= files
@@ -147,6 +180,10 @@ def main() -> int:
                         "kernel_cache_files": len(files), "added_files": added,
                         "termo_cache_bytes": tree_bytes(termo_cache), "load_average": os.getloadavg()})
             payload["rows"].append(row)
+            if len(payload["rows"]) == 1:
+                payload["warm_ups"] = warm_up_times(numba_cache)
+                for w in payload["warm_ups"]:
+                    print(f"  warm-up {w['warm_up']:<24} {w['wall_s']:7.1f} s wall {w['cpu_s']:7.1f} s cpu", flush=True)
             print(f"{row['command'][:62]:<62} {row['wall_s']:7.1f} s wall {row['cpu_s']:7.1f} s cpu  exit "
                   f"{row['returncode']}  kernel files {len(files):4d} (+{len(added)})"
                   f"{'  NOTICE' if row['notice'] else ''}  termo cache {row['termo_cache_bytes'] / 1e6:7.1f} MB",

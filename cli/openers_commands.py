@@ -10,8 +10,8 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import default_out, print_json, progress_bar, user_errors
-from cli.options import BackendOption, GameOption, TOption
-from cli.options import (MAX_WORKERS, ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
+from cli.options import BackendOption, CheckpointDirOption, GameOption, ResumeOption, TOption, WorkersOption
+from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
                          command_backend, worker_timeout_option)
 from termo.interface.requests import check_int
 from termo.core.errors import TermoError
@@ -32,20 +32,10 @@ def openers_command(
         typer.Option("--out", metavar="FILE", show_default=False,
                      help="Also write the whole table with its metadata (game, prior, rounds, method) as JSON to FILE."),
     ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Reuse the finished chunks checkpointed in the checkpoint folder (same inputs only).")
-    ] = False,
-    checkpoint_dir: Annotated[
-        Optional[Path],
-        typer.Option("--checkpoint-dir", metavar="DIR", show_default=False,
-                     help="Folder of the checkpointed chunks (default: <cache dir>/openers/<game>/checkpoints)."),
-    ] = None,
+    resume: ResumeOption = False,
+    checkpoint_dir: CheckpointDirOption = None,
     scheduler: SchedulerOption = None,
-    workers: Annotated[
-        Optional[int],
-        typer.Option("--workers", metavar="N", show_default=False,
-                     help=f"Run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix)."),
-    ] = None,
+    workers: WorkersOption = None,
     limit: Annotated[
         Optional[int],
         typer.Option("--limit", metavar="N", show_default=False,

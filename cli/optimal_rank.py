@@ -13,7 +13,8 @@ import typer
 
 from cli.common import default_out, out_folder, print_json, progress_bar
 from termo.interface.requests import check_int
-from cli.options import (MAX_WORKERS, ConnectTimeoutOption, OptionGroup, SchedulerOption, check_cluster,
+from cli.options import (CheckpointDirOption, ConnectTimeoutOption, OptionGroup, ResumeOption, SchedulerOption,
+                         WorkersOption, check_cluster,
                          cluster_executor, worker_timeout_option)
 from termo.core.errors import TermoError
 from termo.core.messages import counted
@@ -25,15 +26,6 @@ RankOption = Annotated[Optional[int], typer.Option(
     "--rank", metavar="N", show_default=False,
     help=f"Rank every first word: prove the best and the exact totals of the N best (1 to {MAX_RANK}), "
          "resumable (--resume), here or on Dask (--workers, --scheduler).")]
-ResumeOption = Annotated[bool, typer.Option(
-    "--resume", help="With --rank: reuse the chunks checkpointed by an earlier run (same inputs only).")]
-CheckpointDirOption = Annotated[Optional[Path], typer.Option(
-    "--checkpoint-dir", metavar="DIR", show_default=False,
-    help="With --rank: the folder of the checkpointed chunks (default: <cache dir>/optimal/<game>/checkpoints), or a "
-         "finished run's archive of them (.tar.gz, read-only: --status, --resume).")]
-WorkersOption = Annotated[Optional[int], typer.Option(
-    "--workers", metavar="N", show_default=False,
-    help=f"With --rank: run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix).")]
 ChunkOption = Annotated[int, typer.Option("--chunk", metavar="N", help="With --rank: first words per checkpointed chunk.")]
 StatusOption = Annotated[bool, typer.Option(
     "--status", help="With --rank: say how far the checkpointed run has gone (first words settled, the best "

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import inspect
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
 import typer
@@ -165,6 +166,18 @@ ConnectTimeoutOption = Annotated[
     float, typer.Option("--connect-timeout", envvar="TERMO_DASK_CONNECT_TIMEOUT", min=0.1, metavar="SECONDS",
                         help=f"With --scheduler: seconds to reach the scheduler (at most {MAX_TIMEOUT:g}).")
 ]
+
+
+ResumeOption = Annotated[bool, typer.Option(
+    "--resume", help="Reuse the finished chunks checkpointed by an earlier run of the same inputs (a changed "
+                     "input is computed again).")]
+CheckpointDirOption = Annotated[Optional[Path], typer.Option(
+    "--checkpoint-dir", metavar="DIR", show_default=False,
+    help="The folder of the checkpointed chunks (default: under <cache dir>, by command and game), or a finished "
+         "run's archive of them (.tar.gz, read-only).")]
+WorkersOption = Annotated[Optional[int], typer.Option(
+    "--workers", metavar="N", show_default=False,
+    help=f"Run on N local Dask worker processes (1 to {MAX_WORKERS}; each holds the game's matrix).")]
 
 
 def worker_timeout_option(no_worker: str):

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.common import out_folder, print_json, progress_bar, user_errors
-from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption
+from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption, ResumeOption
 from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor, command_backend,
                          worker_timeout_option)
 from cli.limits import MAX_COLUMNS
@@ -95,9 +95,7 @@ def robustness_command(
                      help="Folder for robustness.json/.md, the heatmap and checkpoints (default: "
                      "<cache dir>/robustness, outside the repository)."),
     ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Reuse the finished chunks checkpointed in DIR (same inputs only).")
-    ] = False,
+    resume: ResumeOption = False,
     scheduler: SchedulerOption = None,
     worker_timeout: WorkerTimeoutOption = 60.0,
     connect_timeout: ConnectTimeoutOption = 5.0,

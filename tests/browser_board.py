@@ -11,6 +11,7 @@ a bug is shown to fail there."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -38,7 +39,7 @@ __all__ = [
     # fixtures
     "server", "browser", "page",
     # the page
-    "open_board", "message", "Gate", "EVENT",
+    "open_board", "message", "new_tab", "warming_health", "Gate", "EVENT",
     # the board's hooks
     "active_row", "candidates", "click_pattern", "click_register", "row_letters", "row_states", "suggestion",
     "wait_idle", "wait_ready",
@@ -86,17 +87,34 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(120_000)
+def new_tab(browser, server, kind: str = "desktop", timeout: int = 120_000, **context):
+    """A page of a new browser context (``context``: its viewport, touch...), ``base`` the server's
+    address and ``kind`` its name; yields it, then fails on any JavaScript error the page raised."""
+    context = browser.new_context(**(context or {"viewport": {"width": 1280, "height": 900}}))
+    context.set_default_timeout(timeout)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda err: errors.append(str(err)))
     tab.base = server
+    tab.kind = kind
     yield tab
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def warming_health(page) -> dict:
+    """Answer the page's ``GET /api/health`` as a server still warming up until ``state["ready"]``
+    is set (the returned ``state``)."""
+    state = {"ready": False}
+    page.route("**/api/health", lambda route: route.fulfill(
+        status=200, content_type="application/json",
+        body=json.dumps({"ok": True, "ready": state["ready"], "warming": [] if state["ready"] else ["termo"]})))
+    return state
+
+
+@pytest.fixture
+def page(browser, server):
+    yield from new_tab(browser, server)
 
 
 def open_board(page, path: str = "/"):

@@ -46,19 +46,96 @@ os.environ.pop("TERMO_BACKEND", None)
 
 def pytest_configure(config):
     """Compile the kernels once before any test runs (in the controller, before xdist starts its
-    workers): on a fresh clone the first kernel call compiles every command's kernels (~4 min) and says so on stderr,
-    which would land in whichever test came first. Later runs only load the cached kernels."""
-    import subprocess
-    import sys
-
+    workers): on a fresh clone the first kernel call compiles every command's kernels (minutes),
+    which would land in whichever test came first. Later runs only load the cached kernels, in a
+    few seconds and silently; a compile says so at once and then how far it has gone
+    (:func:`prepare_kernels`)."""
     config.addinivalue_line("markers", "skip_backend(*names, reason): skip the backend parameters named, "
                                        "saying why")
     config.addinivalue_line("markers", "xfail_backend(*names, reason, strict=True): expect the backend "
                                        "parameters named to fail, saying why")
     if hasattr(config, "workerinput") or os.environ.get("TERMO_NO_NUMBA"):
         return
-    subprocess.run([sys.executable, "-c", "from cli.app import run; run()", "suggest", "tarso:BBBBB", "--level", "3"],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1800, check=False)
+    prepare_kernels(lambda line: _say(config, line))
+
+
+PREPARE_SAYS_AFTER = 8.0  # seconds: a preparation still running then says what it does (a warm one is done by then)
+PREPARE_EVERY = 30.0  # seconds between the lines of a compile's progress
+
+
+def prepare_kernels(say, quiet_for: float = PREPARE_SAYS_AFTER, every: float = PREPARE_EVERY,
+                    command: list | None = None) -> float:
+    """Run the quick start's first command (``termo suggest tarso:BBBBB --level 3``, or ``command``)
+    in a child process, which compiles every command's kernels on a cold kernel cache; its seconds. Silent
+    when it finishes within ``quiet_for`` seconds without compiling (a warm cache); otherwise
+    ``say(line)`` at once when the child starts compiling (its notice gives the estimate) or
+    ``quiet_for`` seconds in, then every ``every`` seconds how long it has run, and a last line when
+    it is done (with the child's stderr if it failed)."""
+    import re
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from backends.numba_shim import COMPILE_NOTICE
+
+    notice = COMPILE_NOTICE.split("{")[0].strip()
+    start = time.monotonic()
+    command = command or [sys.executable, "-c", "from cli.app import run; run()", "suggest", "tarso:BBBBB",
+                          "--level", "3"]
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
+    lines: list = []
+    compiling = threading.Event()
+
+    def read() -> None:
+        for line in child.stderr:
+            lines.append(line.rstrip("\n"))
+            if line.startswith(notice):
+                compiling.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    spoke = False
+    next_line = quiet_for
+    while True:
+        try:
+            child.wait(timeout=0.5)
+            break
+        except subprocess.TimeoutExpired:
+            pass
+        elapsed = time.monotonic() - start
+        if not spoke and (compiling.is_set() or elapsed >= quiet_for):
+            estimate = next((m.group(0) for m in map(re.compile(r"about \d+ s|a few seconds").search, lines) if m), None)
+            say("termo tests: compiling the search kernels once, before the first test"
+                + (f" ({estimate}; later runs reuse them)" if estimate else " (a fresh clone's first run: minutes)")
+                if compiling.is_set() else "termo tests: preparing the search kernels before the first test…")
+            spoke, next_line = True, elapsed + every
+        elif spoke and elapsed >= next_line:
+            say(f"termo tests: {'compiling' if compiling.is_set() else 'preparing'} the search kernels… "
+                f"{elapsed:.0f} s so far")
+            next_line = elapsed + every
+        if elapsed > 1800:  # a safety net: the tests run all the same (each compiles what it needs)
+            child.kill()
+    reader.join(timeout=5)
+    seconds = time.monotonic() - start
+    if child.returncode != 0:
+        say(f"termo tests: preparing the search kernels failed (exit {child.returncode}) after {seconds:.0f} s; "
+            "the tests compile what they need:\n" + "\n".join(lines[-20:]))
+    elif spoke:
+        say(f"termo tests: the search kernels are ready after {seconds:.0f} s; running the tests")
+    return seconds
+
+
+def _say(config, line: str) -> None:
+    """One line on the terminal now, past pytest's output capture."""
+    import sys
+
+    capture = config.pluginmanager.getplugin("capturemanager")
+    if capture is None:
+        print(line, file=sys.stderr, flush=True)
+        return
+    with capture.global_and_fixture_disabled():
+        print(line, file=sys.stderr, flush=True)
 
 
 def _selected(name: str) -> bool:

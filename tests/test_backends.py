@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from backends import BackendUnavailable, available_backends, get_backend
+from backends.host_ops import search as host_search
 
 
 def histogram_oracle(codes, weights, n_bins):
@@ -204,7 +205,13 @@ def test_probe_entropies_match_the_oracle(world, backend):
     for state in world["states"]:
         got = backend.probe_entropies(tables, state)
         np.testing.assert_allclose(got, world_entropies(world, state), rtol=0, atol=1e-12)
-        assert backend.probe_entropy(world["matrix_t"], state, world["prior"], 5, N_BINS) == pytest.approx(
+        assert backend.table_probe_entropy(tables, state, 5) == pytest.approx(world_entropies(world, state)[5],
+                                                                              abs=1e-12)
+
+
+def test_host_probe_entropy_matches_the_oracle(world):
+    for state in world["states"]:
+        assert host_search.probe_entropy(world["matrix_t"], state, world["prior"], 5, N_BINS) == pytest.approx(
             world_entropies(world, state)[5], abs=1e-12)
 
 
@@ -226,11 +233,27 @@ def test_sweep_top_k_matches_the_oracle(world, backend, k):
         np.testing.assert_allclose(top_h, [h[g] for g in want], rtol=0, atol=1e-12)
 
 
-def test_order_top_k_matches_the_oracle(world, backend):
+def test_a_backend_carries_only_what_differs_by_library():
+    """The host operations that are the same on every backend are functions of backends.host_ops,
+    not Backend methods (docs/ARCHITECTURE.md): no backend class has one of their names."""
+    import inspect
+
+    from backends.base import Backend
+    from backends.host_ops import exact
+    from backends.numpy_backend import NumpyBackend
+
+    names = {n for n, f in vars(host_search).items() if inspect.isfunction(f) and not n.startswith("_")}
+    assert {"partition_pairs", "node_values", "partition_states", "order_top_k", "numba_loaded"} <= names
+    for cls in (Backend, NumpyBackend):
+        assert not names & set(dir(cls)), names & set(dir(cls))
+        assert not hasattr(cls, "exact_engine") and callable(exact.exact_engine)
+
+
+def test_order_top_k_matches_the_oracle(world):
     state = world["states"][4]
     h = np.asarray(world_entropies(world, state))
     for k in (1, 5, 64):
-        idx, ent = backend.order_top_k(h, state, world["probe_prior"], k)
+        idx, ent = host_search.order_top_k(h, state, world["probe_prior"], k)
         assert idx.tolist() == order_oracle(h.tolist(), state, world["probe_prior"])[:k]
         assert ent.tolist() == h[idx].tolist()
 
@@ -276,14 +299,14 @@ def partition_oracle(matrix_row, state, prior):
     return out, single
 
 
-def test_host_partitions_match_the_oracle(world, backend):
+def test_host_partitions_match_the_oracle(world):
     """Both partitions of the host bookkeeping (level-3 pairs, answers-major; greedy-tree states,
     probes-major) against the plain-Python split; the same host code on every backend."""
     states = world["states"]
     members, offsets = segmented(states)
     pair_state = np.asarray([0, 1, 2, 3, 4, 5, 6, 7], dtype=np.int64)
     pair_guess = np.asarray([0, 50, 9, 63, 2, 17, 33, 60], dtype=np.int64)
-    nb, single, out_m, out_size, out_prob = backend.partition_pairs(
+    nb, single, out_m, out_size, out_prob = host_search.partition_pairs(
         world["matrix_t"], members, offsets, pair_state, pair_guess, WIN, world["prior"])
     pos = size_pos = 0
     for p, (s, g) in enumerate(zip(pair_state.tolist(), pair_guess.tolist())):
@@ -297,8 +320,8 @@ def test_host_partitions_match_the_oracle(world, backend):
             pos += len(bucket)
             size_pos += 1
     guesses = np.asarray([3, 50, 9, 63, 2, 17, 33, 60, 1, 1], dtype=np.int64)
-    cm, co, parent, prob, single = backend.partition_states(world["matrix"], members.astype(np.int32), offsets,
-                                                            guesses, world["prior"], WIN, N_BINS)
+    cm, co, parent, prob, single = host_search.partition_states(world["matrix"], members.astype(np.int32), offsets,
+                                                                guesses, world["prior"], WIN, N_BINS)
     child = 0
     for s, state in enumerate(states):
         want, want_single = partition_oracle(world["matrix"][guesses[s]], state, world["prior"])

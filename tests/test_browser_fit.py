@@ -43,16 +43,8 @@ MODES = ("dueto", "quarteto", "dordle", "quordle", "octordle", "binerdle", "quad
 
 @pytest.fixture(params=list(SIZES))
 def screen(request, browser, server):
-    context = browser.new_context(**SIZES[request.param])
-    context.set_default_timeout(300_000)  # a level-3 opener on a loaded machine
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.base = server
-    page.kind = request.param
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    # a level-3 opener on a loaded machine: a long timeout
+    yield from new_tab(browser, server, request.param, 300_000, **SIZES[request.param])
 
 
 def figures(page) -> dict:

@@ -38,16 +38,7 @@ CLIPPED = f"""() => Array.from(document.querySelectorAll({json.dumps(LABELS)}))
 
 @pytest.fixture(params=["desktop", "phone"])
 def tab(request, browser, server):
-    context = browser.new_context(**(DESKTOP if request.param == "desktop" else PHONE))
-    context.set_default_timeout(120_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.base = server
-    page.kind = request.param
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    yield from new_tab(browser, server, request.param, **(DESKTOP if request.param == "desktop" else PHONE))
 
 
 def shot(page, name: str) -> None:
@@ -349,10 +340,7 @@ def test_a_mode_board_is_kept_across_a_reload_and_in_the_address(page, browser):
 
 
 def test_a_mode_board_has_the_keyboard_colours_high_contrast_and_the_warm_up_note(page):
-    health = {"ready": False}
-    page.route("**/api/health", lambda route: route.fulfill(
-        status=200, content_type="application/json",
-        body=json.dumps({"ok": True, "ready": health["ready"], "warming": [] if health["ready"] else ["termo"]})))
+    health = warming_health(page)
     gate = Gate(page, "/api/suggest")
     page.goto(page.base + "/quarteto")
     page.wait_for_selector("#notice", state="visible", timeout=EVENT)  # the first run's note

@@ -436,10 +436,11 @@ def test_big_states_read_the_probes_major_layout_with_the_same_numbers(unit):
     answers_major = np.ascontiguousarray(probes_major.T)
     weights = np.ones(n_answers) if unit else rng.random(n_answers) + 0.5
     classes = rng.integers(1, 3, n_answers).astype(np.float64) if unit == 2 else weights
-    backend = get_backend("numpy")
+    from backends.host_ops.exact import exact_engine
+
     options = dict(loss=LOSS, win_code=n_codes - 1, n_codes=n_codes, max_rounds=6, exact_rule=unit != 2)
-    big = backend.exact_engine(answers_major, weights, classes, probes_major=probes_major, **options)
-    small = backend.exact_engine(answers_major, weights, classes, **options)
+    big = exact_engine(answers_major, weights, classes, probes_major=probes_major, **options)
+    small = exact_engine(answers_major, weights, classes, **options)
     assert big.unit == small.unit == unit and big.B is not big.A
     for size in (513, 650, n_answers):
         members = np.sort(rng.choice(n_answers, size, replace=False))

@@ -117,7 +117,8 @@ def test_a_level2_question_reads_only_the_rows_it_needs(tmp_path, monkeypatch):
     `termo suggest`): every code a level-2 decision reads comes from the files, never through the
     maps. A small state reads its members' answers-major rows (once per pass) and no probes-major
     row; every answer (the opener) reads probes-major rows and no answers-major row."""
-    from backends import host_ops, numpy_backend
+    from backends import numpy_backend
+    from backends.host_ops import search as host_search
     from termo.engine import matrix
     from termo.engine.solver import Solver
     from termo.games import get_game
@@ -131,7 +132,7 @@ def test_a_level2_question_reads_only_the_rows_it_needs(tmp_path, monkeypatch):
     for memo in ("_memory", "_answers_major", "_verified"):
         monkeypatch.setattr(matrix, memo, {})
     monkeypatch.setattr(numpy_backend, "numba_loaded", lambda: False)
-    monkeypatch.setattr(host_ops, "numba_loaded", lambda: False)
+    monkeypatch.setattr(host_search, "numba_loaded", lambda: False)
     reads = []
     real = file_rows.take_rows
     monkeypatch.setattr(file_rows, "take_rows", lambda arr, rows: reads.append(

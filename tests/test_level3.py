@@ -39,7 +39,7 @@ def test_root_costs_equal_the_recursive_oracle_bit_for_bit(tiny, beam, depth, t)
             want = oracle.root_costs(tuple(cands), r)
             tree = solver.tree
             sid = int(tree.register([cands])[0])
-            from termo.engine.level3 import PairJob
+            from termo.engine.tree_search import PairJob
 
             job = PairJob(sid, tree.beam_of(sid, 1), r, depth)
             tree.run([job])

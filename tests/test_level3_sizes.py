@@ -193,7 +193,7 @@ def test_merge_loss_is_a_lower_bound_of_the_entropy_lost():
 def test_the_tree_search_gives_the_same_costs_with_either_sweeper(game):
     """End to end: the root costs of real states with the tree's kernel equal those with the
     solver's own sweeper (NumPy), float for float."""
-    from termo.engine.level3 import PairJob
+    from termo.engine.tree_search import PairJob
 
     histories = [["tosar:BYBBB"], ["tarso:BBBBB"], ["tarso:BBGBB"], ["tarso:BBBBB", "filme:BBBYY"]]
     results = {}
@@ -219,7 +219,7 @@ def test_tree_search_keeps_the_sweeper_on_other_backends(game):
         def sweep(self, members, offsets, state_ids, k):  # pragma: no cover - never called here
             raise AssertionError
 
-    from termo.engine.level3 import TreeSearch
+    from termo.engine.tree_search import TreeSearch
 
     sweeper = Sweeper(game, prior_weights(game.icf, 1.0))
     assert TreeSearch(sweeper.matrix_t, sweeper.prior, sweeper.probe_prior, 242, sweeper=sweeper.sweep).host_sweeps

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from termo.games import get_game
-from termo.engine.level3 import NodeJob
+from termo.engine.tree_search import NodeJob
 from termo.engine.solver import Solver
 
 

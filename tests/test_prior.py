@@ -102,3 +102,78 @@ def test_prior_value_key_is_the_opener_cache_key_segment(game):
     p = Prior.from_icf(game.icf, 1.0).weights.copy()
     p[0] = 0.0
     assert f";{Prior.custom(p).key};" in cache_key(Solver(game, level=3, prior=p))
+
+
+def test_prior_at_is_the_value_passed_when_made_at_that_t(game):
+    """`Prior.at`: the one value a caller passed down, when it was made at the T asked; else the
+    prior made there (the same bits), T still checked."""
+    from termo.core.prior import Prior
+
+    known = Prior.from_icf(game.icf, 1.0)
+    assert Prior.at(game.icf, 1.0, known) is known
+    other = Prior.at(game.icf, 0.5, known)
+    assert other is not known and other.t == 0.5
+    assert other.weights.tobytes() == Prior.from_icf(game.icf, 0.5).weights.tobytes()
+    custom = Prior.custom(known.weights)
+    assert Prior.at(game.icf, 1.0, custom) is not custom
+    assert Prior.at(game.icf, 1.0, custom).weights.tobytes() == known.weights.tobytes()
+    with pytest.raises(TermoError):
+        Prior.at(game.icf, 0.0, known)
+
+
+def count_builds(monkeypatch) -> list:
+    """Every `Prior.from_icf` made from now on (the calls recorded, the values unchanged)."""
+    from termo.core.prior import Prior
+
+    made = []
+    real = Prior.from_icf.__func__
+
+    def counted(cls, icf, t=1.0):
+        made.append(t)
+        return real(cls, icf, t)
+
+    monkeypatch.setattr(Prior, "from_icf", classmethod(counted))
+    return made
+
+
+def test_a_solver_takes_the_prior_it_is_passed(game, monkeypatch):
+    """A Solver given the Prior of its T keeps that value (no second build) and is the solver
+    made from T alone, bit for bit and key for key; a custom Prior is custom weights."""
+    from termo.book.openers import cache_key
+    from termo.core.prior import Prior
+    from termo.engine.solver import Solver
+
+    plain = Solver(game, level=3, t=0.5)
+    made = count_builds(monkeypatch)
+    passed = Solver(game, level=3, t=0.5, prior=plain.answer_prior)
+    assert made == []
+    assert passed.answer_prior is plain.answer_prior and not passed.custom_prior
+    assert passed.prior.tobytes() == plain.prior.tobytes() and cache_key(passed) == cache_key(plain)
+    p = plain.prior.copy()
+    p[0] = 0.0
+    custom = Solver(game, level=3, prior=Prior.custom(p))
+    assert custom.custom_prior and cache_key(custom) == cache_key(Solver(game, level=3, prior=p))
+
+
+@pytest.mark.parametrize("method", ["practical", "level3"])
+def test_a_tree_build_makes_its_prior_once(method, monkeypatch):
+    """A tree build makes the prior once: the builder's value is the one its evaluation reads."""
+    from termo.games import get_game
+    from termo.trees.build import build_tree
+
+    mini = get_game("nerdle-mini")
+    made = count_builds(monkeypatch)
+    build_tree(mini, method, mini.default_opener)
+    assert made == [1.0]
+
+
+@pytest.mark.parametrize("name", ["likely", "entropy"])
+def test_a_world_policy_makes_its_prior_once(name, monkeypatch):
+    """A study's policy and the solver behind it share the world's one Prior."""
+    from termo.analysis.strategies import build_policy
+    from termo.worlds.world import World
+
+    world = World(game="nerdle-mini", t=0.5)
+    made = count_builds(monkeypatch)
+    build_policy(name, world)
+    assert made == [0.5]

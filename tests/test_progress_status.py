@@ -103,7 +103,25 @@ def test_compile_notice_goes_through_the_display(monkeypatch):
     with status.display(rec.line, rec.step):
         numba_shim.notice_compiling()
         numba_shim.notice_compiling()  # once per process
-    assert rec.events == [("line", numba_shim.COMPILE_NOTICE.format(seconds=numba_shim.COMPILE_SECONDS))]
+    assert rec.events == [("line", numba_shim.compile_notice(None))]  # outside the warm-ups: a few seconds
+
+
+@pytest.mark.parametrize("seconds, estimate", [(None, "(a few seconds;"), (3.0, "(a few seconds;"),
+                                               (44.0, "(about 40 s;"), (233.0, "(about 230 s;")])
+def test_compile_notice_states_the_compile_ahead(monkeypatch, seconds, estimate):
+    """The notice states the warm-ups' remaining estimate while they run, a few seconds for a
+    kernel no warm-up compiled; every form starts alike (what the tests and benchmarks look for)."""
+    from backends import numba_shim
+
+    monkeypatch.setitem(numba_shim._state, "noticed", False)
+    monkeypatch.setitem(numba_shim._state, "remaining", seconds)
+    rec = _Recorder()
+    with status.display(rec.line, rec.step):
+        numba_shim.notice_compiling()
+    (kind, line), = rec.events
+    assert kind == "line" and estimate in line
+    assert line.startswith(numba_shim.COMPILE_NOTICE.split("{")[0])
+    assert ("for every command" in line) == (seconds is not None)
 
 
 class _FakeTerminal(io.StringIO):

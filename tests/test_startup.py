@@ -562,7 +562,7 @@ def test_warm_up_runs_once_per_kernel_source_and_the_notice_shows(tmp_path):
             "import warmmod\n"
             "print(warmmod.kernel(3), warmmod.other(1.5))")
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"), "WARM_LOG": str(log), "TERMO_NO_NUMBA": ""}
-    notice = COMPILE_NOTICE.split("(")[0]
+    notice = COMPILE_NOTICE.split("{")[0]
     first = run_python(code, **env)
     assert first.returncode == 0, first.stderr
     assert first.stdout.split() == ["4", "3.0"]
@@ -621,6 +621,6 @@ def test_the_warm_up_covers_what_a_suggestion_compiles():
     from backends import numba_shim
     import termo.interface.warm_up as warm_up
 
-    covered = [sources for callback, sources in numba_shim._warm_ups if callback is warm_up.warm_up_kernels]
+    covered = [sources for callback, sources, _ in numba_shim._warm_ups if callback is warm_up.warm_up_kernels]
     assert covered and {Path(p).name for p in covered[0]} >= {"entropy.py", "tree.py"}
     assert Path(covered[0][0]).name == "entropy.py"  # the stamp lives with its cached kernels

@@ -195,10 +195,7 @@ def test_the_board_survives_a_reload_and_a_game_switch_and_new_game_clears_it(pa
 # ----------------------------------------------------------------------------- 6. busy and warming
 
 def test_a_warming_server_shows_the_busy_state_on_the_board(page):
-    health = {"ready": False}
-    page.route("**/api/health", lambda route: route.fulfill(
-        status=200, content_type="application/json",
-        body=json.dumps({"ok": True, "ready": health["ready"], "warming": [] if health["ready"] else ["termo"]})))
+    health = warming_health(page)
     gate = Gate(page, "/api/suggest")
     page.goto(page.base + "/")
     # the first interaction: the row locked, Register disabled, the note about the first run

@@ -1,5 +1,5 @@
 """Compiled kernels of the exact (branch-and-bound) solver, reached only through
-:class:`backends.exact_ops.ExactSearchOps`.
+:func:`backends.host_ops.exact.exact_engine`.
 
 Written in the Python subset numba compiles (``backends/numba_shim.py``: lazily compiled,
 cached on disk, plain Python under ``TERMO_NO_NUMBA=1``). Everything runs on host NumPy arrays.

@@ -25,6 +25,7 @@ from typing import Sequence
 from backends import host
 from termo.engine import hard_mode
 from termo.core.feedback import decode
+from termo.core.keys import candidate_key
 
 _MAX_MASKS = 100_000
 
@@ -70,13 +71,14 @@ class HardPolicy:
     def choose_branches(self, states: Sequence, turns: Sequence[int], tokens):
         rules = [self.constraint(s, tok) for s, tok in zip(states, tokens)]
         choices: list = [None] * len(states)
-        free: dict = {}  # state bytes -> node indices (the inner policy decides)
-        keyed: dict = {}  # (state bytes, turn, rule) -> node indices
+        free: dict = {}  # (state key, turn) -> node indices (the inner policy decides)
+        keyed: dict = {}  # (state key, turn, rule) -> node indices
         for i, (state, rule) in enumerate(zip(states, rules)):
+            key = candidate_key(state)
             if self.mask(rule) is None:
-                free.setdefault((state.tobytes(), int(turns[i])), []).append(i)
+                free.setdefault((key, int(turns[i])), []).append(i)
             else:
-                keyed.setdefault((state.tobytes(), int(turns[i]), rule), []).append(i)
+                keyed.setdefault((key, int(turns[i]), rule), []).append(i)
         if free:
             groups = list(free.values())
             answers = self.inner.choose_many([states[g[0]] for g in groups], [int(turns[g[0]]) for g in groups])

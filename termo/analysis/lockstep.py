@@ -39,6 +39,7 @@ from typing import Callable, Protocol, Sequence
 
 from backends import get_backend, host
 from termo.core.errors import TermoError
+from termo.core.keys import candidate_key
 from termo.worlds.world import termo_defaults
 
 
@@ -78,7 +79,7 @@ def _dedupe_states(states) -> tuple[list, list[int]]:
     slots: dict[bytes, int] = {}
     distinct, which = [], []
     for state in states:
-        slot = slots.setdefault(state.tobytes(), len(slots))
+        slot = slots.setdefault(candidate_key(state), len(slots))
         if slot == len(distinct):  # first seen
             distinct.append(state)
         which.append(slot)

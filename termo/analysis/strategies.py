@@ -122,11 +122,12 @@ class FixedOpener:
         return out  # type: ignore[return-value]
 
 
-def make_solver(world: World, level: int = 2, beam: int = 10, depth: int = 1, backend=None):
-    """The engine's solver for ``world`` (its game, temperature and prior)."""
+def make_solver(world: World, level: int = 2, beam: int = 10, depth: int = 1, backend=None, prior=None):
+    """The engine's solver for ``world`` (its game, temperature and prior: ``prior``, the world's
+    `World.answer_prior` when the caller has it, else made here)."""
     from termo.engine.solver import Solver
 
-    prior = None if world.prior is None else world.weights()
+    prior = world.answer_prior() if prior is None else prior
     return Solver(world.load_game(), level=level, t=world.t, beam=beam, depth=depth, backend=backend, prior=prior)
 
 
@@ -147,9 +148,11 @@ def build_policy(name: str, world: World, *, seed: int = 0, beam: int = 10, dept
         return BranchRandom(seed)
     from termo.book.policies import make_policy
 
-    prior = None if world.prior is None else world.weights()
+    needs_prior = name == "likely" or (name in ("entropy", "level3") and solver is None)
+    prior = world.answer_prior() if needs_prior else None  # made once, for the policy and its solver
     if name in ("entropy", "level3") and solver is None:
-        solver = make_solver(world, level=2 if name == "entropy" else 3, beam=beam, depth=depth, backend=backend)
+        solver = make_solver(world, level=2 if name == "entropy" else 3, beam=beam, depth=depth, backend=backend,
+                             prior=prior)
     policy = Batched(make_policy(name, world.load_game(), t=world.t, seed=seed, backend=backend, beam=beam, depth=depth,
                                  prior=prior, solver=solver))
     if name == "entropy" and world.initial is None and solver.level == 2:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import math
 
-from termo.book.openers import code_signature
+from termo.book.openers import SolverBook, code_signature
 from termo.core.decision import Choice, Decision
 from termo.core.entry_store import EntryStore, number_in
 from termo.core.messages import Message
@@ -105,15 +105,9 @@ def first_move(solver, state) -> Decision:
     return decision
 
 
-class BoardsBook:
+class BoardsBook(SolverBook):
     """A several-board solver with its first move kept (`first_move`); everything else is the
     solver's (its ``level``, ``objective``, ``mode``, ``progress``...)."""
-
-    def __init__(self, solver):
-        self.solver = solver
-
-    def __getattr__(self, name):
-        return getattr(self.solver, name)
 
     @property
     def progress(self):

@@ -31,7 +31,7 @@ import tokenize
 import weakref
 from pathlib import Path
 
-from backends.host_ops import TREE_SEARCH_SOURCES
+from backends.host_ops.sources import TREE_SEARCH_SOURCES
 from termo.core.decision import Choice, Decision
 from termo.core.entry_store import EntryStore, bundle_get, number_in, write_bundle
 from termo.core.messages import Message
@@ -40,7 +40,7 @@ from termo.core.paths import cache_dir, data_dir
 CACHE_NAME = "openers.json"  # the shipped bundle (data/)
 STORE_NAME = "openers"  # the user cache folder (cache_dir())
 # The modules whose code decides the level-3 search result: the domain's, then the backend
-# modules of the tree's host bookkeeping (``backends.host_ops.TREE_SEARCH_SOURCES``).
+# modules of the tree's host bookkeeping (``backends.host_ops.sources.TREE_SEARCH_SOURCES``).
 # The entropy sweeps (termo/engine/entropy.py and the backends' sweeps) are left out on purpose, as in
 # the reference: they only have to agree with their plain-Python oracle on the §5.2 order.
 SEARCH_MODULES = ("termo/engine/level3.py", "termo/engine/tree_search.py", "termo/engine/ordering.py",
@@ -322,29 +322,26 @@ def decide(solver, candidates, turn: int, progress=None, allowed=None) -> Decisi
     return solver.decide(cands, turn, allowed=allowed)
 
 
-class Book:
+class SolverBook:
+    """A solver behind a book: what the book does not answer itself is the solver's (its
+    ``game``, ``level``, ``tree``...). `Book` for one board, `termo.book.boards.BoardsBook` for several."""
+
+    def __init__(self, solver):
+        self.solver = solver
+
+    def __getattr__(self, name):
+        if name == "solver":  # not set yet (a copy being made): no solver to ask
+            raise AttributeError(name)
+        return getattr(self.solver, name)
+
+
+class Book(SolverBook):
     """A solver with its opener book: what the interface layers (`termo.interface.suggest.Advisor`) ask.
 
     ``decide`` and ``opener`` go through the book (see :func:`decide`, :func:`opener`); ``game``,
     ``level`` and ``tree`` (the level-3 search, whose progress reports the interface directs)
     are the solver's.
     """
-
-    def __init__(self, solver):
-        self.solver = solver
-
-    @property
-    def game(self):
-        return self.solver.game
-
-    @property
-    def level(self) -> int:
-        return self.solver.level
-
-    @property
-    def tree(self):
-        """The solver's level-3 search (`termo.engine.tree_search.TreeSearch`)."""
-        return self.solver.tree
 
     def decide(self, candidates, turn: int, progress=None, allowed=None) -> Decision:
         return decide(self.solver, candidates, turn, progress, allowed)

@@ -138,7 +138,8 @@ class SolverPolicy(Policy):
 def make_policy(name: str, game=None, t: float = 1.0, seed: int = 0, backend=None, beam: int = 10,
                 depth: int = 1, prior=None, solver=None) -> Policy:
     """A strategy by name (``random|letters|likely|entropy|level3``); ``solver`` may be given
-    for entropy/level3 to share an existing one."""
+    for entropy/level3 to share an existing one. ``prior``: custom weights, or the question's
+    `termo.core.prior.Prior` (one made at T is that prior, not built again)."""
     if name not in POLICY_NAMES:
         raise TermoError(f"unknown policy {name!r}; choose one of: {', '.join(POLICY_NAMES)}")
     if name == "random":
@@ -148,11 +149,11 @@ def make_policy(name: str, game=None, t: float = 1.0, seed: int = 0, backend=Non
     if name == "letters":
         return LettersPolicy(game)
     if name == "likely":
-        if prior is None:
-            from termo.core.prior import Prior
+        from termo.core.prior import Prior
 
-            return LikelyPolicy(Prior.from_icf(game.icf, t).weights, icf=game.icf)
-        return LikelyPolicy(prior)
+        if prior is None or (isinstance(prior, Prior) and prior.t is not None):
+            return LikelyPolicy(Prior.at(game.icf, t, prior).weights, icf=game.icf)
+        return LikelyPolicy(prior.weights if isinstance(prior, Prior) else prior)
     if solver is None:
         from termo.engine.solver import Solver
 

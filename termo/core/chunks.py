@@ -117,6 +117,14 @@ class CheckpointStore:
         except ValueError as err:
             return None, str(err)
 
+    def resume(self, key: str, items: list, high: float | None = None, warn=None) -> tuple[list | None, bool]:
+        """``(values or None, rejected)`` of chunk ``key`` for a run that goes on: a rejected file
+        is said through ``warn(line)`` (its chunk is computed again)."""
+        values, problem = self.load(key, items, high)
+        if problem is not None and warn is not None:
+            warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
+        return values, problem is not None
+
     def get(self, key: str, openers: list[int], high: float | None = None) -> list[float] | None:
         """The stored values of chunk ``key`` if present and sound, else None."""
         return self.load(key, openers, high)[0]

@@ -14,7 +14,9 @@ prior re-based on it (:func:`rebased_prior`); `termo.engine.solver.Solver` does 
 :class:`Prior` is the prior as one value: its weights (those of :func:`prior_weights`, bit for bit),
 its T (validated once, when the value is made), how it was computed, the cache-key segment the
 caches write for it (:attr:`Prior.key`) and its label / display forms (:func:`t_label`,
-:func:`t_display`: the one place ``inf`` / ``∞`` is spelled).
+:func:`t_display`: the one place ``inf`` / ``∞`` is spelled). One question makes it once: a solver
+(`Solver.answer_prior`), a world (`World.answer_prior`) or a tree build passes it down, and the
+places that need the prior at a T take it through :meth:`Prior.at` (the value passed, else built).
 """
 
 from __future__ import annotations
@@ -161,6 +163,15 @@ class Prior:
             check_temperature(t)
         weights, form = _weights_and_form(icf, t)
         return cls(weights, float(t), form)
+
+    @classmethod
+    def at(cls, icf, t: float | str, known: "Prior | None" = None) -> "Prior":
+        """The prior ``softmax(−icf/t)`` of a question: ``known``, the one value a caller made
+        and passed down (it vouches for the same ``icf``), when it was made at this T, so it is
+        not built twice; else :meth:`from_icf` (T checked there)."""
+        if known is not None and known.t is not None and not isinstance(t, str) and known.t == float(t):
+            return known
+        return cls.from_icf(icf, t)
 
     @classmethod
     def custom(cls, weights) -> "Prior":

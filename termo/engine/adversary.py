@@ -9,7 +9,7 @@ green) is therefore kept only when it is the only one: a guess wins when it is t
 
 `reference_choice` is the plain-Python rule (the oracle of the kernels); `Adversary` holds one
 game's tables (its pattern matrix, the code order) and asks the backend's
-compiled host kernels (`backends.adversary_ops`) for groups and splits; `AdversarySession` is a
+compiled host kernels (`backends.host_ops.feedback`) for groups and splits; `AdversarySession` is a
 `termo.engine.session.Session` whose colours the adversary gives: the player types the guess only.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from backends import host
+from backends.host_ops import feedback
 from termo.core.errors import TermoError
 from termo.core.feedback import DIGIT, colours, decode
 from termo.engine.session import Outcome, Session, parse_history_item
@@ -82,9 +83,9 @@ class Adversary:
 
     def choose(self, members, probe: int):
         """``(code, kept)``: the colours the adversary shows for probe ``probe`` over ``members``."""
-        codes, _ = self.backend.adversary_pick(self.M, members, [int(probe)], self.pref, self.n_codes)
+        codes, _ = feedback.adversary_pick(self.M, members, [int(probe)], self.pref, self.n_codes)
         code = int(codes[0])
-        return code, self.backend.adversary_kept(self.M[int(probe)], members, code)
+        return code, feedback.adversary_kept(self.M[int(probe)], members, code)
 
     def choose_norm(self, members, guess_norm: str):
         """``(pattern, kept)`` for a guess outside the probe list (the plain rule, answer by answer)."""
@@ -94,23 +95,23 @@ class Adversary:
     def pick(self, members, guesses=None):
         """``(codes, sizes)`` of the groups kept for each probe of ``guesses`` (default: every probe)."""
         guesses = self.all_probes if guesses is None else guesses
-        return self.backend.adversary_pick(self.M, members, guesses, self.pref, self.n_codes)
+        return feedback.adversary_pick(self.M, members, guesses, self.pref, self.n_codes)
 
     def kept(self, members, probe: int, code: int):
-        return self.backend.adversary_kept(self.M[int(probe)], members, int(code))
+        return feedback.adversary_kept(self.M[int(probe)], members, int(code))
 
     def distinct(self, members):
         """Per probe, how many distinct codes it shows over ``members``."""
-        return self.backend.adversary_distinct(self.M, members, self.n_codes)
+        return feedback.adversary_distinct(self.M, members, self.n_codes)
 
     def splitters(self, members, order, limit: int):
         """``(probes, kept)``: the probes of ``order[:limit]`` that leave one answer of ``members``
         (every code distinct) and the answer each leaves."""
-        return self.backend.adversary_splitters(self.M, members, order, limit, self.pref, self.n_codes)
+        return feedback.adversary_splitters(self.M, members, order, limit, self.pref, self.n_codes)
 
     def kept_many(self, members, guesses, codes, sizes):
-        """The groups kept for many guesses at once: ``(flat, starts)`` (see the backend's method)."""
-        return self.backend.adversary_kept_many(self.M, members, guesses, codes, int(sizes.sum()))
+        """The groups kept for many guesses at once: ``(flat, starts)`` (see `backends.host_ops.feedback`)."""
+        return feedback.adversary_kept_many(self.M, members, guesses, codes, int(sizes.sum()))
 
     def allowed_after(self, allowed, probe: int, code: int):
         """Hard mode: the probes of ``allowed`` still legal after ``probe`` was coloured ``code``."""
@@ -120,7 +121,7 @@ class Adversary:
             t = tables(self.game)
             self._hard = (self.xp.asarray(t.codes), self.xp.asarray(t.counts))
         symbols, counts = self._hard
-        return self.backend.allowed_after(symbols, counts, allowed, int(probe), int(code))
+        return feedback.allowed_after(symbols, counts, allowed, int(probe), int(code))
 
 
 class AdversarySession(Session):

@@ -17,31 +17,23 @@ evaluated *breadth first* instead of depth first:
    for every ``r`` a node can be asked for, in float64 on the host.
 
 Float conventions (they reproduce the reference's 3.0094161966572304 bit for bit; see the tree
-kernels behind ``backends.host_ops`` and ``docs/solver.md``): bucket probabilities
+kernels behind ``backends.host_ops.search`` and ``docs/solver.md``): bucket probabilities
 ``sum(prior[S_b]) / sum(prior[S])`` with NumPy's pairwise sums over ascending members; buckets in
 ascending pattern code; the cost accumulated sequentially from 0 and then added to 1; the
 two-candidate value ``1 + f·(w_min/(w_0+w_1))``.
 The exact minimum over the beam is taken, so the reference's pruning does not change any value.
 
-Every step but the sweeps is exact host bookkeeping, reached as methods of the host backend
-(:class:`backends.host_ops.HostSearchOps`); the sweeps are the solver's backend's own (on JAX or
+Every step but the sweeps is exact host bookkeeping, the functions of
+:mod:`backends.host_ops.search` (the same on every backend); the sweeps are the solver's backend's own (on JAX or
 CuPy the frontier's sweeps and their §5.2 top-k run on the device, one result per batch).
 
-The engine itself (:class:`TreeSearch`, its jobs :class:`PairJob` and :class:`NodeJob`) lives in
-:mod:`termo.engine.tree_search` and is re-exported here; this module holds the level-3
-decision built on it (§6.4).
+The engine itself (``TreeSearch``, its jobs ``PairJob`` and ``NodeJob``, ``LOSS_COST``) lives in
+:mod:`termo.engine.tree_search`; this module holds the level-3 decision built on it (§6.4).
 """
 
 from __future__ import annotations
 
-from termo.engine.tree_search import (  # noqa: F401  (the engine, re-exported)
-    LOSS_COST,
-    PROGRESS_STEPS,
-    SWEEP_CHUNKS,
-    NodeJob,
-    PairJob,
-    TreeSearch,
-)
+from termo.engine.tree_search import PairJob, TreeSearch
 
 
 # --------------------------------------------------------------------------------------------

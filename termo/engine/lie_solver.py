@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 from backends import host
+from backends.host_ops import feedback
 from termo.core.decision import Choice, Decision
 from termo.core.errors import TermoError
 from termo.core.messages import Message
@@ -124,7 +125,7 @@ class LieSolver:
 
     def entropies(self, members, weights):
         neighbours, chances, _ = lie_tables(self.game.word_length)
-        return self.backend.lie_entropies(self.matrix, members, weights, neighbours, chances, self.game.win_code)
+        return feedback.lie_entropies(self.matrix, members, weights, neighbours, chances, self.game.win_code)
 
     def _ranked(self, bits, members) -> list[int]:
         """Probes by entropy (rounded to 1e-12), a candidate first, then by index."""

@@ -14,7 +14,8 @@ complete permutation (stable sorts from the least significant key up), used for 
 from __future__ import annotations
 
 from backends import host
-from backends.base import ROUND_STEP  # noqa: F401  (the §5.2 rounding grid, re-exported)
+from backends.constants import ROUND_STEP
+from backends.host_ops import search as host_search
 
 
 def entropy_keys(entropies):
@@ -49,4 +50,4 @@ def full_order(entropies, candidates, probe_prior):
 
 def top_k(entropies, candidates, probe_prior, k: int):
     """The first ``k`` probes of ``full_order`` and their entropies: (indices, entropies)."""
-    return host().order_top_k(entropies, candidates, probe_prior, int(k))
+    return host_search.order_top_k(entropies, candidates, probe_prior, int(k))

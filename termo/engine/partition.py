@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from backends import get_backend, host
+from backends.host_ops import search as host_search
 from termo.core.errors import TermoError
 
 CRITERIA = ("entropy", "minimax", "remaining")
@@ -80,12 +81,13 @@ class State:
         """The prior restricted to the candidates and renormalised (the engine's own weights)."""
         xp = host().xp
         cand = xp.asarray(self.candidates, dtype=xp.int64)
-        return host().state_weights(xp.asarray(self.prior, dtype=xp.float64), cand)
+        return host_search.state_weights(xp.asarray(self.prior, dtype=xp.float64), cand)
 
 
-def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) -> State:
+def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None, prior=None) -> State:
     """The state after ``history`` (items ``guess:colours``, replayed strictly by
-    :class:`termo.engine.session.Session`); TermoError for a bad item or a history that ends in a win."""
+    :class:`termo.engine.session.Session`); TermoError for a bad item or a history that ends in a win.
+    ``prior``: the question's `termo.core.prior.Prior` when the caller has it (else made at ``t``)."""
     from termo.core.prior import Prior
     from termo.engine.session import Session
 
@@ -97,7 +99,7 @@ def make_state(game, history: Iterable[str] = (), t: float = 1.0, session=None) 
         raise TermoError("the history ends with a win: no candidates are left to split", "partition.won")
     xp = host().xp
     cand = xp.asarray(session.candidates, dtype=xp.int64)
-    return State(game, cand, float(t), Prior.from_icf(game.icf, t).weights, items or tuple(session.history()))
+    return State(game, cand, float(t), Prior.at(game.icf, t, prior).weights, items or tuple(session.history()))
 
 
 def sweeper_for(state: State):
@@ -224,7 +226,7 @@ def codes_entropy(state: State, codes) -> float:
     m = int(codes.shape[0])
     matrix_t = hx.reshape(hx.asarray(codes, dtype=hx.int64), (m, 1))
     sub_prior = hx.take(hx.asarray(state.prior, dtype=hx.float64), state.candidates)
-    return host().probe_entropy(matrix_t, hx.arange(m, dtype=hx.int64), sub_prior, 0, state.game.n_patterns)
+    return host_search.probe_entropy(matrix_t, hx.arange(m, dtype=hx.int64), sub_prior, 0, state.game.n_patterns)
 
 
 def codes_stats(state: State, codes) -> dict:

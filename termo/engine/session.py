@@ -29,7 +29,7 @@ Candidate sets are ascending arrays of answer indices on the host backend.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from termo.core.errors import TermoError

@@ -30,7 +30,7 @@ from backends import get_backend, host
 from termo.core.decision import Choice, Decision
 from termo.core.errors import TermoError
 from termo.core.prior import REBASE_MASS, Prior, rebased_prior
-from termo.engine import factory, hard_mode, level2, level3
+from termo.engine import factory, hard_mode, level2, tree_search
 from termo.engine.entropy import Sweeper
 
 REBASED_KEPT = 8  # re-based solvers memoised per solver (least recently used dropped)
@@ -38,11 +38,13 @@ REBASED_KEPT = 8  # re-based solvers memoised per solver (least recently used dr
 
 class Solver:
     """Decisions for one configuration. ``prior`` (float64 over answers, zeros allowed) overrides
-    ``softmax(−ICF/t)``; ``backend`` is a Backend, a name, or None (``$TERMO_BACKEND``/NumPy)."""
+    ``softmax(−ICF/t)``; a `termo.core.prior.Prior` made at T is that prior, passed rather than
+    built again (a custom one is its weights); ``backend`` is a Backend, a name, or None
+    (``$TERMO_BACKEND``/NumPy). ``answer_prior`` is the solver's one `Prior`."""
 
     def __init__(self, game, level: int = 2, t: float = 1.0, beam: int = 10, depth: int = 1,
                  backend=None, prior=None, alternatives: int = 5, endgame: int = level2.ENDGAME_LIMIT,
-                 loss: float = level3.LOSS_COST):
+                 loss: float = tree_search.LOSS_COST):
         factory.check_level(level)
         if int(beam) < 1:
             raise TermoError(f"beam must be at least 1, not {beam!r}")
@@ -59,16 +61,18 @@ class Solver:
         self.loss = float(loss)
         self.backend = get_backend(backend)
         self.stable_prior = False  # the stable form of the prior (termo.core.prior), not §2.5's formula
-        if prior is None:
+        if prior is None or (isinstance(prior, Prior) and prior.t is not None):
             self.custom_prior = False
-            value = Prior.from_icf(game.icf, self.t)
+            value = Prior.at(game.icf, self.t, prior)  # the caller's Prior at this T, else built
             self.prior, self.stable_prior = value.weights, value.stable
         else:
-            p = xp.asarray(prior, dtype=xp.float64)
+            p = xp.asarray(prior.weights if isinstance(prior, Prior) else prior, dtype=xp.float64)
             if p.shape != (game.n_answers,) or bool(xp.any(p < 0)) or not bool(xp.all(xp.isfinite(p))):
                 raise TermoError(f"prior must be {game.n_answers} finite non-negative weights")
             self.custom_prior = True
             self.prior = p
+            value = Prior.custom(p)
+        self.answer_prior = value  # the one Prior of this solver's questions, passed on to what it calls
         self.sweeper = Sweeper(game, self.prior, self.backend)
         self._tree = None
         self._rebased: dict = {}  # candidate tuple -> re-based solver (see `rebased`)
@@ -76,10 +80,10 @@ class Solver:
 
     # -- building blocks ----------------------------------------------------------------------
     @property
-    def tree(self) -> level3.TreeSearch:
+    def tree(self) -> tree_search.TreeSearch:
         """The level-3 engine (states and sweeps are memoised inside it)."""
         if self._tree is None:
-            self._tree = level3.TreeSearch(self.sweeper.matrix_t, self.prior, self.sweeper.probe_prior,
+            self._tree = tree_search.TreeSearch(self.sweeper.matrix_t, self.prior, self.sweeper.probe_prior,
                                            self.game.win_code, beam=self.beam, loss=self.loss,
                                            sweeper=self.sweeper.sweep)
         return self._tree
@@ -133,7 +137,7 @@ class Solver:
 
     def _reporting(self, sub):
         """Within the block, ``sub``'s level-3 searches report to this solver's default progress
-        callback (`termo.engine.level3.TreeSearch.reporting`), if one is set."""
+        callback (`termo.engine.tree_search.TreeSearch.reporting`), if one is set."""
         progress = None if self._tree is None else self._tree.progress
         if progress is None or sub.level != 3:
             return contextlib.nullcontext()
@@ -155,7 +159,7 @@ class Solver:
                 return sub.expected_value(cands, rounds)
         tree = self.tree
         sid = int(tree.register([cands])[0])
-        job = level3.NodeJob(sid, self.depth + 1, int(rounds))
+        job = tree_search.NodeJob(sid, self.depth + 1, int(rounds))
         tree.run([job])
         return job.value
 
@@ -177,7 +181,7 @@ class Solver:
                 return sub.greedy_values_with_openers(probes, cands, rounds, progress)
         tree = self.tree
         sid = int(tree.register([cands])[0])
-        job = level3.PairJob(sid, [int(p) for p in probes], int(rounds), 0)
+        job = tree_search.PairJob(sid, [int(p) for p in probes], int(rounds), 0)
         tree.run([job], progress=progress)
         return job.costs
 

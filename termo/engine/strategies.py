@@ -22,7 +22,7 @@ import dataclasses
 
 from termo.core.decision import Choice, Decision
 from termo.core.messages import Message, with_note
-from termo.engine import level1, level2, level3
+from termo.engine import level1, level2, level3, tree_search
 
 
 def expected_reason(value: float) -> Message:
@@ -203,7 +203,7 @@ class ExpectedGuesses(Strategy):
         best = int(tree.best[sid])
         if best not in guesses:
             guesses.append(best)
-        job = level3.PairJob(sid, guesses, level3.rounds_left(turn, solver.game.max_turns), solver.depth)
+        job = tree_search.PairJob(sid, guesses, level3.rounds_left(turn, solver.game.max_turns), solver.depth)
         tree.run([job])
         if not level3.ranked_costs(job):
             return self.fallback.decide_hard(cands, 1, hard)

@@ -6,8 +6,8 @@ one :class:`_Expansion` (the nodes, pairs and buckets of that call), and then re
 values bottom-up. The recursion, the order of the work and the float conventions are described
 in :mod:`termo.engine.level3`, which also holds the level-3 decision built on this engine.
 
-Every step but the sweeps is exact host bookkeeping, reached as methods of the host backend
-(:class:`backends.host_ops.HostSearchOps`); the sweeps are the solver's backend's own.
+Every step but the sweeps is exact host bookkeeping, the functions of
+:mod:`backends.host_ops.search` (the same on every backend); the sweeps are the solver's backend's own.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import contextlib
 from dataclasses import dataclass, field
 
 from backends import host
+from backends.host_ops import search as host_search
 
 LOSS_COST = 7.0
 SWEEP_CHUNKS = 16  # a big level's sweeps run in this many batches when progress is reported
@@ -104,7 +105,6 @@ class TreeSearch:
         backend = _sweeper_backend(sweeper)
         # does the sweeper's backend sweep a lone set of n candidates apart from its batched sweep?
         self.sweeps_apart = getattr(backend, "sweeps_one_set_apart", host().sweeps_one_set_apart)
-        self.ops = host()  # the exact host bookkeeping (registries, partitions, values)
         self.progress = None  # the default progress(done, total) of `run` (see `reporting`)
         self.sweeps = 0
         self._reset_states()
@@ -112,7 +112,7 @@ class TreeSearch:
     # -- states ---------------------------------------------------------------------------
     def _reset_states(self):
         xp = _np()
-        self.table = self.ops.id_table()
+        self.table = host_search.id_table()
         self.members = xp.zeros(0, dtype=xp.int64)
         self.offsets = xp.zeros(1, dtype=xp.int64)
         self.n_states = 0
@@ -125,7 +125,7 @@ class TreeSearch:
         xp = _np()
         if firsts.shape[0] == 0:
             return
-        new_m, new_sizes = self.ops.gather_segments(cand_members, cand_offsets, firsts)
+        new_m, new_sizes = host_search.gather_segments(cand_members, cand_offsets, firsts)
         base = self.offsets[-1]
         new_off = base + xp.cumulative_sum(new_sizes)
         self.members = xp.concat([self.members, new_m])
@@ -152,13 +152,10 @@ class TreeSearch:
         are appended; sets smaller than ``min_size`` get no state)."""
         xp = _np()
         ids = xp.empty(cand_offsets.shape[0] - 1, dtype=xp.int64)
-        firsts = self.ops.register_states(self.table, self.members, self.offsets, self.n_states,
+        firsts = host_search.register_states(self.table, self.members, self.offsets, self.n_states,
                                           cand_members, cand_offsets, ids, min_size)
         self._append_states(cand_members, cand_offsets, firsts)
         return ids
-
-    def state_members(self, sid):
-        return self.members[int(self.offsets[sid]):int(self.offsets[sid + 1])]
 
     def state_sizes(self, state_ids):
         """The number of candidates of each state."""
@@ -186,7 +183,7 @@ class TreeSearch:
             if report is not None:
                 report((c + 1) / n_chunks)
         self.swept[todo] = k
-        self.best[todo] = self.ops.most_probable_many(self.members, self.offsets, todo, self.prior)
+        self.best[todo] = host_search.most_probable_many(self.members, self.offsets, todo, self.prior)
         self.sweeps += int(todo.shape[0])
 
     def _sweep(self, state_ids, k):
@@ -194,7 +191,7 @@ class TreeSearch:
         the NumPy sweeper's bit for bit, where the sweeper is the NumPy one (and not on its own
         path for one lone set, `backends.base.Backend.sweeps_one_set_apart`); else the sweeper."""
         if self.host_sweeps and not self._swept_apart(state_ids):
-            return self.ops.tree_sweep_top_k(self.matrix_t, self.members, self.offsets, state_ids,
+            return host_search.tree_sweep_top_k(self.matrix_t, self.members, self.offsets, state_ids,
                                              self.prior, self.probe_prior, k, self.win_code + 1)
         return self.sweeper(self.members, self.offsets, state_ids, k)
 
@@ -280,7 +277,7 @@ class _Expansion:
     def __init__(self, tree: TreeSearch, r_top: int):
         self.tree = tree
         self.r_top = r_top
-        self.node_table = tree.ops.id_table()
+        self.node_table = host_search.id_table()
         self.node_state, self.node_rest, self.node_rmax = [], [], []
         self.n_nodes = 0
         self.frontier = {r: [] for r in range(r_top + 1)}
@@ -297,7 +294,7 @@ class _Expansion:
         xp = _np()
         states = xp.asarray(states, dtype=xp.int64)
         rests = xp.asarray(rests, dtype=xp.int64)
-        ids, firsts = self.tree.ops.register_nodes(self.node_table, self.n_nodes, states, rests)
+        ids, firsts = host_search.register_nodes(self.node_table, self.n_nodes, states, rests)
         k = firsts.shape[0]
         if k:
             ns = states[firsts]
@@ -341,7 +338,7 @@ class _Expansion:
         pairs of each frontier node."""
         xp = _np()
         tree = self.tree
-        ps, pg, owner_rest, per_node = tree.ops.level_pairs(fr, fr_states, fr_rests, tree.top_idx, tree.best)
+        ps, pg, owner_rest, per_node = host_search.level_pairs(fr, fr_states, fr_rests, tree.top_idx, tree.best)
         states, guesses, rests = [ps], [pg], [xp.maximum(owner_rest - 1, 0)]
         listed = int(ps.shape[0])
         for job in self.pair_jobs[r]:
@@ -358,7 +355,7 @@ class _Expansion:
         candidates) and as nodes asked at ``r − 1``; record the pairs' bucket ranges."""
         xp = _np()
         tree = self.tree
-        nb, single, out_members, out_size, out_prob = tree.ops.partition_pairs(
+        nb, single, out_members, out_size, out_prob = host_search.partition_pairs(
             tree.matrix_t, tree.members, tree.offsets, pstate, pguess, tree.win_code, tree.prior)
         bstart = _starts(nb)
         child_states = tree.register_segments(out_members, _starts(out_size), 2)
@@ -388,7 +385,7 @@ class _Expansion:
         vals = xp.full((self.n_nodes, self.r_top + 1), xp.nan, dtype=xp.float64)
         pairs = (_cat(self.pair_single, xp.bool), _cat(self.pair_blo, xp.int64), _cat(self.pair_bhi, xp.int64),
                  _cat(self.bucket_child, xp.int64), _cat(self.bucket_prob, xp.float64))
-        tree.ops.node_values(order, node_size, node_state, node_rmax, node_pair_lo, node_pair_hi, *pairs,
+        host_search.node_values(order, node_size, node_state, node_rmax, node_pair_lo, node_pair_hi, *pairs,
                              tree.members, tree.offsets, tree.prior, tree.loss, self.r_top, vals, tree.matrix_t,
                              tree.win_code)
         return vals, pairs
@@ -402,5 +399,5 @@ class _Expansion:
                 job.value = float(vals[job._node, job.rounds])
             else:
                 idx = xp.arange(job._pair_lo, job._pair_lo + len(job.guesses), dtype=xp.int64)
-                costs = self.tree.ops.pair_costs(idx, job.rounds, *pairs, self.tree.loss, vals)
+                costs = host_search.pair_costs(idx, job.rounds, *pairs, self.tree.loss, vals)
                 job.costs = [float(c) for c in costs]

@@ -17,13 +17,14 @@ from termo.core.errors import TermoError
 from termo.exact.search import Problem, solve
 
 
-def level3_candidates(game, t: float = 1.0, backend=None) -> list[tuple[str, float]]:
+def level3_candidates(game, t: float = 1.0, backend=None, solver=None) -> list[tuple[str, float]]:
     """The level-3 opener and its alternatives, ``(word, E)`` in level-3 order (the opener
-    cache: shipped for Termo at T = 1, searched otherwise)."""
+    cache: shipped for Termo at T = 1, searched otherwise); ``solver``: the level-3 solver of
+    that configuration when the caller has one."""
     from termo.book.openers import optimal_opener
     from termo.engine.solver import Solver
 
-    decision = optimal_opener(Solver(game, level=3, t=t, backend=backend))
+    decision = optimal_opener(solver or Solver(game, level=3, t=t, backend=backend))
     rows = [decision.choice] + list(decision.alternatives)
     return [(c.word, float(c.expected)) for c in rows]
 
@@ -35,12 +36,16 @@ def rank_openers(game, candidates=None, *, t: float = 1.0, hard: bool = False, t
     its value; ``others_open`` (first guesses outside the list whose root bound is below the best
     value) and ``others_lower`` (the least such bound); ``proved_global`` when nothing is open."""
     start = time.perf_counter()
+    prior = None  # the level-3 solver's Prior, passed to the exact search (one per question)
     if candidates is None:
-        candidates = level3_candidates(game, t, backend)
+        from termo.engine.solver import Solver
+
+        solver = Solver(game, level=3, t=t, backend=backend)
+        candidates, prior = level3_candidates(game, t, backend, solver), solver.answer_prior
     cands = [(c, None) if isinstance(c, str) else (str(c[0]), c[1]) for c in candidates]
     if not cands:
         raise TermoError("no candidate opener")
-    prob = Problem(game, hard=hard, t=t, backend=backend)
+    prob = Problem(game, hard=hard, t=t, backend=backend, prior=prior)
     deadline = None if time_limit is None else start + float(time_limit)
     ranking = _Ranking()
     _rank_candidates(game, prob, cands, ranking, deadline, progress)

@@ -109,14 +109,15 @@ def _problem(spec: RankSpec, game: Game | None = None):
         return prob
 
 
-def settle(spec: RankSpec, words: list[int], limit: float) -> list:
+def settle(spec: RankSpec, words: list[int], limit: float, problem=None) -> list:
     """Per first word ``[status, lower, upper, how]``: ``exact`` (its total, below ``limit``: lower
     = upper) or ``out`` (``lower`` at least ``limit``; ``upper`` inf); ``how`` says what settled it
     (``bound``: the deeper bound; ``search``: the limit-mode search; ``solve``: an exact solve; the
-    driver settles others by the one-pass bound at the root, ``root``, without a chunk)."""
+    driver settles others by the one-pass bound at the root, ``root``, without a chunk).
+    ``problem``: the search to run on (default: this process's one search for ``spec``)."""
     from termo.exact.search import solve
 
-    prob = _problem(spec)
+    prob = problem or _problem(spec)
     game, engine = prob.game, prob.engine
     root = prob.root()
     rounds = game.max_turns
@@ -180,11 +181,11 @@ def rank_store(directory, reuse: bool = True) -> CheckpointStore:
 
 # --------------------------------------------------------------------------- the whole ranking
 def spec_of(game: Game, *, hard: bool = False, t: float = 1.0, loss: float | None = None) -> RankSpec:
-    from termo.engine import level3
+    from termo.engine import tree_search
     from termo.engine.matrix import matrix_signature
 
     return RankSpec(game=game.label, strict=game.win_rule == EXACT, signature=matrix_signature(game),
-                    hard=bool(hard), t=float(t), loss=float(level3.LOSS_COST if loss is None else loss))
+                    hard=bool(hard), t=float(t), loss=float(tree_search.LOSS_COST if loss is None else loss))
 
 
 class _Runner:
@@ -212,10 +213,8 @@ class _Runner:
         tasks = []
         for words in chunks:
             key = self.key(words, limit)
-            cached, problem = self.store.load(key, list(words))
-            if problem is not None:
-                self.rejected += 1
-                self.warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
+            cached, rejected = self.store.resume(key, list(words), warn=self.warn)
+            self.rejected += rejected
             if cached is not None:
                 self.resumed += 1
                 self.resumed_words += len(words)
@@ -237,10 +236,11 @@ class _Runner:
         return results
 
 
-def root_order(game: Game, spec: RankSpec) -> tuple[list[int], list[float]]:
+def root_order(game: Game, spec: RankSpec, problem=None) -> tuple[list[int], list[float]]:
     """Every probe by its split at the root (least ``Σ_b W(S_b)²``, then the index): the order the
-    seeds are taken in and the chunks are cut in; and every probe's one-pass bound at the root."""
-    prob = _problem(spec, game)
+    seeds are taken in and the chunks are cut in; and every probe's one-pass bound at the root
+    (``problem`` as in :func:`settle`)."""
+    prob = problem or _problem(spec, game)
     bounds, sq = prob.engine.first_pass(prob.root(), game.max_turns)
     return sorted(range(game.n_probes), key=lambda i: (float(sq[i]), i)), [float(b) for b in bounds]
 

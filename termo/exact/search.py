@@ -1,6 +1,6 @@
 """The exact solver's driver: the game's data for the engine, the budget loop, the result.
 
-The search itself (bounds, ordering, memo) is the backend's :class:`backends.exact_ops.ExactEngine`
+The search itself (bounds, ordering, memo) is the host's :class:`backends.host_ops.exact.ExactEngine`
 (docs/exact.md). This module decides what is solved: the root state (every answer, the game's
 turn limit), or, with an opener, each of its feedback groups with one round less; it spends the
 budget in slices (the memo keeps everything proved, so a slice resumes where the last stopped),
@@ -16,7 +16,8 @@ import time
 from dataclasses import dataclass, field
 
 from backends import get_backend, host
-from termo.engine import level3
+from backends.host_ops.exact import exact_engine
+from termo.engine import tree_search
 from termo.core.errors import TermoError
 from termo.games import EXACT, Game
 
@@ -85,15 +86,16 @@ class ExactResult:
         return out
 
 
-def answer_weights(game: Game, t: float = 1.0):
+def answer_weights(game: Game, t: float = 1.0, prior=None):
     """(weights, weighted): 1 per answer for a uniform game (values are then sums of guesses,
-    exact integers), else the prior ``softmax(−ICF/T)`` (rules §2.5)."""
+    exact integers), else the prior ``softmax(−ICF/T)`` (rules §2.5): ``prior``'s, the question's
+    `termo.core.prior.Prior` when the caller has it (made at ``t``), else made here."""
     xp = host().xp
     if game.uniform_prior or (t is not None and math.isinf(t)):
         return xp.ones(game.n_answers, dtype=xp.float64), False
     from termo.core.prior import Prior
 
-    return Prior.from_icf(game.icf, t).weights, True
+    return Prior.at(game.icf, t, prior).weights, True
 
 
 def class_mass(game: Game, weights):
@@ -119,10 +121,12 @@ def hard_tables(game: Game):
 
 
 class Problem:
-    """One game's search: the engine over its matrix and weights, for one prior and mode."""
+    """One game's search: the engine over its matrix and weights, for one prior and mode
+    (``weights``: custom ones; ``prior``: the question's `termo.core.prior.Prior` at ``t`` when the
+    caller has it)."""
 
     def __init__(self, game: Game, *, hard: bool = False, t: float = 1.0, backend=None,
-                 loss: float = level3.LOSS_COST, memo_slots: int | None = None, weights=None):
+                 loss: float = tree_search.LOSS_COST, memo_slots: int | None = None, weights=None, prior=None):
         from termo.engine.matrix import answers_major_matrix, pattern_matrix
 
         self.game = game
@@ -134,14 +138,14 @@ class Problem:
         self.search_loss = LOSS_NOT_ALLOWED if math.isinf(self.loss) else self.loss
         self.backend = get_backend(backend)
         if weights is None:
-            self.weights, self.weighted = answer_weights(game, self.t)
+            self.weights, self.weighted = answer_weights(game, self.t, prior)
         else:
             self.weights, self.weighted = host().xp.asarray(weights, dtype=host().xp.float64), True
         symbols = counts = None
         if self.hard:
             symbols, counts = hard_tables(game)
         options = {} if memo_slots is None else {"memo_slots": int(memo_slots)}
-        self.engine = self.backend.exact_engine(
+        self.engine = exact_engine(
             answers_major_matrix(game), self.weights, class_mass(game, self.weights), loss=self.search_loss,
             win_code=game.win_code, n_codes=game.n_patterns, max_rounds=game.max_turns,
             exact_rule=game.win_rule == EXACT, symbols=symbols, symbol_counts=counts, hard=self.hard,
@@ -192,7 +196,7 @@ class Problem:
         return node
 
 
-def evaluate_tree(game: Game, tree: dict, weights=None, loss: float = level3.LOSS_COST, members=None,
+def evaluate_tree(game: Game, tree: dict, weights=None, loss: float = tree_search.LOSS_COST, members=None,
                   depth: int = 1) -> tuple[float, int]:
     """(weighted total of guesses, losses) of a strategy tree over ``members`` (default every
     answer), replayed answer by answer with the game's feedback and win rule; an answer solved
@@ -228,7 +232,7 @@ def _fmt(seconds: float) -> str:
 
 
 def solve(game: Game, *, opener=None, hard: bool = False, t: float = 1.0, time_limit: float | None = None,
-          node_limit: int | None = None, backend=None, progress=None, loss: float = level3.LOSS_COST,
+          node_limit: int | None = None, backend=None, progress=None, loss: float = tree_search.LOSS_COST,
           memo_slots: int | None = None, problem: Problem | None = None, limit: float | None = None) -> ExactResult:
     """The minimum expected number of guesses of ``game`` (docs/exact.md), by branch and bound.
 
@@ -449,6 +453,6 @@ def beam_value(game: Game, opener, t: float = 1.0, backend=None) -> float:
     solver = Solver(game, level=3, t=t, backend=backend)
     tree = solver.tree
     sid = int(tree.register([list(range(game.n_answers))])[0])
-    job = level3.PairJob(sid, [index], game.max_turns, solver.depth)
+    job = tree_search.PairJob(sid, [index], game.max_turns, solver.depth)
     tree.run([job])
     return float(job.costs[0])

@@ -51,20 +51,17 @@ def parse_turn(item: str, boards: int) -> tuple[str, list]:
     return guess, [None if s == SOLVED_SLOT else s for s in slots]
 
 
+def _now(name: str) -> property:
+    """A property of the game so far (``now``), read through."""
+    return property(lambda self: getattr(self.now, name), doc=f"``now.{name}``")
+
+
 class _Position:
     """What one board and several share: the game so far is ``now`` (a `Session`, a `BoardsState`)."""
 
-    @property
-    def won(self) -> bool:
-        return self.now.won
-
-    @property
-    def out_of_turns(self) -> bool:
-        return self.now.out_of_turns
-
-    @property
-    def over(self) -> bool:
-        return self.now.over
+    won = _now("won")
+    out_of_turns = _now("out_of_turns")
+    over = _now("over")
 
 
 class OneBoard(_Position):
@@ -154,15 +151,8 @@ class Boards(_Position):
         return self.states[-1]
 
     now = state
-
-    @property
-    def session(self):
-        """The single-board session the boards' checks run on (a guess's word, its warnings)."""
-        return self.state.session
-
-    @property
-    def played(self) -> int:
-        return self.state.turns
+    session = _now("session")  # the single-board session the boards' checks run on (a guess's word, its warnings)
+    played = _now("turns")
 
     def play(self, word: str, patterns: Sequence) -> None:
         """Apply one turn (TermoError, nothing changed, when any part of it is wrong)."""

@@ -209,7 +209,7 @@ def _make_solver(game, level, config: Config):
 
 def _search_progress(solver, progress: Progress | None):
     """A context in which ``solver``'s level-3 searches report to ``progress(done, total)``
-    (`termo.engine.level3.TreeSearch.reporting`); a no-op for other levels and for solvers without a
+    (`termo.engine.tree_search.TreeSearch.reporting`); a no-op for other levels and for solvers without a
     search tree (test fakes)."""
     if progress is None or getattr(solver, "level", None) != 3 or getattr(solver, "tree", None) is None:
         return contextlib.nullcontext()

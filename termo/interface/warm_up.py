@@ -3,12 +3,14 @@
 numba compiles a kernel once per argument-type signature, and the commands reach different
 kernels with different types: the level-2/3 search (:func:`warm_up_kernels`) on a
 game of one-byte feedback codes (Termo, Wordle, Russian Wordle) and on one of two-byte codes
-(Nerdle Classic and Mini), ``partition``, the exact solver (``optimal``, ``tree build --method
-exact``) and the full-beam evaluations (``openers``, ``robustness``). Each of the warm-ups below
-runs its command's library path once on the smallest input that has the same argument types, so
-that after the first run no command compiles again (``bench/bench_warmup.py`` checks it from an
-empty kernel cache). They register with :func:`backends.host_ops.register_warm_up`, each keyed
-by its own sources, and run together the first time numba loads with a cold cache.
+(Nerdle Classic and Mini), ``partition``, the exact solver (``optimal``, ``optimal --rank``,
+``tree build --method exact``) and the full-beam evaluations (``openers``, ``robustness``). Each of
+the warm-ups below runs its command's library path once on the smallest input that has the same
+argument types, so that after the first run no command compiles again (``bench/bench_warmup.py``
+checks it from an empty kernel cache, command by command). They register with
+:func:`backends.host_ops.sources.register_warm_up`, each keyed by its own sources and with what it
+compiles from an empty cache (``WARM_UPS``: the first run's notice states the sum of those still to
+run), and run together the first time numba loads with a cold cache.
 
 The module sits above every layer it exercises (docs/ARCHITECTURE.md), so no engine module imports
 it: the front ends do (``cli.app.main`` before it runs a command, ``web.app.create_app``), which
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from backends.host_ops import family_sources, kernel_sources, register_warm_up
+from backends.host_ops.sources import family_sources, kernel_sources, register_warm_up
 
 _HERE = Path(__file__).resolve().parent.parent  # termo/
 SMALL_GAME = "nerdle-mini"  # 206 equations, two-byte codes: the Nerdle games' argument types in a second
@@ -89,14 +91,30 @@ def warm_up_partition() -> None:
 
 def warm_up_exact() -> None:
     """The exact solver (``optimal``, ``tree build --method exact``) on both code widths, a few
-    hundred states each (easy and hard mode)."""
+    hundred states each (easy and hard mode), and the ranking of every first word (``optimal``
+    without an opener, ``optimal --rank``) on both."""
     from termo.exact.search import solve
     from termo.games import get_game
 
-    small = _small_game()
+    small, termo = _small_game(), get_game("termo")
     solve(small, node_limit=200)
     solve(small, hard=True, node_limit=200)
-    solve(get_game("termo"), opener="tarso", node_limit=50)
+    solve(termo, opener="tarso", node_limit=50)
+    for game in (small, termo):
+        _rank_chunk(game)
+
+
+def _rank_chunk(game) -> None:
+    """What ``optimal --rank`` runs on ``game``: the driver's one-pass bounds at the root and a
+    chunk of two first words settled by the deeper bound (against a limit of 0, so no search
+    follows), on a search of its own: the process's ranking search is left as it was."""
+    from termo.exact.ranking import root_order, settle, spec_of
+    from termo.exact.search import Problem
+
+    spec = spec_of(game)
+    prob = Problem(game, hard=spec.hard, t=spec.t, loss=spec.loss)
+    order, _ = root_order(game, spec, prob)
+    settle(spec, order[:2], 0.0, prob)
 
 
 def warm_up_full_beam() -> None:
@@ -132,14 +150,18 @@ def _sources(families, *names) -> tuple:
     return family_sources(*families) + tuple(_HERE / n for n in names)
 
 
+# (warm-up, the files it is keyed by, what it compiles from an empty cache in seconds: the CPU
+# seconds of each in bench/results/warmup-per-command.json, about the wall time on an idle 2-core
+# machine; the first run's notice states the sum of those still to run)
 WARM_UPS = (
-    (warm_up_kernels, (*kernel_sources(), _HERE / "engine" / "entropy.py", _HERE / "engine" / "level3.py")),
-    (warm_up_two_byte_search, (*kernel_sources(), _HERE / "engine" / "entropy.py", _HERE / "engine" / "level3.py", Path(__file__))),
-    (warm_up_partition, (*_sources(("search",), "engine/partition.py"), Path(__file__))),
-    (warm_up_exact, (*_sources(("exact", "exact-ops"), "exact/search.py"), Path(__file__))),
+    (warm_up_kernels, (*kernel_sources(), _HERE / "engine" / "entropy.py", _HERE / "engine" / "level3.py"), 45),
+    (warm_up_two_byte_search, (*kernel_sources(), _HERE / "engine" / "entropy.py", _HERE / "engine" / "level3.py",
+                               Path(__file__)), 16),
+    (warm_up_partition, (*_sources(("search",), "engine/partition.py"), Path(__file__)), 5),
+    (warm_up_exact, (*_sources(("exact", "exact-ops"), "exact/search.py", "exact/ranking.py"), Path(__file__)), 57),
     (warm_up_full_beam, (*_sources(("full-beam",), "robustness/greedy_tree.py", "robustness/sweep.py",
-                                   "robustness/world.py"), Path(__file__))),
+                                   "robustness/world.py"), Path(__file__)), 53),
 )
 
-for _callback, _paths in WARM_UPS:
-    register_warm_up(_callback, _paths)
+for _callback, _paths, _seconds in WARM_UPS:
+    register_warm_up(_callback, _paths, _seconds)

@@ -15,7 +15,7 @@ The evaluation is level-synchronous (performance notes §3): all states of one d
 openers of the batch, are expanded together; states are deduplicated; the entropy sweeps of a
 depth run as one batched backend call (``Backend.best_probes``: compiled host kernels on NumPy,
 the picks reduced on the device on JAX/CuPy); partitions and values are the exact host
-bookkeeping of ``backends.host_ops``, reduced bottom-up.
+bookkeeping of ``backends.host_ops.search``, reduced bottom-up.
 Two caches live as long as the evaluator (one evaluator per prior): the chosen probe of a state
 (independent of the rounds left) and ``V(S, r)``. They only save time: results never depend on
 what is cached.
@@ -27,7 +27,9 @@ import threading
 from dataclasses import dataclass, field
 
 from backends import get_backend, host
-from termo.engine.level3 import LOSS_COST
+from backends.host_ops import search as host_search
+from termo.core.keys import candidate_key
+from termo.engine.tree_search import LOSS_COST
 from termo.worlds.world import termo_defaults
 from termo.robustness import win_rule
 
@@ -95,7 +97,6 @@ class GreedyTreeEvaluator:
         self.backend = get_backend(self.backend)
         self.n_bins = int(self.n_patterns)
         self.win_code = self.n_bins - 1
-        self._ops = host()  # partitions and value reductions: exact host bookkeeping
         self._values: dict = {}
         self._choices: dict = {}
         self._plan = None  # what the backend's best_probes reads for this prior, built on first use
@@ -105,9 +106,6 @@ class GreedyTreeEvaluator:
         self._equivalent_wins = win_rule.has_equivalent_wins(self.matrix, n_answers, self.win_code)
 
     # ------------------------------------------------------------------------------------------
-    def clear_caches(self) -> None:
-        self._values.clear()
-        self._choices.clear()
 
     def expected_values(self, openers) -> list[float]:
         """``E(g)`` for every probe index in ``openers`` (a list), in that order."""
@@ -128,10 +126,10 @@ class GreedyTreeEvaluator:
         n_parents = len(openers)
         r = self.rounds - 1
         while True:
-            cm, co, cparent, cprob, single = self._ops.partition_states(
+            cm, co, cparent, cprob, single = host_search.partition_states(
                 self.matrix, members, offsets, guesses, self.prior, self.win_code, self.n_bins
             )
-            values = self._ops.leaf_values(cm, co, self.prior, r, self.loss)
+            values = host_search.leaf_values(cm, co, self.prior, r, self.loss)
             if self._equivalent_wins and r >= 1:
                 win_rule.won_pairs(self.matrix, self.prior, cm, co, values, self.win_code)
             internal = xp.nonzero(xp.isnan(values))[0]
@@ -139,10 +137,10 @@ class GreedyTreeEvaluator:
             node_index: dict = {}
             pending = []  # (child position, node id) whose value comes from the next depth
             node_first = []  # child position of each node's first occurrence
-            cm_bytes = cm.tobytes()
+            cm_bytes = candidate_key(cm)  # every child's key at once: its slice is candidate_key(child)
             co_list = co.tolist()
             for k in internal.tolist():
-                key = cm_bytes[4 * co_list[k] : 4 * co_list[k + 1]]
+                key = cm_bytes[8 * co_list[k] : 8 * co_list[k + 1]]
                 cached = self._values.get((key, r))
                 if cached is not None:
                     values[k] = cached
@@ -163,7 +161,7 @@ class GreedyTreeEvaluator:
             first = xp.asarray(node_first, dtype=xp.int64)
             sizes = co[first + 1] - co[first]
             offsets = xp.concat([xp.zeros((1,), dtype=xp.int64), xp.cumulative_sum(sizes)])
-            members = self._ops.segment_positions(co, first, offsets)
+            members = host_search.segment_positions(co, first, offsets)
             members = cm[members]
             guesses = self._choose(node_keys, members, offsets)
             n_parents = len(node_keys)
@@ -180,7 +178,7 @@ class GreedyTreeEvaluator:
             if node_values is not None:
                 for nid, key in enumerate(node_keys):
                     self._values[(key, r_level)] = float(node_values[nid])
-            node_values = self._ops.reduce_values(n_par, cparent, cprob, values, single)
+            node_values = host_search.reduce_values(n_par, cparent, cprob, values, single)
         return [float(v) for v in node_values]
 
     def _choose(self, node_keys, members, offsets):
@@ -199,7 +197,7 @@ class GreedyTreeEvaluator:
             t = xp.asarray(todo, dtype=xp.int64)
             sizes = offsets[t + 1] - offsets[t]
             sub_off = xp.concat([xp.zeros((1,), dtype=xp.int64), xp.cumulative_sum(sizes)])
-            sub = members[self._ops.segment_positions(offsets, t, sub_off)]
+            sub = members[host_search.segment_positions(offsets, t, sub_off)]
             pick = self._candidate_picks if self.follow_up == "candidates-remaining" else self._entropy_picks
             best = pick(sub, sub_off)
             self.stats.swept += len(todo)
@@ -213,7 +211,7 @@ class GreedyTreeEvaluator:
 
     def _candidate_picks(self, sub, sub_off):
         """The candidates-only follow-up: one host kernel (its picks are members: no win-rule fix)."""
-        best, _ = self._ops.candidate_picks(self.matrix, sub, sub_off, self.prior, self.probe_prior, self.win_code,
+        best, _ = host_search.candidate_picks(self.matrix, sub, sub_off, self.prior, self.probe_prior, self.win_code,
                                             self.n_bins)
         return best
 
@@ -230,7 +228,7 @@ class GreedyTreeEvaluator:
     def _near_top(self, state, floor_h):
         """Every probe with an entropy of at least ``floor_h`` over ``state`` (and maybe a few
         more), on the host (the win rule's recomputation is host work)."""
-        ops = self._ops
+        ops = host()  # the NumPy backend's plan and picks
         if self._host_plan is None:
             same = self.backend is ops and self._plan is not None
             self._host_plan = self._plan if same else ops.best_probe_plan(self.matrix, self.probe_prior)

@@ -8,7 +8,7 @@ column's own prior padded with zeros for extra probes (docs/robustness.md).
 from __future__ import annotations
 
 from backends import get_backend, host
-from backends.base import ROUND_STEP
+from backends.constants import ROUND_STEP
 from termo.worlds.world import termo_defaults
 
 
@@ -37,10 +37,3 @@ def ordered_probes(entropies, members, probe_prior, k: int | None = None) -> lis
     pp = [float(x) for x in probe_prior]
     order = sorted(range(len(h)), key=lambda g: (-round(h[g] / ROUND_STEP), not inc[g], -pp[g], g))
     return order if k is None else order[:k]
-
-
-def root_ranking(matrix, prior, k: int | None = 10, n_patterns: int | None = None, backend=None):
-    """``[(probe, entropy), ...]``: the first ``k`` probes of the §5.2 order over all answers."""
-    h, inc = root_entropies(matrix, prior, n_patterns, backend)
-    pp = probe_prior_of(prior, matrix.shape[0])
-    return [(g, float(h[g])) for g in ordered_probes(h, inc, pp, k)]

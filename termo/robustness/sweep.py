@@ -71,10 +71,8 @@ class _Runner:
                 chunk = list(openers[start : start + self.config.chunk_size])
                 key = chunk_key(self.config.world, self.data, column, chunk)
                 self.total_openers += len(chunk)
-                cached, problem = self.store.load(key, chunk, self.high)
-                if problem is not None:
-                    self.rejected_chunks += 1
-                    self.warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
+                cached, rejected = self.store.resume(key, chunk, self.high, self.warn)
+                self.rejected_chunks += rejected
                 if cached is not None:
                     self.resumed_chunks += 1
                     self.done_openers += len(chunk)

@@ -21,7 +21,7 @@ is ever called (``GreedyTreeEvaluator`` checks the matrix once).
 from __future__ import annotations
 
 from backends import host
-from termo.engine.ordering import ROUND_STEP
+from backends.constants import ROUND_STEP
 
 np = host().xp  # host NumPy (through the backend layer)
 

@@ -32,19 +32,23 @@ def build_tree(game, method: str, opener: str | None = None, *, t: float = 1.0, 
     check_method(method)
     started = time.perf_counter()
     info: dict = {}
+    prior = None  # the build's one Prior, where a builder makes it: the evaluation reads it too
     if method == "level3":
         from termo.engine.solver import Solver
         from termo.trees.playout import build_level3, level3_opener
 
         solver = Solver(game, level=3, t=t, beam=beam, depth=depth, backend=backend)
+        prior = solver.answer_prior
         first = level3_opener(game, solver, opener)
         root = build_level3(game, solver, first, hard=hard, progress=progress)
         tree_beam, tree_depth = int(beam), int(depth)
     elif method == "practical":
+        from termo.core.prior import Prior
         from termo.trees.playout import allowed_after
         from termo.trees.practical import PracticalBuilder, check_opener
 
-        builder = PracticalBuilder(game, t=t, hard=hard, progress=progress, **(practical or {}))
+        prior = Prior.from_icf(game.icf, t)
+        builder = PracticalBuilder(game, t=t, hard=hard, progress=progress, prior=prior, **(practical or {}))
         rounds_of = (lambda rounds: allowed_after(game, rounds)) if hard else None
         root = builder.build(check_opener(game, opener), rounds_of=rounds_of)
         info = {"shortlist": builder.shortlist, "samples": builder.samples, "sample_limit": builder.sample_limit,
@@ -60,16 +64,16 @@ def build_tree(game, method: str, opener: str | None = None, *, t: float = 1.0, 
     tree = Tree(game=game.label, key=tree_key(game, t, hard), method=method, opener=game.probes[root.guess],
                 root=root, t=float(t), hard=bool(hard), level=3, beam=tree_beam, depth=tree_depth, info=info)
     tree.seconds = time.perf_counter() - started
-    note_value(tree, game)
+    note_value(tree, game, prior)
     return tree
 
 
-def note_value(tree, game) -> dict:
+def note_value(tree, game, prior=None) -> dict:
     """Replay ``tree`` (`termo.trees.evaluate`) and note the result in ``tree.info["eval"]``:
     what `termo.trees.store` ranks serving trees by (``termo tree eval`` recomputes it, never
     reads it)."""
     from termo.trees.evaluate import evaluate
 
-    data = evaluate(tree, game)
+    data = evaluate(tree, game, prior)
     tree.info["eval"] = {k: data[k] for k in ("mean", "total", "worst", "losses", "missing")}
     return data

@@ -77,21 +77,23 @@ def replay(tree, game):
     return turns
 
 
-def weights(game, t: float):
-    """The answers' weights under the game's prior at ``t`` (host float64, summing to 1)."""
+def weights(game, t: float, prior=None):
+    """The answers' weights under the game's prior at ``t`` (host float64, summing to 1):
+    ``prior``'s (a `termo.core.prior.Prior` the caller has) when made at ``t``, else made."""
     from termo.core.prior import Prior
 
-    return Prior.from_icf(game.icf, t).weights
+    return Prior.at(game.icf, t, prior).weights
 
 
-def evaluate(tree, game) -> dict:
+def evaluate(tree, game, prior=None) -> dict:
     """Plain data: ``mean`` (prior-weighted expected guesses), ``histogram`` (answers solved in
     1, 2, ... guesses), ``worst``, ``losses``, ``answers``, ``total``, ``missing`` (and the first
     few of them by name), ``mean_uniform`` where the prior is not uniform, and the tree's
-    ``game``/``method``/``opener``/``nodes``/``depth``; ``seconds`` of the replay."""
+    ``game``/``method``/``opener``/``nodes``/``depth``; ``seconds`` of the replay. ``prior``:
+    the `termo.core.prior.Prior` of the build that made the tree, when the caller has it."""
     started = time.perf_counter()
     turns = [int(x) for x in host().to_numpy(replay(tree, game)).tolist()]
-    w = [float(x) for x in host().to_numpy(weights(game, tree.t)).tolist()]
+    w = [float(x) for x in host().to_numpy(weights(game, tree.t, prior)).tolist()]
     missing = [i for i, k in enumerate(turns) if k == 0]
     solved = [k for k in turns if k > 0]
     worst = max(solved) if solved else 0

@@ -44,10 +44,12 @@ REMAINING = ("all", "unsolved")  # what step 2's Σ n_b² counts: every group, o
 
 
 class PracticalBuilder:
-    """The builder of one game and prior (the greedy values are memoised across nodes)."""
+    """The builder of one game and prior (the greedy values are memoised across nodes); ``prior``:
+    the build's `termo.core.prior.Prior` when the caller has it (else made at ``t``)."""
 
     def __init__(self, game, t: float = 1.0, hard: bool = False, shortlist: int = SHORTLIST,
-                 samples: int = SAMPLES, sample_limit: int = SAMPLE_LIMIT, progress=None, remaining: str = "all"):
+                 samples: int = SAMPLES, sample_limit: int = SAMPLE_LIMIT, progress=None, remaining: str = "all",
+                 prior=None):
         from termo.engine.matrix import answers_major_matrix
         from termo.core.prior import Prior
 
@@ -68,7 +70,7 @@ class PracticalBuilder:
 
         self.mt = answers_major_matrix(game)  # answers x probes: a set's rows are contiguous
         self.m = hb.to_numpy(pattern_matrix(game, backend=hb))  # probes x answers: one guess's row
-        self.w = Prior.from_icf(game.icf, t).weights
+        self.w = Prior.at(game.icf, t, prior).weights
         self.uniform = bool(xp.all(self.w == self.w[0]))
         self.mask = xp.zeros(game.n_probes, dtype=xp.bool)  # scratch for the pool
         self.icf = game.icf

@@ -51,10 +51,11 @@ def subtree_guesses(node, game, cands, matrix):
     return [out.get(int(a), 0) for a in cands]
 
 
-def tree_move(tree, game, history, cands, matrix):
+def tree_move(tree, game, history, cands, matrix, prior=None):
     """The `termo.core.decision.Choice` of the tree's move after ``history`` over the candidate set
     ``cands`` (ascending answer indices; ``expected`` replayed on the subtree, ``bits`` of its
-    feedback), or None when the tree does not answer."""
+    feedback), or None when the tree does not answer. ``prior``: the question's
+    `termo.core.prior.Prior` when the caller has it (used at the tree's T, else made)."""
     from termo.core.decision import Choice
     from termo.core.prior import Prior
 
@@ -65,7 +66,7 @@ def tree_move(tree, game, history, cands, matrix):
     turns = subtree_guesses(node, game, cands, matrix)
     if not cands or any(k == 0 for k in turns):
         return None
-    w = Prior.from_icf(game.icf, tree.t).weights
+    w = Prior.at(game.icf, tree.t, prior).weights
     ws = [float(w[c]) for c in cands]
     total = math.fsum(ws)
     if total > 0:

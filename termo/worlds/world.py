@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from termo.core.errors import TermoError
 from termo.core.prior import Prior, most_common
-from termo.engine.level3 import LOSS_COST
+from termo.engine.tree_search import LOSS_COST
 from termo.games import Game, get_game
 
 KINDS = ("full", "open", "closed")
@@ -88,13 +88,17 @@ class World:
     def n_secrets(self) -> int:
         return len(self.candidates())
 
+    def answer_prior(self) -> Prior:
+        """The answer prior of this world as the one `termo.core.prior.Prior` value: ``softmax(−ICF/T)``
+        over the played game's answers, or the world's own weights (a custom prior). A study makes
+        it once and passes it to what it builds (a solver, a policy)."""
+        if self.prior is None:
+            return Prior.from_icf(self.load_game().icf, self.t)
+        return Prior.custom(self.prior)
+
     def weights(self):
         """The answer prior of this world as a host float64 array."""
-        if self.prior is None:
-            return Prior.from_icf(self.load_game().icf, self.t).weights
-        from backends import host
-
-        return host().xp.asarray(self.prior, dtype=host().xp.float64)
+        return self.answer_prior().weights
 
     # --- labels -------------------------------------------------------------------------------------
     @property

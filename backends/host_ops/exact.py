@@ -1,15 +1,15 @@
-"""Operations of the exact (branch-and-bound) solver, mixed into every :class:`backends.base.Backend`.
+"""The exact (branch-and-bound) solver's engine on the host, the same on every backend.
 
-The domain (``termo/exact``) reaches the compiled search only through
-:meth:`ExactSearchOps.exact_engine`, which returns an :class:`ExactEngine`: the memo table, the
-per-level scratch buffers and the kernels of ``backends/kernels/exact.py`` bound to one game's
-matrix and weights.
+The domain (``termo/exact``) reaches the compiled search only through :func:`exact_engine`, which
+returns an :class:`ExactEngine`: the memo table, the per-level scratch buffers and the kernels of
+``backends/kernels/exact.py`` bound to one game's matrix and weights.
 
 Every backend runs the *same* host kernels (numba where installed, plain Python otherwise) on a
 host copy of its matrix: the search is a sequential, data-dependent depth-first walk that an
 array-API namespace cannot express, and one implementation makes every backend's values, bounds
 and trees identical by construction (the tests compare them anyway). This is the documented
-host fallback for JAX, array-api-strict and CuPy.
+host fallback for JAX, array-api-strict and CuPy; it is a function of this module, not a method
+of a :class:`backends.base.Backend`, which carries only what differs by array library.
 """
 
 from __future__ import annotations
@@ -218,17 +218,14 @@ class ExactEngine:
         return [(int(codes[i]), out[start[i]:start[i + 1]].copy()) for i in range(nb)]
 
 
-class ExactSearchOps:
-    """The exact solver's operations; methods of every backend (host kernels, see module doc)."""
-
-    def exact_engine(self, answers_major, weights, class_mass, *, loss: float, win_code: int, n_codes: int,
-                     max_rounds: int, exact_rule: bool = True, symbols=None, symbol_counts=None,
-                     hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS, probes_major=None) -> ExactEngine:
-        """An :class:`ExactEngine` over the game's matrix in its answers-major layout (answers ×
-        probes) and, optionally, its probes-major one (a host copy is taken once of what lives on a
-        device)."""
-        host = np.asarray(self.to_numpy(answers_major))
-        rows = None if probes_major is None else np.asarray(self.to_numpy(probes_major))
-        return ExactEngine(host, weights, class_mass, loss=loss, win_code=win_code, n_codes=n_codes,
-                           max_rounds=max_rounds, exact_rule=exact_rule, symbols=symbols,
-                           symbol_counts=symbol_counts, hard=hard, memo_slots=memo_slots, probes_major=rows)
+def exact_engine(answers_major, weights, class_mass, *, loss: float, win_code: int, n_codes: int,
+                 max_rounds: int, exact_rule: bool = True, symbols=None, symbol_counts=None,
+                 hard: bool = False, memo_slots: int = DEFAULT_MEMO_SLOTS, probes_major=None) -> ExactEngine:
+    """An :class:`ExactEngine` over the game's matrix in its answers-major layout (answers ×
+    probes) and, optionally, its probes-major one: host arrays (a backend's ``to_numpy`` of what
+    lives on a device)."""
+    host = np.asarray(answers_major)
+    rows = None if probes_major is None else np.asarray(probes_major)
+    return ExactEngine(host, weights, class_mass, loss=loss, win_code=win_code, n_codes=n_codes,
+                       max_rounds=max_rounds, exact_rule=exact_rule, symbols=symbols,
+                       symbol_counts=symbol_counts, hard=hard, memo_slots=memo_slots, probes_major=rows)

@@ -1,0 +1,15 @@
+"""The host operations of the searches: plain modules, the same compiled host code on every backend.
+
+A :class:`backends.base.Backend` carries only what differs by array library (its namespace, its
+sweeps and picks). What is the same whichever backend sweeps lives here, as module functions the
+domain calls directly (docs/ARCHITECTURE.md):
+
+* :mod:`backends.host_ops.search`: the host bookkeeping of the level-3 search and the greedy tree
+  (state registries, partitions into children, value reductions, the §5.2 order of host entropies);
+* :mod:`backends.host_ops.exact`: the exact solver's engine (:func:`~backends.host_ops.exact.exact_engine`);
+* :mod:`backends.host_ops.sources`: the kernels' source files by family, the level-3 search's code
+  sources and the registration of the first run's warm-ups.
+
+The domain imports these modules, never ``backends.kernels`` or ``backends.numba_shim`` (the
+import contracts in ``pyproject.toml``). Importing the package imports nothing else.
+"""
