@@ -119,7 +119,7 @@ def optimal_command(
         _optimal_mode(mode, history or [], objective, backend, json_out)
         return
     g = load_game(game, strict=strict)
-    if not g.feedback.honest:  # Absurdle's adversary, Fibble's lies (docs/rules.md §10)
+    if not g.feedback.honest:  # Absurdle's adversary, Fibble's lies (docs/rules.md §13)
         from cli.optimal_feedback import optimal_feedback
 
         optimal_feedback(g, hard=hard, challenge=challenge, opener=opener, nodes=nodes, rank=rank, cluster=cluster,

@@ -1,4 +1,4 @@
-"""``termo optimal`` for a game whose colours are not one honest answer's (docs/rules.md §10).
+"""``termo optimal`` for a game whose colours are not one honest answer's (docs/rules.md §13).
 
 * Absurdle (the adversary, docs/absurdle.md): the fewest guesses that force a win, proved, with
   the number of winning sequences, of first words and of final words; ``--challenge``: for every
@@ -30,7 +30,7 @@ def optimal_feedback(game, *, hard: bool, challenge: bool, opener, nodes, rank, 
     """The ``optimal`` answer of ``game`` by its feedback model (see the module doc)."""
     if rank is not None:
         fail(f"--rank ranks first words by their expected guesses; {game.label}'s colours are "
-             f"{game.feedback.describe()} (see docs/rules.md §10)")
+             f"{game.feedback.describe()} (see docs/rules.md §13)")
     if game.feedback.adversary:
         if opener is not None or nodes is not None:
             fail(f"--opener and --nodes are not taken by {game.label}: every first guess is searched")

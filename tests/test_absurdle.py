@@ -1,4 +1,4 @@
-"""Absurdle (docs/absurdle.md, docs/rules.md §10.1): the adversary's compiled rule against its
+"""Absurdle (docs/absurdle.md, docs/rules.md §13.1): the adversary's compiled rule against its
 plain-Python oracle on every guess of sampled games, the session that colours guesses itself, and
 the forced-win search and challenge mode against brute force on a small closed word list."""
 

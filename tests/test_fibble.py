@@ -1,4 +1,4 @@
-"""Fibble (docs/fibble.md, docs/rules.md §10.2): the one-lie filter against a brute-force filter
+"""Fibble (docs/fibble.md, docs/rules.md §13.2): the one-lie filter against a brute-force filter
 (every lie position of the row, every other colour) in a hypothesis test, the entropy kernel
 against its plain-Python oracle, the session and solvers, and the exact value of a strategy
 against an enumeration of every answer and every lie on a small game."""
@@ -139,3 +139,20 @@ def test_rows_split_the_weight_of_a_state():
     parts = rows(solver.matrix, game, members, weights, game.index_of("crane"))
     assert sum(p for _, p, _, _ in parts) == pytest.approx(1.0)
     assert parts[0][0] == game.win_code and parts[0][1] == pytest.approx(1 / 7)
+
+
+def test_the_seeded_battery_is_reproducible_and_its_lies_are_the_models():
+    """Same seed, same games; every shown row is one lie away from the answer's true colours."""
+    from termo.analysis.lie_battery import run_lie_battery
+    from termo.core.feedback import colours, decode
+    from termo.engine.lies import shown_by_one_lie
+
+    game = get_game("fibble")
+    a = run_lie_battery(game, n=6, seed=3, level=2)
+    assert a == {**run_lie_battery(game, n=6, seed=3, level=2), "seconds": a["seconds"]}
+    assert a["wins"] + a["histogram"].get("lost", 0) == 6
+    for g in a["games"]:
+        answer = game.answers_norm[game.answers.index(g["answer"])]
+        for word, code in zip(g["played"], g["shown"]):
+            honest = colours(game.probes_norm[game.index_of(word)], answer)
+            assert decode(code, game.word_length) in shown_by_one_lie(honest)

@@ -1,4 +1,4 @@
-"""The host operations of the games whose colours are not one honest answer's (docs/rules.md §10):
+"""The host operations of the games whose colours are not one honest answer's (docs/rules.md §13):
 the adversary's (Absurdle) and the lying rows' (Fibble), the same on every backend (plain functions,
 not :class:`backends.base.Backend` methods: a backend carries only what differs by array library).
 

@@ -1,4 +1,4 @@
-"""The adversary's kernels (Absurdle, docs/rules.md §10.1): the group it keeps for a guess, for one
+"""The adversary's kernels (Absurdle, docs/rules.md §13.1): the group it keeps for a guess, for one
 guess or many, and the guesses that split a set into single answers.
 
 ``pref[code]`` is the adversary's order of the colour codes (its tie-break): among groups of the

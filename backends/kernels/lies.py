@@ -1,4 +1,4 @@
-"""The kernel of rows that lie (Fibble, docs/rules.md §10.2): every probe's entropy over the codes a
+"""The kernel of rows that lie (Fibble, docs/rules.md §13.2): every probe's entropy over the codes a
 lying row shows.
 
 An answer whose true colours for a probe are ``h`` is shown as ``neighbours[h, k]`` with chance

@@ -1,5 +1,5 @@
 """The catalogue's codes of the games whose colours are not one honest answer's (docs/rules.md
-§10): the adversary's (Absurdle) and the lying rows' (Fibble) reasons and errors, in en, pt, ru.
+§13): the adversary's (Absurdle) and the lying rows' (Fibble) reasons and errors, in en, pt, ru.
 
 The templates are a part of `termo.core.messages.CATALOGUE` (that module renders them).
 """

@@ -1,4 +1,4 @@
-"""What the colours of a row are: a game's feedback model (docs/rules.md §10), declared by its plugin.
+"""What the colours of a row are: a game's feedback model (docs/rules.md §13), declared by its plugin.
 
 Most games answer every guess honestly against one secret answer (`HONEST`). Two do not:
 
@@ -21,7 +21,7 @@ ADVERSARY_KIND = "adversary"
 LIES_KIND = "lies"
 KINDS = (HONEST_KIND, ADVERSARY_KIND, LIES_KIND)
 # Absurdle's tie-break between groups of the same size: fewer greens, then fewer yellows, then the
-# colours read tile by tile from the left, absent < present < right place (docs/rules.md §10.1)
+# colours read tile by tile from the left, absent < present < right place (docs/rules.md §13.1)
 ADVERSARY_TIE_BREAK = "fewer-greens-yellows-then-leftmost"
 
 

@@ -1,4 +1,4 @@
-"""The adversary of Absurdle (docs/rules.md §10.1): its rule, its tables and the session it plays.
+"""The adversary of Absurdle (docs/rules.md §13.1): its rule, its tables and the session it plays.
 
 There is no secret. The state is the set of answers still possible; after a guess the adversary
 groups them by the colours the guess would get against each, keeps the largest group and shows

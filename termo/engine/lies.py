@@ -1,4 +1,4 @@
-"""Rows of colours that lie (Fibble, docs/rules.md §10.2): the model, its filter and its session.
+"""Rows of colours that lie (Fibble, docs/rules.md §13.2): the model, its filter and its session.
 
 One secret answer, but every row of a wrong guess shows exactly one tile in a colour other than its
 true one: any tile, either other colour, each of those choices equally likely, except that a lie

@@ -1,4 +1,4 @@
-"""Absurdle (qntm): English Wordle against an adversary instead of a secret (docs/rules.md §10.1).
+"""Absurdle (qntm): English Wordle against an adversary instead of a secret (docs/rules.md §13.1).
 
 The site's own lists (data/SOURCES.absurdle.txt): 2,311 answers (the original Wordle's 2,315 less
 gipsy, gypsy, mammy and paddy) and 12,927 guesses. There is no secret: after each guess the game

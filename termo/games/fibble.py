@@ -1,4 +1,4 @@
-"""Fibble: a game whose every row of colours tells exactly one lie (docs/rules.md §10.2).
+"""Fibble: a game whose every row of colours tells exactly one lie (docs/rules.md §13.2).
 
 One secret answer, as in the base game, but in each row of a wrong guess exactly one tile shows a
 colour other than its true one (any tile, either other colour: the feedback model
