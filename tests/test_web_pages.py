@@ -142,7 +142,8 @@ def test_a_page_per_mode_from_the_one_renderer(client, name):
     assert html.count('class="tile" data-zrow=') == turns * length and 'id="zoom"' in html
     assert html.count('class="seg"') == boards * sum(len(row) for row in config["keyboard"])
     scripts = re.findall(r'<script src="([^"]+)"', html)
-    assert scripts == ["/static/board-state.js", "/static/board-layout.js", "/static/board.js"]
+    assert scripts == ["/static/board-state.js", "/static/board-layout.js", "/static/board.js",
+                       "/static/board-after.js"]
     assert re.findall(r'rel="stylesheet" href="([^"]+)"', html) == ["/static/board.css"]
     for hook in ('id="board"', 'id="register"', 'id="undo"', 'id="new-game"', 'id="suggestion"', 'id="notice"',
                  'id="compact"', 'id="boards-info"', 'id="alternatives"', 'id="opt-level"', 'id="opt-objective"',

@@ -72,6 +72,53 @@ STRINGS = {
         "from_tree": "From the stored strategy: this move was worked out in advance, so no alternatives are compared.",
         "high_contrast": "High-contrast colours",
         "restore_failed": "The saved game could not be restored ({message}); a new game starts.",
+        # after the game (board-after.js): the review, the share text, the statistics, how to play
+        "review": "Review of your guesses",
+        "reviewing": "Reviewing every guess…",
+        "review_failed": "The review is not available: {message}",
+        "review_turn": "Turn",
+        "review_cost": "Cost",
+        "review_verdict": "Verdict",
+        "review_best": "Best",
+        "review_luck": "Luck",
+        "review_scores": "Skill {skill}/99 · luck {luck}/99",
+        "review_total": "Guesses lost against the best play: {cost} · {verdict}",
+        "review_help": "Cost: the expected guesses a guess lost against the best one (0: perfect). Luck: the "
+                       "guesses the colours gave (+) or took (−) against what the guess could expect.",
+        "method_exact": "proved",
+        "method_level3": "estimated (level 3)",
+        "method_unrated": "not rated",
+        "method_mixed": "proved where marked ✓, estimated elsewhere",
+        "verdict_perfect": "perfect",
+        "verdict_near_perfect": "near perfect",
+        "verdict_good": "good",
+        "verdict_fair": "fair",
+        "verdict_not_great": "not great",
+        "verdict_bad": "bad",
+        "verdict_very_bad": "very bad",
+        "luck_very_unlucky": "very unlucky",
+        "luck_unlucky": "unlucky",
+        "luck_slightly_unlucky": "slightly unlucky",
+        "luck_average": "average",
+        "luck_slightly_lucky": "slightly lucky",
+        "luck_lucky": "lucky",
+        "luck_very_lucky": "very lucky",
+        "share": "Copy the result (colours only)",
+        "copied": "Copied: paste it where you share your games.",
+        "copy_failed": "Select the text below and copy it.",
+        "stats": "Statistics",
+        "played": "Played",
+        "win_pct": "Won %",
+        "streak": "Current streak",
+        "max_streak": "Max streak",
+        "distribution": "Guess distribution",
+        "stats_note": "Kept in this browser only, for the games registered here to the end.",
+        "dark": "Dark theme",
+        "how_to": "How to play",
+        "how_to_text": "Play the game in its own app or site. Here, type the guess you played (or take the "
+                       "suggestion), click each tile until it shows the colour the game gave it, and register the "
+                       "round: the next suggestion comes with why. When the game ends, every guess is reviewed "
+                       "against the best one and the result is ready to copy.",
         # several boards (a mode: Dueto, Quordle, ...): `page_text` gives these to a page of B > 1
         "boards_subtitle": "Type the guess once, then colour each board's tiles as the game shows them "
                            "(click a tile: grey, yellow, green) and register the round.",
@@ -103,6 +150,10 @@ STRINGS = {
         "tile_label": "board {board}, tile {col} of row {row}: {letter}, {state}",
         "key_label": "{key}: {states}",
         "unknown": "not played",
+        "boards_how_to_text": "Play the game in its own app or site. Here, type the guess you played once (or take "
+                              "the suggestion), colour each board's tiles as the game showed them, and register the "
+                              "round. When every board is solved or the tries run out, every guess is reviewed "
+                              "against the best one and the result is ready to copy.",
     },
     "pt": {
         "title": "Solucionador de {game}",
@@ -167,6 +218,52 @@ STRINGS = {
         "from_tree": "Da estratégia guardada: esta jogada foi calculada de antemão, por isso não há alternativas a comparar.",
         "high_contrast": "Cores de alto contraste",
         "restore_failed": "O jogo salvo não pôde ser restaurado ({message}); começa um novo jogo.",
+        "review": "Análise das suas palavras",
+        "reviewing": "Analisando cada palavra…",
+        "review_failed": "A análise não está disponível: {message}",
+        "review_turn": "Rodada",
+        "review_cost": "Custo",
+        "review_verdict": "Avaliação",
+        "review_best": "Melhor",
+        "review_luck": "Sorte",
+        "review_scores": "Habilidade {skill}/99 · sorte {luck}/99",
+        "review_total": "Tentativas perdidas contra o melhor jogo: {cost} · {verdict}",
+        "review_help": "Custo: as tentativas esperadas que a palavra perdeu contra a melhor (0: perfeita). Sorte: "
+                       "as tentativas que as cores deram (+) ou tiraram (−) contra o que a palavra podia esperar.",
+        "method_exact": "provado",
+        "method_level3": "estimado (nível 3)",
+        "method_unrated": "sem avaliação",
+        "method_mixed": "provado onde marcado ✓, estimado nas outras",
+        "verdict_perfect": "perfeita",
+        "verdict_near_perfect": "quase perfeita",
+        "verdict_good": "boa",
+        "verdict_fair": "razoável",
+        "verdict_not_great": "fraca",
+        "verdict_bad": "ruim",
+        "verdict_very_bad": "muito ruim",
+        "luck_very_unlucky": "muito azar",
+        "luck_unlucky": "azar",
+        "luck_slightly_unlucky": "um pouco de azar",
+        "luck_average": "normal",
+        "luck_slightly_lucky": "um pouco de sorte",
+        "luck_lucky": "sorte",
+        "luck_very_lucky": "muita sorte",
+        "share": "Copiar o resultado (só as cores)",
+        "copied": "Copiado: cole onde você compartilha seus jogos.",
+        "copy_failed": "Selecione o texto abaixo e copie.",
+        "stats": "Estatísticas",
+        "played": "Jogos",
+        "win_pct": "% de vitórias",
+        "streak": "Sequência atual",
+        "max_streak": "Melhor sequência",
+        "distribution": "Distribuição de tentativas",
+        "stats_note": "Guardadas só neste navegador, dos jogos registrados aqui até o fim.",
+        "dark": "Tema escuro",
+        "how_to": "Como jogar",
+        "how_to_text": "Jogue no próprio site ou aplicativo do jogo. Aqui, digite a palavra que você jogou (ou "
+                       "aceite a sugestão), clique em cada letra até ela mostrar a cor que o jogo deu e registre a "
+                       "rodada: a próxima sugestão vem com o porquê. No fim do jogo, cada palavra é comparada com a "
+                       "melhor e o resultado fica pronto para copiar.",
         "boards_subtitle": "Digite a palavra uma vez e pinte as letras de cada tabuleiro com as cores do jogo "
                            "(clique numa letra: cinza, amarelo, verde); depois registre a rodada.",
         "boards_level_2": "2 · entropia conjunta",
@@ -197,6 +294,10 @@ STRINGS = {
         "tile_label": "tabuleiro {board}, letra {col} da linha {row}: {letter}, {state}",
         "key_label": "{key}: {states}",
         "unknown": "não jogada",
+        "boards_how_to_text": "Jogue no próprio site do jogo. Aqui, digite uma vez a palavra que você jogou (ou "
+                              "aceite a sugestão), pinte as letras de cada tabuleiro com as cores do jogo e registre a "
+                              "rodada. Quando todos os tabuleiros forem resolvidos ou as tentativas acabarem, cada "
+                              "palavra é comparada com a melhor e o resultado fica pronto para copiar.",
     },
     "ru": {
         "title": "Решатель: {game}",
@@ -261,6 +362,52 @@ STRINGS = {
         "from_tree": "Из сохранённой стратегии: ход рассчитан заранее, поэтому другие варианты не сравниваются.",
         "high_contrast": "Контрастные цвета",
         "restore_failed": "Сохранённую игру не удалось восстановить ({message}); начинается новая.",
+        "review": "Разбор ваших ходов",
+        "reviewing": "Разбираем каждый ход…",
+        "review_failed": "Разбор недоступен: {message}",
+        "review_turn": "Ход",
+        "review_cost": "Потеря",
+        "review_verdict": "Оценка",
+        "review_best": "Лучшее",
+        "review_luck": "Удача",
+        "review_scores": "Мастерство {skill}/99 · удача {luck}/99",
+        "review_total": "Попыток потеряно против лучшей игры: {cost} · {verdict}",
+        "review_help": "Потеря: сколько ожидаемых попыток ход потерял против лучшего (0: идеально). Удача: сколько "
+                       "попыток цвета дали (+) или отняли (−) против того, что ход мог ожидать.",
+        "method_exact": "доказано",
+        "method_level3": "оценка (уровень 3)",
+        "method_unrated": "без оценки",
+        "method_mixed": "доказано там, где ✓, в остальных ходах оценка",
+        "verdict_perfect": "идеально",
+        "verdict_near_perfect": "почти идеально",
+        "verdict_good": "хорошо",
+        "verdict_fair": "неплохо",
+        "verdict_not_great": "так себе",
+        "verdict_bad": "плохо",
+        "verdict_very_bad": "очень плохо",
+        "luck_very_unlucky": "очень не повезло",
+        "luck_unlucky": "не повезло",
+        "luck_slightly_unlucky": "немного не повезло",
+        "luck_average": "как обычно",
+        "luck_slightly_lucky": "немного повезло",
+        "luck_lucky": "повезло",
+        "luck_very_lucky": "очень повезло",
+        "share": "Скопировать результат (только цвета)",
+        "copied": "Скопировано: вставьте туда, где делитесь играми.",
+        "copy_failed": "Выделите текст ниже и скопируйте его.",
+        "stats": "Статистика",
+        "played": "Сыграно",
+        "win_pct": "% побед",
+        "streak": "Текущая серия",
+        "max_streak": "Лучшая серия",
+        "distribution": "Распределение попыток",
+        "stats_note": "Хранится только в этом браузере, для игр, записанных здесь до конца.",
+        "dark": "Тёмная тема",
+        "how_to": "Как играть",
+        "how_to_text": "Играйте в самой игре, на её сайте или в приложении. Здесь наберите сыгранное слово (или "
+                       "примите подсказку), нажимайте на каждую клетку, пока она не станет того цвета, что дала игра, "
+                       "и запишите ход: следующая подсказка придёт с объяснением. В конце игры каждый ход сравнивается "
+                       "с лучшим, а результат готов к копированию.",
         "boards_subtitle": "Наберите слово один раз, раскрасьте клетки каждой доски так, как их показала игра "
                            "(нажатие на клетку: серый, жёлтый, зелёный), и запишите ход.",
         "boards_level_2": "2 · совместная энтропия",
@@ -291,6 +438,10 @@ STRINGS = {
         "tile_label": "доска {board}, клетка {col} строки {row}: {letter}, {state}",
         "key_label": "{key}: {states}",
         "unknown": "не сыграна",
+        "boards_how_to_text": "Играйте в самой игре. Здесь наберите сыгранное слово один раз (или примите "
+                              "подсказку), раскрасьте клетки каждой доски так, как показала игра, и запишите ход. "
+                              "Когда все доски решены или попытки кончились, каждый ход сравнивается с лучшим, а "
+                              "результат готов к копированию.",
     },
 }
 
@@ -313,8 +464,20 @@ COLOURS = {
 # the high-contrast palette (the board's toggle), as the NYT offers it: orange and blue, dark text
 HIGH_CONTRAST = {"correct": "#F5793A", "present": "#85C0F9", "correct-text": "#161803",
                  "present-text": "#161803"}
+# the dark theme of the light games (the board's toggle; Termo's own colours are dark already): the
+# NYT's dark Wordle, and Nerdle's colours on black, the same contrast rules as above
+DARK = {
+    "wordle": {"correct": "#538D4E", "present": "#B59F3B", "absent": "#3A3A3C", "background": "#121213",
+               "text": "#F8F8F8", "empty": "#3A3A3C", "panel": "#1E1E20", "correct-text": "#FFFFFF",
+               "present-text": "#121213", "button": "#437C3E"},
+    "nerdle": {"correct": "#398874", "present": "#A8307F", "absent": "#4A4A44", "background": "#101010",
+               "text": "#F3F3EE", "empty": "#3A3A36", "panel": "#1E1E1C", "correct-text": "#FFFFFF",
+               "present-text": "#FFFFFF", "button": "#2F7361"},
+}
 COLOURS["nerdle-mini"] = COLOURS["nerdle"]
 COLOURS["wordle-ru"] = COLOURS["wordle"]
+DARK["nerdle-mini"] = DARK["nerdle"]
+DARK["wordle-ru"] = DARK["wordle"]
 
 # on-screen keyboard rows per game (None: the game's own symbols in one block)
 KEYBOARDS = {
@@ -330,6 +493,7 @@ KEYBOARDS = {
 # differs there: such a page says ``subtitle`` with the text of ``boards_subtitle``, and so on
 SEVERAL = frozenset(list(STRINGS["en"])[list(STRINGS["en"]).index("boards_subtitle"):])
 VARIANTS = {"subtitle": "boards_subtitle", "level_2": "boards_level_2", "level_3": "boards_level_3",
+            "how_to_text": "boards_how_to_text",
             "keyboard_help": "boards_keyboard_help"}
 
 

@@ -7,8 +7,9 @@ out (each on-screen key then holds one segment per board, coloured with what tha
 the symbol; a phone shows the board being coloured large above small copies of them all). The
 labels are written in the game's language (`web.i18n.page_text`), the colours are the game's, and
 a JSON block (``#board-config``) tells the board's scripts (``/static/board-state.js``, then
-``/static/board.js``; a page of several boards also ``/static/board-layout.js``, which fits them
-to the screen) the board's name, boards, length, tries, symbols and the interface text. The
+``/static/board.js``, ``/static/board-after.js`` (the review, share text and statistics after the
+game); a page of several boards also ``/static/board-layout.js``, which fits them to the screen)
+the board's name, boards, length, tries, symbols and the interface text. The
 options shown are the ones its solvers support (`termo.interface.suggest.supports`): the API
 refuses the others. Every asset is served by the package (``/static/...``): no CDN, no external
 font, so the board works offline.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import html
 import json
 
-from web.i18n import COLOURS, HIGH_CONTRAST, KEYBOARDS, page_text
+from web.i18n import COLOURS, DARK, HIGH_CONTRAST, KEYBOARDS, page_text
 
 PAGE_GAMES = ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru", "absurdle", "fibble")  # the games with a board page
 LOCALES = {"pt": "pt-BR", "ru": "ru-RU", "en": "en"}  # number formats (decimal comma in pt and ru)
@@ -83,6 +84,7 @@ def board_config(board) -> dict:
         "keyboard": KEYBOARDS.get(base) or [game.symbols],
         "list": 200,  # candidates shown in the list
         "text": page_text(game.language, mode.boards),
+        "dark": base in DARK,  # the page offers a dark theme (Termo's colours are dark already)
     }
     if several:
         del config["opener"], config["list"]
@@ -174,6 +176,9 @@ def page_head(config, text, switcher: str, links_html: str = "") -> str:
     title = text["title"].format(game=config["title"])
     style = "".join(f"--{key}:{value};" for key, value in colours.items())
     high_contrast = "".join(f"--{key}:{value};" for key, value in HIGH_CONTRAST.items())
+    # the dark theme (the light games' toggle): above the page's own colours, under high contrast
+    dark = "".join(f"--{key}:{value} !important;" for key, value in DARK.get(base, {}).items())
+    dark_style = f'body[data-theme="dark"]{{{dark}}}' if dark else ""
     classes = f"game-{_e(base)}" + (" modes-page" if _several(config) else "")
     return f"""<!doctype html>
 <html lang="{_e(config['language'])}">
@@ -183,7 +188,7 @@ def page_head(config, text, switcher: str, links_html: str = "") -> str:
 <title>{_e(title)}</title>
 <link rel="stylesheet" href="/static/board.css">
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-<style>body[data-contrast="high"] > *{{{high_contrast}}}</style>
+<style>{dark_style}body[data-contrast="high"] > *{{{high_contrast}}}</style>
 </head>
 <body class="{classes}" style="{_e(style)}">
 <header>
@@ -319,17 +324,56 @@ def _option_controls(config, text, family) -> str:
     out.append(f'<label><input type="checkbox" id="opt-strict"> {_e(text["strict"])}</label>'
                if config["has_strict"] else "")
     out.append(f'<label><input type="checkbox" id="opt-contrast"> {_e(text["high_contrast"])}</label>')
+    if config.get("dark"):
+        out.append(f'<label><input type="checkbox" id="opt-dark"> {_e(text["dark"])}</label>')
     return "\n    ".join(c for c in out if c or not _several(config))
 
 
+def _review(text) -> str:
+    """After the game (``/static/board-after.js`` fills it when the game ends): the review of every
+    guess (docs/review.md) and the share text with its button."""
+    heads = "".join(f"<th>{_e(text[key])}</th>" for key in
+                    ("review_turn", "word", "review_cost", "review_verdict", "review_best", "review_luck"))
+    return f"""  <section id="review-section" hidden>
+    <h2>{_e(text['review'])}</h2>
+    <p id="review-status" aria-live="polite"></p>
+    <p id="review-scores"></p>
+    <table id="review"><thead><tr>{heads}</tr></thead><tbody></tbody></table>
+    <p class="note" id="review-method"></p>
+    <p class="note">{_e(text['review_help'])}</p>
+    <button type="button" id="share" disabled>{_e(text['share'])}</button>
+    <p id="share-status" class="note" aria-live="polite"></p>
+    <pre id="share-text"></pre>
+  </section>
+"""
+
+
+def _stats_and_help(text) -> str:
+    """The player's statistics and streaks on this board (kept in the browser) and how to play."""
+    figures = "".join(f'<div><dt>{_e(text[key])}</dt><dd data-stat="{key}">0</dd></div>'
+                      for key in ("played", "win_pct", "streak", "max_streak"))
+    return f"""  <section id="stats-section">
+    <details id="stats-details"><summary>{_e(text['stats'])}</summary>
+    <dl id="stats">{figures}</dl>
+    <h3>{_e(text['distribution'])}</h3>
+    <ol id="distribution"></ol>
+    <p class="note">{_e(text['stats_note'])}</p></details>
+  </section>
+  <section id="how-to-section">
+    <details id="how-to"><summary>{_e(text['how_to'])}</summary><p>{_e(text['how_to_text'])}</p></details>
+  </section>
+"""
+
+
 def _panel(config, text, family) -> str:
-    """The side panel: the suggestion, the candidates, the alternatives, the options."""
+    """The side panel: the suggestion, the review after the game, the candidates, the
+    alternatives, the options, the statistics and how to play."""
     return f"""<aside id="panel">
-{_suggestion(config, text)}{_candidates(config, text)}{_alternatives(config, text)}  <section id="options">
+{_suggestion(config, text)}{_review(text)}{_candidates(config, text)}{_alternatives(config, text)}  <section id="options">
     <h2>{_e(text['options'])}</h2>
     {_option_controls(config, text, family)}
   </section>
-</aside>
+{_stats_and_help(text)}</aside>
 """
 
 
@@ -345,7 +389,8 @@ def render_board(board, titles: dict[str, str], links=()) -> str:
     text = config["text"]
     blob = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
     links_html = "".join(f'<a href="{_e(path)}">{_e(label)}</a>' for path, label in links)
-    scripts = ("board-state.js", "board-layout.js", "board.js") if _several(config) else ("board-state.js", "board.js")
+    scripts = ("board-state.js", "board-layout.js", "board.js", "board-after.js") if _several(config) \
+        else ("board-state.js", "board.js", "board-after.js")
     tags = "".join(f'<script src="/static/{name}"></script>\n' for name in scripts)
     return (page_head(config, text, _switcher(config["game"], titles), links_html) + _play(config, text)
             + _panel(config, text, supports(mode)) + f"""</main>

@@ -1,4 +1,4 @@
-/* termo board, part 3 of 3 (pages of several boards only): the boards fitted to the screen.
+/* termo board, part 3 of 4 (pages of several boards only): the boards fitted to the screen.
  *
  * Loaded after board-state.js and before board.js, which calls `termoLayout.fit()` when the page
  * opens, when the window changes size and after each answer. The boards, the buttons and the

@@ -1,4 +1,4 @@
-/* termo board, part 1 of 3: the board's state, its storage and its requests (no rendering).
+/* termo board, part 1 of 4: the board's state, its storage and its requests (no rendering).
  *
  * One board or several (a mode: Dueto, Quordle, ...): the page's configuration (#board-config)
  * says `boards` (absent: one). Loaded before /static/board.js (and, on a page of several boards,

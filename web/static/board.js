@@ -1,4 +1,4 @@
-/* termo board, part 2 of 3: rendering and input, for one board or several (board-state.js,
+/* termo board, part 2 of 4: rendering and input, for one board or several (board-state.js,
  * loaded first, holds the state, its storage and the requests; board-layout.js, on a page of
  * several boards, fits them to the screen; no framework, no build step, nothing from outside).
  *
@@ -93,6 +93,8 @@
     }
     render();
     save();
+    // board-after.js: the review, the share text and the statistics once the game is over
+    document.dispatchEvent(new CustomEvent("termo:answered", { detail: { history, over: state.over, won } }));
     document.body.dataset.ready = "true";
     relayout();
     return true;
