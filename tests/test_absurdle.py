@@ -160,3 +160,18 @@ def test_level3_forces_the_fastest_win_and_level2_the_smallest_group():
     level2 = AdversarySolver(game, level=2).decide(list(range(game.n_answers)), 1)
     _, sizes = adv.pick(adv.root())
     assert round(2 ** -level2.choice.bits * game.n_answers) == int(sizes.min())
+
+
+def test_optimal_status_reads_the_checkpoints_only(tmp_path, capsys):
+    """`termo optimal --game absurdle --status` computes nothing: with no checkpoint it says the
+    first round has every chunk to go (and how to go on); --rank and --opener are refused."""
+    from cli.app import main
+
+    assert main(["optimal", "--game", "absurdle", "--status", "--checkpoint-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "no win in fewer than 2 guesses (proved); 0 of 12,927 first words" in out and "--resume" in out
+    assert list(tmp_path.iterdir()) == []
+    for extra in (["--rank", "5"], ["--opener", "tyler"]):
+        assert main(["optimal", "--game", "absurdle", *extra]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("termo: error: "), err

@@ -156,3 +156,19 @@ def test_the_seeded_battery_is_reproducible_and_its_lies_are_the_models():
         for word, code in zip(g["played"], g["shown"]):
             honest = colours(game.probes_norm[game.index_of(word)], answer)
             assert decode(code, game.word_length) in shown_by_one_lie(honest)
+
+
+def test_the_battery_command(tmp_path, capsys):
+    """`termo bench battery --game fibble`: N seeded games at the levels asked, JSON on stdout;
+    a strategy of the honest games is refused with one line."""
+    import json
+
+    from cli.app import main
+
+    args = ["bench", "battery", "--game", "fibble", "--n", "3", "--seed", "1", "--out", str(tmp_path)]
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [s["level"] for s in data["strategies"]] == [2] and data["strategies"][0]["n"] == 3
+    assert main([*args, "--strategies", "random"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "level2 and level3" in err[0]
