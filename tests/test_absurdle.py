@@ -175,3 +175,39 @@ def test_optimal_status_reads_the_checkpoints_only(tmp_path, capsys):
         assert main(["optimal", "--game", "absurdle", *extra]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("termo: error: "), err
+
+
+def test_the_chunks_are_checkpointed_and_resumed(tmp_path):
+    """A round's chunks are written as they finish; a second run reuses every one (none computed),
+    a damaged file is said and recomputed; --status (compute off) counts what is missing."""
+    from dataclasses import dataclass
+
+    from termo.exact.absurdle import ChunkRunner, forced_store
+
+    calls = []
+
+    @dataclass(frozen=True)
+    class Task:
+        words: tuple
+        key: str
+
+        def run(self):
+            calls.append(self.key)
+            return [[w + 1, [[w, 0]]] for w in self.words]
+
+    tasks = [Task((0, 1), "k0"), Task((2, 3), "k1")]
+    first = ChunkRunner(forced_store(tmp_path), None)
+    first.total = 4
+    got = first.run(tasks, {}, "round")
+    assert got == {0: [1, [[0, 0]]], 1: [2, [[1, 0]]], 2: [3, [[2, 0]]], 3: [4, [[3, 0]]]}
+    assert (first.computed, first.resumed, calls) == (2, 0, ["k0", "k1"])
+    again = ChunkRunner(forced_store(tmp_path), None)
+    assert again.run(tasks, {}, "round") == got and (again.computed, again.resumed, len(calls)) == (0, 2, 2)
+    forced_store(tmp_path).path("k1").write_text("{not json")
+    warned = []
+    third = ChunkRunner(forced_store(tmp_path), None, warn=warned.append)
+    assert third.run(tasks, {}, "round") == got and third.computed == 1 and calls[-1] == "k1"
+    assert len(warned) == 1 and "k1.json rejected" in warned[0]
+    forced_store(tmp_path).path("k0").unlink()
+    status = ChunkRunner(forced_store(tmp_path), None, compute=False)
+    assert status.run(tasks, {}, "round") == {2: got[2], 3: got[3]} and status.missing == 1
