@@ -22,9 +22,9 @@ import typer
 from cli.common import fail, print_json, progress_interval, user_errors
 from termo.interface.requests import load_game
 from termo.core.safe_text import one_line
-from cli.options import BackendOption, GameOption, JsonOption
+from cli.options import BackendOption, GameOption, JsonOption, LossOption, nodes_option
 from cli.options import command_backend, with_options
-from termo.interface.requests import parse_int, parse_seconds
+from termo.interface.requests import parse_int, parse_loss, parse_seconds
 from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
 
 MAX_NODES = 10**12
@@ -55,19 +55,6 @@ def _parse_time(text: Optional[str]) -> Optional[float]:
     return parse_seconds("time", text)
 
 
-def _parse_loss(text: str) -> float:
-    """``--loss``: a cost of at least 0 guesses, or inf."""
-    import math
-
-    try:
-        value = float(str(text).strip())
-    except ValueError:
-        value = math.nan
-    if not value >= 0:
-        fail(f"--loss takes a cost of at least 0 guesses or inf, not {str(text)[:40]!r}")
-    return value
-
-
 @user_errors
 @with_options("cluster", CLUSTER_OPTIONS)
 def optimal_command(
@@ -83,9 +70,7 @@ def optimal_command(
     time_limit: Annotated[Optional[str], typer.Option("--time", metavar="SECONDS",
                                                       help="Stop after this many seconds with the bounds reached (default 540 when --nodes is not given).",
                                                       show_default=False)] = None,
-    nodes: Annotated[Optional[str], typer.Option("--nodes", metavar="N",
-                                                 help="Stop after expanding N states (1 to 10^12).",
-                                                 show_default=False)] = None,
+    nodes: nodes_option("Stop after expanding N states (1 to 10^12).") = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
     history: Annotated[Optional[List[str]], typer.Argument(
@@ -94,10 +79,7 @@ def optimal_command(
     objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME",
                                                      help="A mode's objective: finish (default), score or win.",
                                                      show_default=False)] = None,
-    loss: Annotated[str, typer.Option("--loss", metavar="COST",
-                                      help="A lost answer (not found within the turn limit) costs the turns played plus "
-                                           "COST guesses; inf: every answer must be found (Selby's figures). "
-                                           "Default 7, as level 3 charges.")] = "7",
+    loss: LossOption = "7",
     strict: Annotated[bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: "
                                                           "commutative answers win).")] = False,
     beam: Annotated[bool, typer.Option("--beam/--no-beam", help="With --opener (normal mode): also give level 3's "
@@ -134,7 +116,7 @@ def optimal_command(
 
         fail(str(objective_refused(objective, game or "termo")))
     temperature = parse_temperature(t)
-    loss_cost = _parse_loss(loss)
+    loss_cost = parse_loss(loss)
     if rank is None and cluster.status and opener is None and time_limit is None and nodes is None:
         rank = 1  # how far the ranking behind `termo optimal` (no opener) has gone
     if rank is not None:

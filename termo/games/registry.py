@@ -97,6 +97,44 @@ _MODES = {
 MODE_NAMES = tuple(_MODES)
 
 
+# --------------------------------------------------------------------------- share texts
+# name -> (the header's first words, how the puzzle number is written, the "present" square, the
+# score in the header): the share text each game and mode writes after a game
+# (`termo.games.share`, docs/review.md). The number: "#" writes ``#1302``, "," writes ``1,234``
+# (Wordle), "" writes ``245``. The score: "turns" writes ``3/6`` (the turn of the last solve, ``X``
+# when lost), "boards" each board's turn (``4&6/7``), "" none (the line of digits says it).
+# Every game and mode has a row; a new one is one line here.
+_SHARE = {
+    "termo": ("joguei term.ooo", "#", "🟨", "turns"),
+    "nerdle": ("nerdlegame", "", "🟪", "turns"),
+    "nerdle-mini": ("mini nerdlegame", "", "🟪", "turns"),
+    "wordle": ("Wordle", ",", "🟨", "turns"),
+    "wordle-nyt": ("Wordle", ",", "🟨", "turns"),
+    "wordle-nyt-2022": ("Wordle", ",", "🟨", "turns"),
+    "wordle-ru": ("wordle.belousov.one", "#", "🟨", "turns"),
+    "dueto": ("joguei term.ooo/2", "#", "🟨", "turns"),
+    "quarteto": ("joguei term.ooo/4", "#", "🟨", "turns"),
+    "dordle": ("Daily Dordle", "#", "🟨", "boards"),
+    "quordle": ("Daily Quordle", "", "🟨", ""),
+    "octordle": ("Daily Octordle", "#", "🟨", ""),
+    "binerdle": ("binerdle", "#", "🟪", "turns"),
+    "quad-nerdle": ("quad nerdle", "#", "🟪", "turns"),
+}
+
+
+def share_spec(name: str) -> tuple[str, str, str, str]:
+    """The share-text row of the game or mode ``name`` (see `_SHARE`)."""
+    key = _key(name)
+    if key not in _SHARE:
+        raise TermoError(f"{str(name)[:40]!r} has no share text format", "share.no_format", {"name": str(name)[:40]})
+    return _SHARE[key]
+
+
+def share_names() -> tuple[str, ...]:
+    """Every game and mode with a share text, games first (the order a header is matched in)."""
+    return tuple(_SHARE)
+
+
 def _base_title(base: str) -> str:
     return {"termo": "Termo", "wordle": "English Wordle", "nerdle": "Nerdle Classic"}.get(base, base)
 

@@ -140,6 +140,25 @@ class MultiSearch(MultiSolver):
             return u * n + u * (u + 1.0) / 2.0
         return 0.0 if u + n <= r else 1.0
 
+    def estimated(self, cost, rest, r: int) -> list[float]:
+        """The objective's cost still to pay after this turn (``r`` turns left, this one
+        included), estimated from the beam's costs ``cost`` and non-solving turns ``rest``
+        (`beam_costs`)."""
+        out = []
+        for c, n in zip(np.asarray(cost).tolist(), np.asarray(rest).tolist()):
+            u_after = float(c - 1.0 - n)  # the boards still unsolved after it, expected
+            n_est = EST_PER_BIT * n / self.alpha if self.alpha > 0 else n  # leaf bits as turns
+            out.append(self.estimate(u_after, n_est, r - 1))
+        return out
+
+    def estimates(self, boards, probes, r: int) -> list[float]:
+        """The objective's cost still to pay from this turn (its own cost included) after each
+        of ``probes`` (any guesses, not only the beam's) at ``boards``, by the beam's estimate."""
+        probes = np.asarray(probes, dtype=np.int64)
+        cost, _, rest = self.beam_costs(boards, probes)
+        turn = self.objective.turn_cost(len(boards))
+        return [turn + e for e in self.estimated(cost, rest, r)]
+
     def decide(self, state) -> Decision:
         """The suggestion for ``state`` with ``expected`` the objective's value (Objective.base
         included) for it and for every alternative."""
@@ -157,15 +176,12 @@ class MultiSearch(MultiSolver):
                              f"answer tuples)", "reason.boards_exact", objective=self.objective.name, tuples=tuples)
         else:
             probes, cost, rest = self.ranked_beam(boards)
-            picks = []
-            for g, c, n in zip(probes[: self.alternatives + 1].tolist(), cost.tolist(), rest.tolist()):
-                u_after = float(c - 1.0 - n)  # the boards still unsolved after it, expected
-                n_est = EST_PER_BIT * n / self.alpha if self.alpha > 0 else n  # leaf bits as turns
-                picks.append((g, base + self.objective.turn_cost(len(boards))
-                              + self.estimate(u_after, n_est, r - 1)))
-            k, n = len(probes), len(boards)
-            reason = Message(f"search: a one-turn lookahead over {k} guesses, {n} unsolved boards (an estimate)",
-                             "reason.boards_search", guesses=k, n=n)
+            k = self.alternatives + 1
+            rests = self.estimated(cost[:k], rest[:k], r)
+            picks = [(g, base + self.objective.turn_cost(len(boards)) + e) for g, e in zip(probes[:k].tolist(), rests)]
+            n_probes, n = len(probes), len(boards)
+            reason = Message(f"search: a one-turn lookahead over {n_probes} guesses, {n} unsolved boards (an estimate)",
+                             "reason.boards_search", guesses=n_probes, n=n)
         forced = None if self.is_exact(boards) else self.forced(boards)
         if forced is not None and picks[0][0] != forced:
             board = next(b for b in state.unsolved if int(len(state.candidates[b])) == 1)
