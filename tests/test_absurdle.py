@@ -211,3 +211,18 @@ def test_the_chunks_are_checkpointed_and_resumed(tmp_path):
     forced_store(tmp_path).path("k0").unlink()
     status = ChunkRunner(forced_store(tmp_path), None, compute=False)
     assert status.run(tasks, {}, "round") == {2: got[2], 3: got[3]} and status.missing == 1
+
+
+def test_a_review_is_refused_where_the_colours_are_not_honest(capsys):
+    """`termo review` weighs guesses against honest colours: Absurdle and Fibble are refused in one
+    line, with their own catalogue code."""
+    from cli.app import main
+    from termo.interface.review import review_request
+
+    for game, item in (("absurdle", "tyler:BBBBB"), ("fibble", "raise:BYBBB")):
+        assert main(["review", "--game", game, item]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "review weighs each guess against honest colours" in err[0], err
+        with pytest.raises(TermoError) as caught:
+            review_request(game, [item])
+        assert caught.value.code == "review.feedback_model"

@@ -69,6 +69,11 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "pt": "{word}: a primeira palavra do jogo ({bits:.3f} bits, contando as mentiras)",
         "ru": "{word}: первое слово игры ({bits:.3f} бита с учётом лжи)",
     },
+    "review.feedback_model": {
+        "en": "{game}: a review weighs each guess against honest colours, and this game's are not",
+        "pt": "{game}: a revisão avalia cada palpite com cores honestas, e as deste jogo não são",
+        "ru": "{game}: разбор оценивает ходы при честных цветах, а в этой игре они не такие",
+    },
     "option.feedback_model": {
         "en": "{option:option} is not taken by {game}: its colours are not one honest answer's",
         "pt": "{option:option} não vale para {game}: as cores dele não são as de uma resposta honesta",
