@@ -20,6 +20,22 @@ from termo.games.termo_pt import termo_game
 from termo.games.termo_pt import termo_like
 
 
+def nerdle_small() -> Game:
+    """A Nerdle Mini subset with commutative pairs (1+9=10 / 9+1=10 ...), commutative wins: the
+    closed world of tests/test_exact.py and tests/test_review.py."""
+    import dataclasses
+
+    from termo.games import get_game
+
+    mini = get_game("nerdle-mini")
+    pairs = [i for c in mini.win_classes[:6] for i in c]
+    rest = [i for i in range(0, mini.n_answers, 9) if i not in pairs][:14]
+    picks = sorted(set(pairs + rest))
+    answers = tuple(mini.answers[i] for i in picks)
+    return dataclasses.replace(mini, name="nerdle-small", answers=answers, probes=answers,
+                               icf=(0.0,) * len(answers), win_keys=None)
+
+
 def tiny_game(n_answers=60, n_extra=15, step=97, offset=3) -> Game:
     """A small Termo-like game: every ``step``-th lexicon word as answers, a few others as
     extra probes (the matrix and every search are cheap, so oracles can be exhaustive)."""

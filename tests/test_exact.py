@@ -22,6 +22,7 @@ from termo.engine import hard_mode
 from termo.exact import evaluate_tree, solve
 from termo.exact.search import Problem, answer_weights
 
+import solver_oracles
 from solver_oracles import Oracle, oracle_value, tiny_game
 
 LOSS = 7.0
@@ -41,16 +42,7 @@ def small():
 
 @pytest.fixture(scope="module")
 def nerdle_small():
-    """A Nerdle Mini subset with commutative pairs (1+9=10 / 9+1=10 ...), commutative wins."""
-    from termo.games import get_game
-
-    mini = get_game("nerdle-mini")
-    pairs = [i for c in mini.win_classes[:6] for i in c]
-    rest = [i for i in range(0, mini.n_answers, 9) if i not in pairs][:14]
-    picks = sorted(set(pairs + rest))
-    answers = tuple(mini.answers[i] for i in picks)
-    return dataclasses.replace(mini, name="nerdle-small", answers=answers, probes=answers,
-                               icf=(0.0,) * len(answers), win_keys=None)
+    return solver_oracles.nerdle_small()
 
 
 def backends_for_test():

@@ -18,6 +18,7 @@ import random
 import numpy as np
 import pytest
 
+import solver_oracles
 from solver_oracles import Level3Oracle, Oracle, joint_brute_force, tiny_game
 from termo.analysis.review import luck_score, review_game, review_mode, skill_score, verdict
 from termo.core.feedback import decode
@@ -36,16 +37,7 @@ def small():
 
 @pytest.fixture(scope="module")
 def nerdle_small():
-    """A Nerdle Mini subset with commutative pairs (the world of tests/test_exact.py)."""
-    from termo.games import get_game
-
-    mini = get_game("nerdle-mini")
-    pairs = [i for c in mini.win_classes[:6] for i in c]
-    rest = [i for i in range(0, mini.n_answers, 9) if i not in pairs][:14]
-    picks = sorted(set(pairs + rest))
-    answers = tuple(mini.answers[i] for i in picks)
-    return dataclasses.replace(mini, name="nerdle-small", answers=answers, probes=answers,
-                               icf=(0.0,) * len(answers), win_keys=None)
+    return solver_oracles.nerdle_small()
 
 
 def uniform(game):
