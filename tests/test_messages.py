@@ -117,6 +117,12 @@ def _reasons():
         Message("x", "reason.boards_won", n=4, turn=8, tries=9),
         Message("x", "reason.boards_exact", objective="score", tuples=1234),
         Message("x", "reason.boards_search", guesses=40, n=3),
+        Message("x", "reason.boards_rollout", objective="finish", tuples=1234),
+        Message("x", "reason.boards_sampled", objective="win", tuples=512),
+        Message("x", "reason.boards_too_large"), Message("x", "reason.boards_first_given"),
+        Message("x", "reason.boards_first_level2"), Message("x", "reason.boards_first_table", mode="Quordle"),
+        Message("x", "reason.boards_forced_valued", board=2,
+                reason=Message("x", "reason.boards_rollout", objective="score", tuples=90)),
     ]
 
 

@@ -139,6 +139,11 @@ def test_a_mode_grid_that_breaks_the_rules_is_refused(text, fragment):
 
 # ----------------------------------------------------------------------------- the command line
 
+SIXTEEN = ("aptly arbor ardor arena argue arise armor aroma arose array arrow arson artsy ascot ashen "
+           "aside").split()
+THIRTY_TWO = ("bulky bully bunch bunny burly burnt burst bused bushy butch butte buxom buyer bylaw cabal cabby "
+              "cabin cable cacao cache cacti caddy cadet cagey cairn camel cameo canal candy canny canoe "
+              "canon").split()
 GAMES = [  # (game, answer(s), guesses): finished games
     ("termo", "fardo", ["tarso", "termo", "fardo"]),
     ("wordle", "caper", ["salet", "crane", "caper"]),
@@ -155,6 +160,8 @@ SLOW_GAMES = [
     ("dordle", "caper,crane", ["salet", "crane", "caper"]),
     ("octordle", "crimp,vouch,lapse,tangy,plumb,badge,sworn,fjord",
      ["salet", "crony", "vouch", "lapse", "crimp", "tangy", "plumb", "badge", "sworn", "fjord"]),
+    ("sedecordle", ",".join(SIXTEEN), ["salet", *SIXTEEN]),
+    ("duotrigordle", ",".join(THIRTY_TWO), ["salet", *THIRTY_TWO]),
     ("binerdle", "54-38=16,52-34=18", ["52-34=18", "54-38=16"]),
     ("quad-nerdle", "54-38=16,52-34=18,12+35=47,9*8-1=71", ["52-34=18", "54-38=16", "12+35=47", "9*8-1=71"]),
 ]

@@ -114,7 +114,8 @@ def test_the_games_whose_colours_lie_or_are_chosen_have_a_page_and_answer(client
 
 MODES = {"dueto": (2, 7, "pt", "termo"), "quarteto": (4, 9, "pt", "termo"), "dordle": (2, 7, "en", "wordle"),
          "quordle": (4, 9, "en", "wordle"), "octordle": (8, 13, "en", "wordle"), "binerdle": (2, 7, "en", "nerdle"),
-         "quad-nerdle": (4, 10, "en", "nerdle")}
+         "quad-nerdle": (4, 10, "en", "nerdle"), "sedecordle": (16, 21, "en", "wordle"),
+         "duotrigordle": (32, 37, "en", "wordle")}
 
 
 def page_config(html: str) -> dict:
@@ -134,7 +135,7 @@ def test_a_page_per_mode_from_the_one_renderer(client, name):
     assert f'<html lang="{language}">' in html and f'class="game-{base} modes-page"' in html
     config = page_config(html)
     assert (config["game"], config["boards"], config["tries"], config["base"]) == (name, boards, turns, base)
-    assert config["columns"] == {2: 2, 4: 2, 8: 4}[boards]
+    assert config["columns"] == {2: 2, 4: 2, 8: 4, 16: 4, 32: 4}[boards]
     assert "opener" not in config and "list" not in config  # the API lists no candidates for several boards
     length = config["length"]
     assert html.count('class="mboard" data-board=') == boards

@@ -7,6 +7,7 @@ domain calls directly (docs/ARCHITECTURE.md):
 * :mod:`backends.host_ops.search`: the host bookkeeping of the level-3 search and the greedy tree
   (state registries, partitions into children, value reductions, the §5.2 order of host entropies);
 * :mod:`backends.host_ops.exact`: the exact solver's engine (:func:`~backends.host_ops.exact.exact_engine`);
+* :mod:`backends.host_ops.boards`: the several-board solvers' per-board entropies and level-3 rollouts;
 * :mod:`backends.host_ops.feedback`: the games whose colours are not honest (the adversary's kept
   groups and splits, the entropy of rows that lie);
 * :mod:`backends.host_ops.sources`: the kernels' source files by family, the level-3 search's code

@@ -84,7 +84,7 @@ def describe(name: str) -> str:
 # name -> (base game, boards, shared turn limit, title, options of the base game): several boards
 # of one game at once (`termo.games.mode.Mode`, docs/modes.md). ``--game`` takes them in the
 # commands that play modes (suggest, play); `GAME_NAMES` lists none of them. A new mode is one
-# line here, e.g. ``"sedecordle": ("wordle", 16, 21, "Sedecordle", ())``.
+# line here, as Sedecordle and Duotrigordle are.
 _MODES = {
     "dueto": ("termo", 2, 7, "Dueto", ()),
     "quarteto": ("termo", 4, 9, "Quarteto", ()),
@@ -93,6 +93,8 @@ _MODES = {
     "octordle": ("wordle", 8, 13, "Octordle", ()),
     "binerdle": ("nerdle", 2, 7, "Binerdle", ()),
     "quad-nerdle": ("nerdle", 4, 10, "Quad Nerdle", ()),
+    "sedecordle": ("wordle", 16, 21, "Sedecordle", ()),
+    "duotrigordle": ("wordle", 32, 37, "Duotrigordle", ()),
 }
 MODE_NAMES = tuple(_MODES)
 
@@ -117,6 +119,8 @@ _SHARE = {
     "dordle": ("Daily Dordle", "#", "🟨", "boards"),
     "quordle": ("Daily Quordle", "", "🟨", ""),
     "octordle": ("Daily Octordle", "#", "🟨", ""),
+    "sedecordle": ("Daily Sedecordle", "#", "🟨", ""),
+    "duotrigordle": ("Daily Duotrigordle", "#", "🟨", ""),
     "binerdle": ("binerdle", "#", "🟪", "turns"),
     "quad-nerdle": ("quad nerdle", "#", "🟪", "turns"),
 }
