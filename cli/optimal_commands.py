@@ -85,6 +85,8 @@ def optimal_command(
     beam: Annotated[bool, typer.Option("--beam/--no-beam", help="With --opener (normal mode): also give level 3's "
                                                                  "value for the same opener, to compare.")] = True,
     rank: RankOption = None,
+    challenge: Annotated[bool, typer.Option("--challenge", help="Absurdle: challenge mode, the fewest guesses that "
+                                                              "force every target (checkpointed like --rank).")] = False,
     cluster: Cluster = Cluster(),
 ) -> None:
     """The minimum expected number of guesses, proved by branch and bound (or the bounds reached);
@@ -98,13 +100,21 @@ def optimal_command(
     if mode is not None:
         _optimal_mode(mode, history or [], objective, backend, json_out)
         return
+    g = load_game(game, strict=strict)
+    if not g.feedback.honest:  # Absurdle's adversary, Fibble's lies (docs/rules.md §13)
+        from cli.optimal_feedback import optimal_feedback
+
+        optimal_feedback(g, hard=hard, challenge=challenge, opener=opener, nodes=nodes, rank=rank, cluster=cluster,
+                         json_out=json_out, progress=_stderr_progress())
+        return
+    if challenge:
+        fail("--challenge is Absurdle's challenge mode (--game absurdle)")
     if history:
         fail("a history is for a mode of several boards (--game dueto, quarteto, dordle, ...)")
     if objective is not None and objective != "finish":
         from termo.interface.suggest import objective_refused
 
         fail(str(objective_refused(objective, game or "termo")))
-    g = load_game(game, strict=strict)
     temperature = parse_temperature(t)
     loss_cost = parse_loss(loss)
     if rank is None and cluster.status and opener is None and time_limit is None and nodes is None:

@@ -22,7 +22,7 @@ import json
 
 from web.i18n import COLOURS, DARK, HIGH_CONTRAST, KEYBOARDS, page_text
 
-PAGE_GAMES = ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru")  # the games with a board page
+PAGE_GAMES = ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru", "absurdle", "fibble")  # the games with a board page
 LOCALES = {"pt": "pt-BR", "ru": "ru-RU", "en": "en"}  # number formats (decimal comma in pt and ru)
 TEMPERATURES = ("0.5", "1", "2", "5", "inf")
 

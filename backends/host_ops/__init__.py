@@ -8,6 +8,8 @@ domain calls directly (docs/ARCHITECTURE.md):
   (state registries, partitions into children, value reductions, the §5.2 order of host entropies);
 * :mod:`backends.host_ops.exact`: the exact solver's engine (:func:`~backends.host_ops.exact.exact_engine`);
 * :mod:`backends.host_ops.boards`: the several-board solvers' per-board entropies and level-3 rollouts;
+* :mod:`backends.host_ops.feedback`: the games whose colours are not honest (the adversary's kept
+  groups and splits, the entropy of rows that lie);
 * :mod:`backends.host_ops.sources`: the kernels' source files by family, the level-3 search's code
   sources and the registration of the first run's warm-ups.
 

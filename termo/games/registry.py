@@ -25,6 +25,12 @@ _SPECS = {
     "wordle-nyt-2022": ("termo.games.wordle_en",
                         "English Wordle, NYT lists (2,309 answers of 2022-08-30, 14,855 guesses)",
                         (("answer_list", "nyt-2022"),)),
+    "absurdle": ("termo.games.absurdle", "Absurdle (qntm): the adversary keeps the largest group of answers "
+                 "(2,311 answers, 12,927 guesses)", ()),
+    "fibble": ("termo.games.fibble", "Fibble: English Wordle with one lie in every row of colours, 9 rows",
+               (("base", "wordle"),)),
+    "fibble-termo": ("termo.games.fibble", "Fibble on Termo: one lie in every row of colours, 9 rows",
+                     (("base", "termo"),)),
 }
 GAME_NAMES = tuple(_SPECS)
 DEFAULT_GAME = "termo"

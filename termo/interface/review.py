@@ -54,6 +54,10 @@ def review_request(name: str | None = None, items=(), *, answer: str | None = No
         raise TermoError(f"the share text is too long: {len(share_text):,} characters, at most {SHARE_TEXT_LIMIT:,}",
                          "share.too_long", {"n": len(share_text), "limit": SHARE_TEXT_LIMIT})
     key, target, is_mode = resolve(name, share_text)
+    model = getattr(target, "feedback", None)
+    if model is not None and not model.honest:  # Absurdle, Fibble: the review's values assume honest colours
+        raise TermoError(f"{key}: a review weighs each guess against honest colours; its colours are "
+                         f"{model.describe()} (docs/rules.md §13)", "review.feedback_model", {"game": key})
     grid = None
     if share_text is not None:
         grid = _read_grid(share_text, key, target, is_mode)
