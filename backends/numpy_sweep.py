@@ -40,6 +40,7 @@ from backends.constants import ROUND_STEP
 from backends.file_rows import Layouts
 
 REFERENCE_SMALL = 12  # up to this size the reference sums w·log2(mass) (kernels.entropy)
+PAIRWISE_MAX = 16  # fast_entropies: up to this size by pairwise comparisons (no code tables)
 APPROX_MARGIN = 1e-9  # bound on |approximate − exact| entropy: worst cases are ~1e-11
 _CELLS = 1 << 20  # (member or bin, probe) cells per block of probes: bounds the temporary arrays
 _APPROX_BINS = 1 << 17  # histogram bins per block of the approximate pass (they stay in cache)
@@ -142,10 +143,17 @@ def fast_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.nda
     w = state_weights(prior, members)
     n_probes, codes_of = _state_codes(matrix_t, members, probes)
     out = np.zeros(n_probes, dtype=np.float64)
+    if m <= 1:
+        return out
+    if m <= PAIRWISE_MAX:
+        return _fast_pairwise(codes_of(0, n_probes), w)
+    wl = _w_log_w(w)
     for start, stop in _blocks(m, n_probes, n_bins):
         codes = codes_of(start, stop)
         bins, mass, size = _bucket_tables(codes, w, n_bins)
-        term = _p_log_p(mass, (size > 0) & (size < m) & (mass > 0.0))
+        term = _p_log_p(mass, (size > 1) & (size < m) & (mass > 0.0))
+        single = size[bins] == 1  # (m, b): a singleton's P is its member's weight, exactly (0.0 + w)
+        term[bins[single]] = np.broadcast_to(wl[:, None], bins.shape)[single]
         seen = np.zeros(term.shape[0], dtype=np.bool_)
         h = np.zeros(stop - start, dtype=np.float64)
         for j in range(m):  # buckets in order of their first member, as the kernels walk them
@@ -155,6 +163,39 @@ def fast_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.nda
             h -= np.where(first, term[b], 0.0)  # x - 0.0 == x: a skipped bucket changes nothing
         out[start:stop] = h
     return out
+
+
+def _w_log_w(w) -> np.ndarray:
+    """``w·log2 w`` per member (0.0 for a zero weight): ``kernels.sums._w_log_w``."""
+    return np.array([x * math.log2(x) if x > 0.0 else 0.0 for x in w.tolist()], dtype=np.float64)
+
+
+def _fast_pairwise(codes, w) -> np.ndarray:
+    """:func:`fast_entropies` of a small set by pairwise comparisons (members × members × probes
+    work, no code tables): the same floats, as ``kernels.sweeps._probe_entropy_small`` walks it.
+    Each bucket's mass is summed from its first member in member order (adding 0.0 for the
+    members outside it changes nothing), and ``H`` takes the terms in first-member order."""
+    wl = _w_log_w(w)
+    m = codes.shape[0]
+    h = np.zeros(codes.shape[1], dtype=np.float64)
+    for j in range(m):
+        first = np.ones(codes.shape[1], dtype=np.bool_)
+        for q in range(j):
+            first &= codes[q] != codes[j]
+        mass = np.full(codes.shape[1], w[j])
+        count = np.ones(codes.shape[1], dtype=np.int64)
+        for q in range(j + 1, m):
+            same = codes[q] == codes[j]
+            mass = mass + np.where(same, w[q], 0.0)
+            count += same
+        h = h - np.where(first & (count == 1), wl[j], 0.0)
+        sel = np.flatnonzero(first & (count > 1) & (count < m) & (mass > 0.0))
+        if sel.shape[0]:
+            p = mass[sel]
+            term = np.zeros(codes.shape[1], dtype=np.float64)
+            term[sel] = p * log2(p)
+            h = h - term
+    return h
 
 
 def exact_entropies(matrix_t, members, prior, n_bins: int, probes=None) -> np.ndarray:

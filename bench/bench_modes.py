@@ -16,11 +16,15 @@ Subcommands (docs/modes-batteries.md):
   median of ``--repeats`` runs (targets 0.5 s and 2 s), and ``--battery-n`` games of an
   Octordle battery at level 2 (target: 1,000 games in at most 10 minutes); writes
   ``bench/results/modes-speed.json``.
+* ``paired``: level 2 and level 3 on the same ``--n`` seeded tuples, in checkpointed chunks
+  (``bench/results/checkpoints/``, ``--resume``), the per-game difference level 2 − level 3 with
+  its 95 % interval; writes ``bench/results/modes-levels-<mode>-n<N>-s<seed>.json``.
 
 Usage::
 
     python bench/bench_modes.py compare --mode octordle --n 1000 --seed 0 [--strategies level2,level3]
     python bench/bench_modes.py speed [--repeats 5] [--battery-n 1000]
+    python bench/bench_modes.py paired --mode quordle --n 1000 --seed 0 [--objective finish] [--chunk 50] [--resume]
 """
 
 from __future__ import annotations
@@ -146,6 +150,8 @@ def peer_figures(peer: dict, spec: dict) -> dict:
            "opener": peer["opener"]}
     out.update(figures(per_game, limit))
     out["lost"] = [i for i, (_, _, won) in enumerate(per_game) if not won]
+    out["finishes"] = [finish for finish, _, _ in per_game]
+    out["scores"] = [score for _, score, _ in per_game]
     out["mean_rounds_uncapped"] = statistics.mean(max(r) for r in peer["games"])
     out["cpu_seconds"] = round(sum(peer["seconds"]), 2)
     out["cpu_seconds_per_game"] = out["cpu_seconds"] / len(peer["games"]) if peer["games"] else None
@@ -181,9 +187,14 @@ def run_termo_in_process(mode, spec: dict, strategies: str, objective: str) -> t
 
 
 def side_by_side(spec: dict, termo: dict, peers: dict) -> dict:
-    """Per termo strategy and Doddle opener: the games termo lost that Doddle won, and the deltas."""
+    """Per termo strategy and Doddle opener: the games termo lost that Doddle won, the deltas of the
+    means and, per game, Doddle − termo (finish and score: positive when termo is ahead) with its
+    95 % interval; and level 2 − level 3 when both played."""
+    from termo.analysis.mode_battery import paired
+
     rows = {}
-    for name, row in termo["strategies"].items():
+    strategies = termo["strategies"]
+    for name, row in strategies.items():
         for opener, peer in peers.items():
             lost_won = sorted(set(row["lost"]) - set(peer["lost"]))
             rows[f"{name} vs doddle {opener}"] = {
@@ -191,7 +202,14 @@ def side_by_side(spec: dict, termo: dict, peers: dict) -> dict:
                 "doddle_lost_termo_won": len(set(peer["lost"]) - set(row["lost"])),
                 "mean_finish_delta": row["mean_finish"] - peer["mean_finish"],
                 "mean_score_delta": row["mean_score"] - peer["mean_score"],
+                "paired_finish_doddle_minus_termo": paired(peer["finishes"], row["finishes"]),
+                "paired_score_doddle_minus_termo": paired(peer["scores"], row["scores"]),
             }
+    if "level2" in strategies and "level3" in strategies:
+        rows["level2 vs level3"] = {
+            "paired_finish_level2_minus_level3": paired(strategies["level2"]["finishes"], strategies["level3"]["finishes"]),
+            "paired_score_level2_minus_level3": paired(strategies["level2"]["scores"], strategies["level3"]["scores"]),
+        }
     return rows
 
 
@@ -237,8 +255,14 @@ def summary(payload: dict) -> str:
         lines.append(f"  {label:<16} win {r['win_rate']:.2%}  finish {r['mean_finish']:.3f}  score "
                      f"{r['mean_score']:.3f}  hist {r['histogram']}  {secs:.0f} s")
     for label, r in payload["side_by_side"].items():
+        if "paired_finish_level2_minus_level3" in r:
+            p = r["paired_finish_level2_minus_level3"]
+            lines.append(f"  level 2 − level 3, finish per game: {p['mean']:+.4f} [{p['ci95'][0]:+.4f}, {p['ci95'][1]:+.4f}]")
+            continue
+        p = r["paired_finish_doddle_minus_termo"]
         lines.append(f"  {label}: termo lost {len(r['termo_lost_doddle_won'])} games Doddle won; "
-                     f"finish {r['mean_finish_delta']:+.3f}, score {r['mean_score_delta']:+.3f}")
+                     f"finish {r['mean_finish_delta']:+.3f}, score {r['mean_score_delta']:+.3f}; Doddle − termo per "
+                     f"game {p['mean']:+.4f} [{p['ci95'][0]:+.4f}, {p['ci95'][1]:+.4f}]")
     return "\n".join(lines)
 
 
@@ -296,6 +320,105 @@ def speed(args) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------------ paired levels
+def _chunk_rows(mode, strategy: str, tuples, objective: str, rollout_t: float | None = None) -> dict:
+    """One strategy on ``tuples``: per game its boards' solve turns, with CPU and wall seconds
+    (``rollout_t``: level 3's `MultiSearch` option, the prior its rollouts draw tuples from)."""
+    from termo.analysis.mode_battery import LEVEL_NAMES, play_modes_lockstep
+    from termo.engine.multi.factory import multi_solver
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    options = {"rollout_t": rollout_t} if strategy == "level3" and rollout_t is not None else {}
+    solver = multi_solver(mode, level=LEVEL_NAMES[strategy], objective=objective, **options)
+    run = play_modes_lockstep(solver, mode, tuples)
+    return {"solved_on": run.solved_on, "wall_s": round(time.perf_counter() - wall, 2),
+            "cpu_s": round(time.process_time() - cpu, 2)}
+
+
+def paired_levels_run(args) -> int:
+    """Level 2 and level 3 on the same seeded tuples, in chunks of ``--chunk`` games, each chunk
+    saved to a checkpoint as soon as it is played (``--resume`` goes on from it: a game's result
+    does not depend on the chunk it is played in, every decision being a function of its state);
+    then the figures of each level and the paired difference level 2 − level 3 per game."""
+    from termo.analysis.mode_battery import figures, game_figures, load_kernels, mode_tuples, paired, tuples_digest
+    from termo.games import get_mode
+
+    load_kernels()
+    mode = get_mode(args.mode)
+    tuples = mode_tuples(mode, args.n, args.seed)
+    name = args.out or f"modes-levels-{mode.label}-n{args.n}-s{args.seed}" + (
+        "" if args.objective == "finish" else f"-{args.objective}") + (
+        "" if args.rollout_t is None else f"-rollout-t{args.rollout_t:g}")
+    ckpt = RESULTS / "checkpoints" / f"{name}.json"
+    state = {"mode": mode.label, "n": args.n, "seed": args.seed, "objective": args.objective,
+             "tuples": tuples_digest(mode, tuples), "chunk": args.chunk, "rollout_t": args.rollout_t, "chunks": {},
+             "loads": []}
+    if (args.resume or args.summarise) and ckpt.exists():
+        old = json.loads(ckpt.read_text(encoding="utf-8"))
+        if {k: old.get(k) for k in ("mode", "n", "seed", "objective", "tuples", "chunk", "rollout_t")} != \
+                {k: state[k] for k in ("mode", "n", "seed", "objective", "tuples", "chunk", "rollout_t")}:
+            raise SystemExit(f"{ckpt} is another battery's checkpoint")
+        state = old
+    ckpt.parent.mkdir(parents=True, exist_ok=True)
+    strategies = ("level2", "level3")
+    for lo in range(0, args.n, args.chunk):
+        if str(lo) in state["chunks"] or args.summarise:
+            continue
+        part = tuples[lo: lo + args.chunk]
+        state["chunks"][str(lo)] = {s: _chunk_rows(mode, s, part, args.objective, args.rollout_t) for s in strategies}
+        state["loads"].append(_load())
+        tmp = ckpt.with_suffix(".tmp")
+        tmp.write_text(json.dumps(state) + "\n", encoding="utf-8")
+        os.replace(tmp, ckpt)
+        done = min(lo + args.chunk, args.n)
+        print(f"{mode.label}: {done}/{args.n} games, load {state['loads'][-1]}", flush=True)
+    done = 0  # the games of the chunks played from the first on (the battery of that size: prefix-stable)
+    while done < args.n and str(done) in state["chunks"]:
+        done += args.chunk
+    done = min(done, args.n)
+    if not done:
+        raise SystemExit(f"{ckpt}: no chunk played yet")
+    if done < args.n:
+        print(f"summarising the first {done} of {args.n} games (the battery of {done})", flush=True)
+        name = name.replace(f"-n{args.n}-", f"-n{done}-")
+    rows = {}
+    for s in strategies:
+        parts = [state["chunks"][str(lo)][s] for lo in range(0, done, args.chunk)]
+        per_game = [game_figures(g, mode.max_turns) for p in parts for g in p["solved_on"]]
+        rows[s] = {**figures(per_game, mode.max_turns), "finishes": [f for f, _, _ in per_game],
+                   "scores": [sc for _, sc, _ in per_game],
+                   "lost": [i for i, (_, _, won) in enumerate(per_game) if not won],
+                   "cpu_s": round(sum(p["cpu_s"] for p in parts), 1),
+                   "wall_s": round(sum(p["wall_s"] for p in parts), 1)}
+    diff = paired(rows["level2"]["finishes"], rows["level3"]["finishes"])
+    loads = state["loads"]
+    payload = {"mode": mode.label, "n": done, "seed": args.seed, "objective": args.objective, "rollout_t": args.rollout_t,
+               "tuples": tuples_digest(mode, tuples[:done]), "chunk": args.chunk, "checkpoint_n": args.n,
+               "load_min_max": [min(x[0] for x in loads), max(x[0] for x in loads)] if loads else [],
+               "strategies": rows, "level2_minus_level3_finish": diff,
+               "level2_minus_level3_score": paired(rows["level2"]["scores"], rows["level3"]["scores"])}
+    peer = cached_peer(tuples_spec(mode.label, done, args.seed), "salet", "minimax")
+    if peer is not None:  # Doddle's games on the same tuples (bench/results/peers/), paired per game
+        doddle = peer_figures(peer, tuples_spec(mode.label, done, args.seed))
+        payload["doddle"] = {k: doddle[k] for k in ("peer", "doddle_version", "solver", "opener", "win_rate",
+                                                    "mean_finish", "mean_score", "histogram") if k in doddle}
+        for s in strategies:
+            payload[f"doddle_minus_{s}_finish"] = paired(doddle["finishes"], rows[s]["finishes"])
+    out = RESULTS / f"{name}.json"
+    out.write_text(json.dumps({"benchmark": "modes-levels", "machine": machine(), **payload}, indent=1,
+                              ensure_ascii=False) + "\n", encoding="utf-8")
+    for s in strategies:
+        r = rows[s]
+        print(f"{s}: win {r['win_rate']:.3%}  finish {r['mean_finish']:.4f}  score {r['mean_score']:.3f}  "
+              f"cpu {r['cpu_s']} s")
+    print(f"level 2 − level 3 (finish): {diff['mean']:+.4f} [{diff['ci95'][0]:+.4f}, {diff['ci95'][1]:+.4f}]")
+    for s in strategies if peer is not None else ():
+        d = payload[f"doddle_minus_{s}_finish"]
+        print(f"Doddle − {s} (finish): {d['mean']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]")
+    print(f"wrote {out}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -319,8 +442,19 @@ def main(argv=None) -> int:
     spd.add_argument("--battery-from", help="the JSON of an Octordle level-2 battery already run (with its process times)")
     spd.add_argument("--seed", type=int, default=0)
     spd.add_argument("--out")
+    par = sub.add_parser("paired", help="level 2 and level 3 on the same tuples, paired per game (checkpointed)")
+    par.add_argument("--mode", default="quordle")
+    par.add_argument("--n", type=int, default=1000)
+    par.add_argument("--seed", type=int, default=0)
+    par.add_argument("--objective", default="finish")
+    par.add_argument("--chunk", type=int, default=50)
+    par.add_argument("--rollout-t", type=float, help="level 3's rollout_t (the prior of its rollouts' tuples; inf: uniform)")
+    par.add_argument("--resume", action="store_true")
+    par.add_argument("--summarise", action="store_true",
+                     help="play nothing: the figures of the chunks the checkpoint holds, from the first on")
+    par.add_argument("--out", help="the result's name (bench/results/NAME.json)")
     args = parser.parse_args(argv)
-    return compare(args) if args.command == "compare" else speed(args)
+    return {"compare": compare, "speed": speed, "paired": paired_levels_run}[args.command](args)
 
 
 if __name__ == "__main__":

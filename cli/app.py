@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "cli.openers_commands",
     "cli.serve_commands",
     "cli.nerdle_commands",
+    "cli.review_commands",
 )
 # command name -> (module, function): commands whose parameters are all text, flags or a list of
 # texts, safe to call without typer's parameter conversion

@@ -160,6 +160,12 @@ def battery_command(
             raise TermoError("a mode's battery is N seeded answer tuples: --set, --extended and --hard do not apply")
         _mode_battery(study, mode, strategies, n, seed, _parse_t(t), objective)
         return
+    game = load_game(study.game_name, extended=extended)
+    if game.feedback.kind == "lies":  # Fibble: seeded answers and lies (termo.analysis.lie_battery)
+        if set_name != "realistic" or hard or objective != "finish":
+            raise TermoError(f"{game.label}'s battery is N seeded games: --set, --hard and --objective do not apply")
+        _lie_battery(study, game, strategies, n, seed, _parse_t(t))
+        return
     if objective != "finish":
         raise objective_refused(objective, study.game_name or "termo")
     from termo.interface.bench import BATTERIES, battery_secrets
@@ -171,7 +177,6 @@ def battery_command(
     default = "entropy,level3" if set_name == "level3" else "random,letters,likely,entropy"
     names = parse_strategies(strategies or default)
     temperature = _parse_t(t)
-    game = load_game(study.game_name, extended=extended)
     check_search(game, study.beam, study.depth)
     check_answers(game, n)
     out = out_folder(study.out, default=DEFAULT_OUT)
@@ -217,6 +222,32 @@ def _mode_battery(study: Study, mode, strategies: Optional[str], n: Optional[int
     markdown = mode_markdown(result)
     name = f"{mode.label}-battery-n{n}-s{seed}" + ("" if goal == "finish" else f"-{goal}")
     paths = write_report(out, name, result, markdown, [])
+    _finish(study.json_out, result, markdown, paths)
+
+
+LIE_BATTERY_GAMES = 1000  # the default --n of a battery of games whose rows lie
+
+
+def _lie_battery(study: Study, game, strategies: Optional[str], n: Optional[int], seed: int, t: float) -> None:
+    """`termo bench battery --game fibble`: N seeded games, answer and lies drawn from the seed, at
+    each level asked (level2 by default, level3 too), from the game's opener (docs/fibble.md)."""
+    from termo.interface.bench import lie_markdown, run_lie_battery, write_report
+
+    names = [x.strip().lower() for x in (strategies or "level2").split(",") if x.strip()]
+    if not names or any(x not in ("level2", "level3") for x in names):
+        raise TermoError(f"{game.label}'s battery plays level2 and level3, not {strategies!r}")
+    n = LIE_BATTERY_GAMES if n is None else n
+    if n > MODE_BATTERY_MAX:
+        raise TermoError(f"--n is at most {MODE_BATTERY_MAX:,} for a battery, got {n}")
+    out = out_folder(study.out, default=DEFAULT_OUT)
+    results = []
+    with progress_bar(f"battery {game.label}", total=n * len(names), unit="games") as update:
+        for k, name in enumerate(names):
+            results.append(run_lie_battery(game, n=n, seed=seed, level=int(name[-1]), t=t,
+                                           progress=lambda done, total, k=k: update(k * n + done, n * len(names))))
+    result = {"game": game.label, "n": n, "seed": seed, "strategies": results}
+    markdown = lie_markdown(result)
+    paths = write_report(out, f"{game.label}-battery-n{n}-s{seed}", result, markdown, [])
     _finish(study.json_out, result, markdown, paths)
 
 

@@ -42,7 +42,8 @@ def games_command(json_out: JsonOption = False) -> None:
     width = max(len(row["name"]) for row in everything)
     for row in rows:
         typer.echo(f"{row['name']:<{width}} {row['answers']:>6,} answers {row['probes']:>6,} probes  "
-                   f"{row['length']} tiles, {row['turns']} tries, {row['prior']} prior, {row['win_rule']} wins")
+                   f"{row['length']} tiles, {row['turns']} tries, {row['prior']} prior, {row['win_rule']} wins"
+                   + (f"; colours: {row['feedback']['description']}" if "feedback" in row else ""))
     typer.echo("modes (several boards, one guess for all; --game in suggest and play):")
     for row in modes:
         typer.echo(f"{row['name']:<{width}} {row['boards']:>2} boards of {row['game']:<7} {row['turns']:>2} tries, "

@@ -24,9 +24,9 @@ import typer
 from cli.common import fail, print_json, progress_interval, user_errors
 from termo.interface.requests import load_game
 from termo.core.safe_text import one_line
-from cli.options import BackendOption, GameOption, JsonOption
+from cli.options import BackendOption, GameOption, JsonOption, LossOption, nodes_option
 from cli.options import command_backend, with_options
-from termo.interface.requests import parse_int, parse_seconds
+from termo.interface.requests import parse_int, parse_loss, parse_seconds
 from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
 
 DEFAULT_TIME = 540.0  # seconds: a mode's default budget (the single-board search's)
@@ -61,19 +61,6 @@ def _parse_time(text: Optional[str]) -> Optional[float]:
     return parse_seconds("time", text)
 
 
-def _parse_loss(text: str) -> float:
-    """``--loss``: a cost of at least 0 guesses, or inf."""
-    import math
-
-    try:
-        value = float(str(text).strip())
-    except ValueError:
-        value = math.nan
-    if not value >= 0:
-        fail(f"--loss takes a cost of at least 0 guesses or inf, not {str(text)[:40]!r}")
-    return value
-
-
 @user_errors
 @with_options("cluster", CLUSTER_OPTIONS)
 def optimal_command(
@@ -89,11 +76,8 @@ def optimal_command(
     time_limit: Annotated[Optional[str], typer.Option("--time", metavar="SECONDS",
                                                       help="Stop after this many seconds with the bounds reached (default 540 when --nodes is not given).",
                                                       show_default=False)] = None,
-    nodes: Annotated[Optional[str], typer.Option("--nodes", metavar="N",
-                                                 help="Stop after expanding N states (1 to 10^12); with --bracket: the states each "
-                                                      "pair of answer sets may expand per 1,000 joint tuples (0 to 10^12, "
-                                                      "default 2,000).",
-                                                 show_default=False)] = None,
+    nodes: nodes_option("Stop after expanding N states (1 to 10^12); with --bracket: the states each pair of answer "
+                        "sets may expand per 1,000 joint tuples (0 to 10^12, default 2,000).") = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
     history: Annotated[Optional[List[str]], typer.Argument(
@@ -102,10 +86,7 @@ def optimal_command(
     objective: Annotated[Optional[str], typer.Option("--objective", metavar="NAME",
                                                      help="A mode's objective: finish (default), score or win.",
                                                      show_default=False)] = None,
-    loss: Annotated[str, typer.Option("--loss", metavar="COST",
-                                      help="A lost answer (not found within the turn limit) costs the turns played plus "
-                                           "COST guesses; inf: every answer must be found (Selby's figures). "
-                                           "Default 7, as level 3 charges.")] = "7",
+    loss: LossOption = "7",
     strict: Annotated[bool, typer.Option("--strict", help="Nerdle: only the written form wins (default: "
                                                           "commutative answers win).")] = False,
     beam: Annotated[bool, typer.Option("--beam/--no-beam", help="With --opener (normal mode): also give level 3's "
@@ -114,6 +95,8 @@ def optimal_command(
     bracket: Annotated[bool, typer.Option("--bracket", help="With a mode of two boards and --opener: a proved lower "
                                                             "bound and the exact value of the best strategy found "
                                                             "over every answer pair (docs/modes-solver.md).")] = False,
+    challenge: Annotated[bool, typer.Option("--challenge", help="Absurdle: challenge mode, the fewest guesses that "
+                                                              "force every target (checkpointed like --rank).")] = False,
     cluster: Cluster = Cluster(),
 ) -> None:
     """The minimum expected number of guesses, proved by branch and bound (or the bounds reached);
@@ -138,15 +121,23 @@ def optimal_command(
         return
     if bracket:
         fail("--bracket is for a mode of two boards (--game dordle, dueto, ...)")
+    g = load_game(game, strict=strict)
+    if not g.feedback.honest:  # Absurdle's adversary, Fibble's lies (docs/rules.md §13)
+        from cli.optimal_feedback import optimal_feedback
+
+        optimal_feedback(g, hard=hard, challenge=challenge, opener=opener, nodes=nodes, rank=rank, cluster=cluster,
+                         json_out=json_out, progress=_stderr_progress())
+        return
+    if challenge:
+        fail("--challenge is Absurdle's challenge mode (--game absurdle)")
     if history:
         fail("a history is for a mode of several boards (--game dueto, quarteto, dordle, ...)")
     if objective is not None and objective != "finish":
         from termo.interface.suggest import objective_refused
 
         fail(str(objective_refused(objective, game or "termo")))
-    g = load_game(game, strict=strict)
     temperature = parse_temperature(t)
-    loss_cost = _parse_loss(loss)
+    loss_cost = parse_loss(loss)
     if rank is None and cluster.status and opener is None and time_limit is None and nodes is None:
         rank = 1  # how far the ranking behind `termo optimal` (no opener) has gone
     if rank is not None:

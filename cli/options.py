@@ -40,7 +40,7 @@ GameOption = Annotated[
     typer.Option(
         "--game", "-g", envvar="TERMO_GAME", metavar="NAME", show_default=False,
         help=f"Game: {_names(GAME_NAMES, DEFAULT_GAME)}; where a command plays several boards (suggest, play, "
-             f"bench battery, optimal) also a mode: {_names(MODE_NAMES)} (see `termo games`, docs/modes.md).",
+             f"bench battery, optimal, review) also a mode: {_names(MODE_NAMES)} (see `termo games`, docs/modes.md).",
     ),
 ]
 BackendOption = Annotated[
@@ -78,6 +78,18 @@ ObjectiveOption = Annotated[
                            "default), score (the share card's sum of solve turns) or win (the chance to solve every "
                            "board). One board: finish.")
 ]
+
+LossOption = Annotated[
+    str, typer.Option("--loss", metavar="COST",
+                      help="One board: an answer not found within the tries costs the tries plus COST guesses; inf: "
+                           "every answer must be found (Selby's question). Default 7, as level 3 charges.")
+]
+
+
+def nodes_option(help_text: str):
+    """``--nodes N``: an exact search's budget in states expanded (``termo optimal``: the whole
+    search's; ``termo review``: each turn's); ``help_text`` says which."""
+    return Annotated[Optional[str], typer.Option("--nodes", metavar="N", show_default=False, help=help_text)]
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ with no shared code: dictionaries and loops, NumPy only for the reference's own 
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections import defaultdict
 from dataclasses import dataclass
@@ -11,9 +13,27 @@ from functools import cached_property
 import numpy as np
 
 from termo.core.feedback import feedback_code
+from termo.engine import hard_mode
+from termo.engine.matrix import expected_code
 from termo.games import Game
 from termo.games.termo_pt import termo_game
 from termo.games.termo_pt import termo_like
+
+
+def nerdle_small() -> Game:
+    """A Nerdle Mini subset with commutative pairs (1+9=10 / 9+1=10 ...), commutative wins: the
+    closed world of tests/test_exact.py and tests/test_review.py."""
+    import dataclasses
+
+    from termo.games import get_game
+
+    mini = get_game("nerdle-mini")
+    pairs = [i for c in mini.win_classes[:6] for i in c]
+    rest = [i for i in range(0, mini.n_answers, 9) if i not in pairs][:14]
+    picks = sorted(set(pairs + rest))
+    answers = tuple(mini.answers[i] for i in picks)
+    return dataclasses.replace(mini, name="nerdle-small", answers=answers, probes=answers,
+                               icf=(0.0,) * len(answers), win_keys=None)
 
 
 def tiny_game(n_answers=60, n_extra=15, step=97, offset=3) -> Game:
@@ -173,3 +193,117 @@ class Level3Oracle:
         """(guess, cost) of the top-level chooser: beam guesses, children at rest = depth."""
         cands = list(cands)
         return [(g, self.cost(g, cands, r - 1, self.depth)) for g in self.guesses(cands, 1)]
+
+
+# ------------------------------------------------------------------------------ the exact oracle
+# (docs/exact.md: the minimum weighted total of guesses; tests/test_exact.py, tests/test_review.py)
+LOSS = 7.0
+
+
+class Oracle:
+    """Minimum weighted total of guesses, by exhaustive recursion over every probe."""
+
+    def __init__(self, game, weights, hard=False, loss=LOSS):
+        self.game = game
+        self.w = [float(x) for x in weights]
+        self.hard = hard
+        self.loss = loss
+        self.codes = [[expected_code(game, p, a) for a in range(game.n_answers)] for p in range(game.n_probes)]
+        self.memo = {}
+
+    def legal(self, constraint):
+        if not self.hard:
+            return range(self.game.n_probes)
+        return [p for p in range(self.game.n_probes)
+                if hard_mode.is_legal(constraint, self.game.probes_norm[p])[0]]
+
+    def cost(self, members, rounds, constraint=None):
+        members = tuple(members)
+        key = (members, rounds, constraint if self.hard else None)
+        if key in self.memo:
+            return self.memo[key]
+        W = sum(self.w[a] for a in members)
+        if rounds <= 0:
+            value = self.loss * W
+        else:
+            value = math.inf
+            for p in self.legal(constraint):
+                value = min(value, self.guess_cost(members, rounds, p, constraint))
+        self.memo[key] = value
+        return value
+
+    def guess_cost(self, members, rounds, p, constraint=None):
+        members = tuple(members)
+        W = sum(self.w[a] for a in members)
+        groups = {}
+        for a in members:
+            groups.setdefault(self.codes[p][a], []).append(a)
+        if len(groups) == 1 and self.game.win_code not in groups:
+            return math.inf  # no information: never better than splitting (and it would not end)
+        total = W
+        for code in sorted(groups):
+            if code == self.game.win_code:
+                continue
+            child_c = None
+            if self.hard:
+                pattern = "".join("BYG"[int(d)] for d in _digits(code, self.game.word_length))
+                child_c = constraint.merge(hard_mode.from_round(self.game.probes_norm[p], pattern))
+            total += self.cost(groups[code], rounds - 1, child_c)
+        return total
+
+
+def _digits(code, length):
+    out = []
+    for _ in range(length):
+        out.append(code % 3)
+        code //= 3
+    return out[::-1]
+
+
+def oracle_value(game, weights, hard=False, opener=None):
+    oracle = Oracle(game, weights, hard)
+    root = tuple(range(game.n_answers))
+    c0 = hard_mode.free(game.word_length) if hard else None
+    if opener is None:
+        return oracle.cost(root, game.max_turns, c0)
+    return oracle.guess_cost(root, game.max_turns, opener, c0)
+
+
+# ------------------------------------------------------------------------------ several boards
+# (docs/modes-solver.md: every probe, every joint answer tuple of independent boards;
+# tests/test_multi_level3.py, tests/test_review.py)
+def costs(objective, unsolved):
+    turn = {"finish": 1.0, "score": float(unsolved), "win": 0.0}[objective]
+    loss = {"finish": 1.0, "score": float(unsolved), "win": 1.0}[objective]
+    return turn, loss
+
+
+def joint_brute_force(game, objective):
+    """V(boards, r) by expectimax over every probe and every joint answer tuple."""
+    code = functools.lru_cache(maxsize=None)(lambda g, a: feedback_code(game.probes[g], game.answers[a]))
+
+    def weights(cands):
+        ws = [math.exp(-game.icf[c]) for c in cands]
+        return [w / sum(ws) for w in ws]
+
+    @functools.lru_cache(maxsize=None)
+    def value(boards, r):
+        if not boards:
+            return 0.0
+        turn, loss = costs(objective, len(boards))
+        if r == 0:
+            return loss
+        return min(cost(boards, g, r) for g in range(game.n_probes))
+
+    def cost(boards, g, r):
+        total = 0.0
+        for combo in itertools.product(*[list(zip(c, weights(c))) for c in boards]):
+            p, nxt = 1.0, []
+            for cands, (answer, w) in zip(boards, combo):
+                p *= w
+                if g != answer:
+                    nxt.append(tuple(c for c in cands if code(g, c) == code(g, answer)))
+            total += p * value(tuple(sorted(nxt)), r - 1)
+        return costs(objective, len(boards))[0] + total
+
+    return value, cost

@@ -242,8 +242,12 @@ def test_a_backend_carries_only_what_differs_by_library():
     from backends.host_ops import exact
     from backends.numpy_backend import NumpyBackend
 
-    names = {n for n, f in vars(host_search).items() if inspect.isfunction(f) and not n.startswith("_")}
+    from backends.host_ops import feedback
+
+    names = {n for m in (host_search, feedback) for n, f in vars(m).items()
+             if inspect.isfunction(f) and not n.startswith("_")}
     assert {"partition_pairs", "node_values", "partition_states", "order_top_k", "numba_loaded"} <= names
+    assert {"adversary_pick", "adversary_kept", "adversary_splitters", "lie_entropies"} <= names
     for cls in (Backend, NumpyBackend):
         assert not names & set(dir(cls)), names & set(dir(cls))
         assert not hasattr(cls, "exact_engine") and callable(exact.exact_engine)

@@ -21,83 +21,13 @@ from backends import BackendUnavailable, get_backend
 from termo.engine import hard_mode
 from termo.exact import evaluate_tree, solve
 from termo.exact.search import Problem, answer_weights
-from termo.engine.matrix import expected_code
 
-from solver_oracles import tiny_game
+import solver_oracles
+from solver_oracles import Oracle, oracle_value, tiny_game
 
 LOSS = 7.0
 SALET_TOTAL = 7920  # Selby: opener SALET, 2,315 answers, mean 3.4212 (Selby's published result)
 BEAM_TOSAR = 3.0094161966572304
-
-
-# ------------------------------------------------------------------------------ the oracle
-class Oracle:
-    """Minimum weighted total of guesses, by exhaustive recursion over every probe."""
-
-    def __init__(self, game, weights, hard=False, loss=LOSS):
-        self.game = game
-        self.w = [float(x) for x in weights]
-        self.hard = hard
-        self.loss = loss
-        self.codes = [[expected_code(game, p, a) for a in range(game.n_answers)] for p in range(game.n_probes)]
-        self.memo = {}
-
-    def legal(self, constraint):
-        if not self.hard:
-            return range(self.game.n_probes)
-        return [p for p in range(self.game.n_probes)
-                if hard_mode.is_legal(constraint, self.game.probes_norm[p])[0]]
-
-    def cost(self, members, rounds, constraint=None):
-        members = tuple(members)
-        key = (members, rounds, constraint if self.hard else None)
-        if key in self.memo:
-            return self.memo[key]
-        W = sum(self.w[a] for a in members)
-        if rounds <= 0:
-            value = self.loss * W
-        else:
-            value = math.inf
-            for p in self.legal(constraint):
-                value = min(value, self.guess_cost(members, rounds, p, constraint))
-        self.memo[key] = value
-        return value
-
-    def guess_cost(self, members, rounds, p, constraint=None):
-        members = tuple(members)
-        W = sum(self.w[a] for a in members)
-        groups = {}
-        for a in members:
-            groups.setdefault(self.codes[p][a], []).append(a)
-        if len(groups) == 1 and self.game.win_code not in groups:
-            return math.inf  # no information: never better than splitting (and it would not end)
-        total = W
-        for code in sorted(groups):
-            if code == self.game.win_code:
-                continue
-            child_c = None
-            if self.hard:
-                pattern = "".join("BYG"[int(d)] for d in _digits(code, self.game.word_length))
-                child_c = constraint.merge(hard_mode.from_round(self.game.probes_norm[p], pattern))
-            total += self.cost(groups[code], rounds - 1, child_c)
-        return total
-
-
-def _digits(code, length):
-    out = []
-    for _ in range(length):
-        out.append(code % 3)
-        code //= 3
-    return out[::-1]
-
-
-def oracle_value(game, weights, hard=False, opener=None):
-    oracle = Oracle(game, weights, hard)
-    root = tuple(range(game.n_answers))
-    c0 = hard_mode.free(game.word_length) if hard else None
-    if opener is None:
-        return oracle.cost(root, game.max_turns, c0)
-    return oracle.guess_cost(root, game.max_turns, opener, c0)
 
 
 # ------------------------------------------------------------------------------ small games
@@ -112,16 +42,7 @@ def small():
 
 @pytest.fixture(scope="module")
 def nerdle_small():
-    """A Nerdle Mini subset with commutative pairs (1+9=10 / 9+1=10 ...), commutative wins."""
-    from termo.games import get_game
-
-    mini = get_game("nerdle-mini")
-    pairs = [i for c in mini.win_classes[:6] for i in c]
-    rest = [i for i in range(0, mini.n_answers, 9) if i not in pairs][:14]
-    picks = sorted(set(pairs + rest))
-    answers = tuple(mini.answers[i] for i in picks)
-    return dataclasses.replace(mini, name="nerdle-small", answers=answers, probes=answers,
-                               icf=(0.0,) * len(answers), win_keys=None)
+    return solver_oracles.nerdle_small()
 
 
 def backends_for_test():

@@ -21,7 +21,8 @@ def run_cli(*args, env=None):
 
 
 def test_registry_names_and_default(monkeypatch):
-    assert GAME_NAMES == ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru", "wordle-nyt", "wordle-nyt-2022")
+    assert GAME_NAMES == ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru", "wordle-nyt", "wordle-nyt-2022",
+                          "absurdle", "fibble", "fibble-termo")
     monkeypatch.delenv("TERMO_GAME", raising=False)
     assert resolve_name(None) == "termo"
     monkeypatch.setenv("TERMO_GAME", "wordle")

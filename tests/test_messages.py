@@ -117,6 +117,12 @@ def _reasons():
         Message("x", "reason.boards_won", n=4, turn=8, tries=9),
         Message("x", "reason.boards_exact", objective="score", tuples=1234),
         Message("x", "reason.boards_search", guesses=40, n=3),
+        Message("x", "reason.boards_rollout", objective="finish", tuples=1234),
+        Message("x", "reason.boards_sampled", objective="win", tuples=512),
+        Message("x", "reason.boards_too_large"), Message("x", "reason.boards_first_given"),
+        Message("x", "reason.boards_first_level2"), Message("x", "reason.boards_first_table", mode="Quordle"),
+        Message("x", "reason.boards_forced_valued", board=2,
+                reason=Message("x", "reason.boards_rollout", objective="score", tuples=90)),
     ]
 
 
@@ -198,6 +204,17 @@ ERRORS = [
     ("partition", {"guess": "tarso:BBBBB", "history": []}, []),
     ("partition", {"guess": "filme", "t": "-1"}, []),
     ("opener", {"game": "wordle", "beam": "500"}, []),
+    ("review", {"game": "wordle", "history": ["salet:BYBBB"], "share": True}, []),
+    ("review", {"game": "wordle", "guesses": ["salet"], "share_text": "Wordle 1/6\n\n🟩🟩🟩🟨🟩"}, []),
+    ("review", {"game": "wordle", "guesses": ["salet"], "share_text": "Wordle 1/6\n\n🟩🟩🟩🟩"}, []),
+    ("review", {"game": "wordle", "guesses": ["salet"], "share_text": "Scrabble 1/6\n\n🟩🟩🟩🟩🟩"}, ["Scrabble 1/6"]),
+    ("review", {"game": "wordle", "guesses": ["salet", "cigar"], "share_text": "Wordle 1/6\n\n🟩🟩🟩🟩🟩"}, []),
+    ("review", {"game": "wordle", "guesses": ["salet", "cigar"], "answer": "salet"}, ["salet"]),
+    ("review", {"game": "dueto", "guesses": ["tarso"], "answer": "tarso"}, []),
+    ("review", {"game": "dueto", "history": ["tarso:BBBBB/BBBBB"], "hard": True}, ["dueto"]),
+    ("review", {"game": "wordle", "guesses": ["salet"]}, []),
+    ("review", {"game": "wordle", "history": ["salet:BBBBB"], "guesses": ["salet"]}, []),
+    ("review", {"game": "wordle", "guesses": ["salet"], "share_text": "Wordle 1/6 " + "x" * 8_100}, []),
 ]
 
 
@@ -252,6 +269,9 @@ def test_the_errors_reached_cover_the_catalogue(client):
         "hard.why.contain", "hard.why.at_least", "option.integer", "option.at_least", "option.level", "option.opener",
         "option.beam_memory", "option.depth_tries", "option.too_long", "temperature.not_number",
         "temperature.positive", "temperature.underflow", "partition.won", "eq.value", "eq.lone_zero",
+        "review.not_over", "share.impossible_row", "share.row_width", "share.unknown_header", "review.guess_count",
+        "review.after_win", "review.answer_count", "review.hard_boards", "review.needs_colours", "review.mixed_items",
+        "share.too_long",
     }
     assert expected <= REACHED, sorted(expected - REACHED)
 

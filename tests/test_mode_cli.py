@@ -16,7 +16,7 @@ from termo.games import GAME_NAMES, MODE_NAMES, get_game
 
 MODES = {"dueto": (2, 7, "termo"), "quarteto": (4, 9, "termo"), "dordle": (2, 7, "wordle"),
          "quordle": (4, 9, "wordle"), "octordle": (8, 13, "wordle"), "binerdle": (2, 7, "nerdle"),
-         "quad-nerdle": (4, 10, "nerdle")}
+         "quad-nerdle": (4, 10, "nerdle"), "sedecordle": (16, 21, "wordle"), "duotrigordle": (32, 37, "wordle")}
 SECRETS = ("muito", "sobre")  # Dueto's answers in these tests
 # two turns of Dueto: board 2 is solved by the second guess
 HISTORY = [f"tarso:{feedback('tarso', 'muito')}/{feedback('tarso', 'sobre')}",
@@ -77,6 +77,17 @@ def test_suggest_dueto_json_has_the_word_the_expected_value_and_every_board(caps
     boards = data["boards"]
     assert [b["board"] for b in boards] == [1, 2] and not any(b["solved"] for b in boards)
     assert all(isinstance(b["candidates"], int) and b["candidates"] > 0 for b in boards)
+
+
+def test_suggest_dueto_shows_the_value_it_ranked_by(capsys):
+    """Level 3 once suggested linde with E 5.028 while listing filme at 4.916. The word
+    suggested is the best of the values shown, the alternatives come in the order of their values,
+    and the reason names the ranking those values come from."""
+    data = run_json(capsys, "suggest", "--game", "dueto", "tarso:BBBBB/BYBBB")
+    values = [data["expected"]] + [alt["expected"] for alt in data["alternatives"]]
+    assert len(values) > 1 and all(isinstance(v, float) for v in values)
+    assert [round(v, 9) for v in values] == sorted(round(v, 9) for v in values)
+    assert data["reason"].startswith("search: each guess then level 2")
 
 
 def test_a_solved_board_is_reported_and_its_slot_is_a_dash(capsys):

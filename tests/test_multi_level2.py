@@ -18,7 +18,6 @@ import pytest
 from solver_oracles import tiny_game
 from termo.core.feedback import feedback_code
 from termo.engine.multi.level2 import MultiSolver
-from termo.engine.multi.stats import SMALL_SET
 from termo.engine.multi.level3 import MultiSearch
 from termo.games.mode import Mode
 
@@ -49,8 +48,8 @@ def joint_entropy_oracle(game, boards, g):
 
 
 SETS = [
-    ([0, 3, 5, 8, 13, 21, 22, 30], [1, 2, 4, 9, 17, 33]),  # two host-formula sets
-    (list(range(0, 40, 2)), [3, 7, 11]),  # a set swept by the backend and a small one
+    ([0, 3, 5, 8, 13, 21, 22, 30], [1, 2, 4, 9, 17, 33]),  # two sets of pairwise comparisons
+    (list(range(0, 40, 2)), [3, 7, 11]),  # a set of code tables (NumPy) and a small one
     ([5], list(range(1, 40, 3))),  # a solved-to-be board (one candidate) and another
 ]
 
@@ -59,7 +58,6 @@ SETS = [
 def test_level2_joint_bits_equal_the_joint_entropy_of_independent_boards(mode, boards):
     solver = MultiSolver(mode)
     bits = solver.joint_bits([np.asarray(c, dtype=np.int64) for c in boards])
-    assert max(len(c) for c in boards) > SMALL_SET or boards is SETS[0]
     for g in range(mode.game.n_probes):
         assert abs(float(bits[g]) - joint_entropy_oracle(mode.game, boards, g)) < 1e-12, g
 
@@ -112,3 +110,26 @@ def test_late_turns_rank_only_the_boards_candidates(mode):
     assert solver.choose(boards, late_turn) == best
     assert solver.late_pool(boards, late_turn - 1) is None
     assert solver.choose(boards, late_turn - 1) == solver.choose(boards, 0)
+
+
+def test_a_given_opener_is_played_on_the_first_turn_only(mode):
+    """`opener=WORD`: the first guess of a fresh game (every board holding every answer), with
+    its reason; every later state is level 2's own; an unknown word is refused."""
+    from termo.core.errors import TermoError
+    from termo.engine.multi.boards import BoardsState
+
+    plain = MultiSolver(mode)
+    everything = [np.arange(mode.game.n_answers, dtype=np.int64)] * mode.boards
+    own = plain.choose(everything, 1)
+    other = next(g for g in range(mode.game.n_probes) if g != own)
+    word = mode.game.probes[other]
+    solver = MultiSolver(mode, opener=word)
+    assert solver.choose(everything, 1) == other
+    decision = solver.decide(BoardsState.start(mode)).as_dict()
+    assert decision["word"] == word and "opener" in decision["reason"]
+    later = [np.asarray(c, dtype=np.int64) for c in SETS[0]]
+    assert solver.choose(later, 2) == plain.choose(later, 2)
+    search = MultiSearch(mode, opener=word)
+    assert search.choose(everything, 1) == other and search.decide(BoardsState.start(mode)).as_dict()["word"] == word
+    with pytest.raises(TermoError):
+        MultiSolver(mode, opener="not-a-word")

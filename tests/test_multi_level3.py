@@ -9,15 +9,12 @@ a loss; win: 0 and 1).
 
 from __future__ import annotations
 
-import functools
-import itertools
-import math
 
 import numpy as np
 import pytest
 
-from solver_oracles import tiny_game
-from termo.core.feedback import feedback, feedback_code
+from solver_oracles import joint_brute_force as brute_force, tiny_game
+from termo.core.feedback import feedback
 from termo.engine.multi.boards import BoardsState
 from termo.engine.multi.exact import MultiExact
 from termo.engine.multi.level3 import MultiSearch
@@ -29,43 +26,6 @@ OBJECTIVES = ("finish", "score", "win")
 @pytest.fixture(scope="module")
 def mode():
     return Mode(tiny_game(30, 6, step=173, offset=11), 2, 4, key="tiny-x2")
-
-
-def costs(objective, unsolved):
-    turn = {"finish": 1.0, "score": float(unsolved), "win": 0.0}[objective]
-    loss = {"finish": 1.0, "score": float(unsolved), "win": 1.0}[objective]
-    return turn, loss
-
-
-def brute_force(game, objective):
-    """V(boards, r) by expectimax over every probe and every joint answer tuple."""
-    code = functools.lru_cache(maxsize=None)(lambda g, a: feedback_code(game.probes[g], game.answers[a]))
-
-    def weights(cands):
-        ws = [math.exp(-game.icf[c]) for c in cands]
-        return [w / sum(ws) for w in ws]
-
-    @functools.lru_cache(maxsize=None)
-    def value(boards, r):
-        if not boards:
-            return 0.0
-        turn, loss = costs(objective, len(boards))
-        if r == 0:
-            return loss
-        return min(cost(boards, g, r) for g in range(game.n_probes))
-
-    def cost(boards, g, r):
-        total = 0.0
-        for combo in itertools.product(*[list(zip(c, weights(c))) for c in boards]):
-            p, nxt = 1.0, []
-            for cands, (answer, w) in zip(boards, combo):
-                p *= w
-                if g != answer:
-                    nxt.append(tuple(c for c in cands if code(g, c) == code(g, answer)))
-            total += p * value(tuple(sorted(nxt)), r - 1)
-        return costs(objective, len(boards))[0] + total
-
-    return value, cost
 
 
 STATES = [

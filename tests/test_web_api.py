@@ -442,7 +442,7 @@ def test_an_empty_text_is_refused_exactly_where_the_schema_refuses_it(client):
     spec = client.get("/openapi.json").json()
     schemas = spec["components"]["schemas"]
     base = {"/api/suggest": {"level": 1}, "/api/feedback": {"guess": "tarso", "answer": "sorta"},
-            "/api/partition": {"guess": "tarso"}}
+            "/api/partition": {"guess": "tarso"}, "/api/review": {"history": ["tarso:GGGGG"], "share": True}}
     checked = []
     for path, operations in spec["paths"].items():
         for method, op in operations.items():
@@ -465,3 +465,48 @@ def test_an_empty_text_is_refused_exactly_where_the_schema_refuses_it(client):
                 checked.append((path, name, 200 if admitted else 422, response.status_code))
     assert ("/api/suggest", "level", 422, 422) in checked and ("/api/suggest", "game", 200, 200) in checked
     assert [c for c in checked if c[2] != c[3]] == []
+
+
+# ----------------------------------------------------------------------------- the review (docs/review.md)
+
+WORDLE_SHARE = "Wordle 3/6\n\n⬛🟨⬛⬛⬛\n🟩🟨🟨⬛⬛\n🟩🟩🟩🟩🟩"
+REVIEW_CASES = [
+    ({"game": "wordle", "history": ["salet:BYBBB", "crane:GYYBB", "cigar:GGGGG"]},
+     ["review", "--game", "wordle", "salet:BYBBB", "crane:GYYBB", "cigar:GGGGG"]),
+    ({"game": "wordle", "guesses": ["salet", "crane", "cigar"], "answer": "cigar", "share": True},
+     ["review", "--game", "wordle", "--answer", "cigar", "salet", "crane", "cigar", "--share"]),
+    ({"game": "dueto", "guesses": ["tarso", "termo", "sorte"], "answer": "termo,sorte", "objective": "score"},
+     ["review", "--game", "dueto", "--answer", "termo,sorte", "--objective", "score", "tarso", "termo", "sorte"]),
+    ({"guesses": ["salet", "crane", "cigar"], "share_text": WORDLE_SHARE, "nodes": 5},
+     ["review", "--share-text", "SHARE", "--nodes", "5", "salet", "crane", "cigar"]),
+]
+
+
+@pytest.mark.parametrize("body,args", REVIEW_CASES, ids=lambda x: json.dumps(x, ensure_ascii=True)[:40])
+def test_review_equals_the_cli(client, capsys, tmp_path, body, args):
+    """POST /api/review answers `termo review --json`: the per-turn values, the scores, the
+    method and the share text in one answer (what the board's review panel reads)."""
+    path = tmp_path / "share.txt"
+    path.write_text(WORDLE_SHARE, encoding="utf-8")
+    expected, _ = cli_json(capsys, [str(path) if a == "SHARE" else a for a in args])
+    response = client.post("/api/review", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json() == expected and list(response.json()) == list(expected)
+    if not body.get("share"):
+        turn = expected["turns"][0]
+        assert {"guess", "cost", "verdict", "best", "luck", "luck_verdict", "method"} <= set(turn)
+        assert {"skill", "luck_score", "verdict", "method", "total_cost", "share"} <= set(expected)
+
+
+@pytest.mark.parametrize("body,args", [
+    ({"game": "wordle", "guesses": ["salet"], "share_text": "Wordle 1/6\n\n🟩🟩🟩🟨🟩"},
+     ["review", "--game", "wordle", "--share-text", "SHARE", "salet"]),
+    ({"game": "wordle", "history": ["salet:BYBBB"], "share": True},
+     ["review", "--game", "wordle", "salet:BYBBB", "--share"]),
+])
+def test_review_refusals_are_the_clis_line(client, capsys, tmp_path, body, args):
+    path = tmp_path / "share.txt"
+    path.write_text(body.get("share_text", ""), encoding="utf-8")
+    message = cli_error(capsys, [str(path) if a == "SHARE" else a for a in args])
+    response = client.post("/api/review", json=body)
+    assert response.status_code == 422 and detail_of(response)["detail"] == message, response.text

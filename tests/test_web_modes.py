@@ -12,7 +12,8 @@ import pytest
 from web_helpers import client  # noqa: F401 - the fixture
 
 MODES = {"dueto": (2, 7, "pt"), "quarteto": (4, 9, "pt"), "dordle": (2, 7, "en"), "quordle": (4, 9, "en"),
-         "octordle": (8, 13, "en"), "binerdle": (2, 7, "en"), "quad-nerdle": (4, 10, "en")}
+         "octordle": (8, 13, "en"), "binerdle": (2, 7, "en"), "quad-nerdle": (4, 10, "en"),
+         "sedecordle": (16, 21, "en"), "duotrigordle": (32, 37, "en")}
 
 
 def suggest(client, history, mode="dueto", **options):

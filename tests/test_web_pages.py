@@ -94,9 +94,28 @@ def test_a_page_per_game_in_its_language(client, game):
     assert "default-src 'self'" in policy and "script-src 'self'" in policy and "http" not in policy
 
 
+def test_the_games_whose_colours_lie_or_are_chosen_have_a_page_and_answer(client):
+    """Absurdle and Fibble enter through the registry and the one board page: the page renders with
+    their tries and only the options their solvers take (Fibble: no hard mode), and a suggestion
+    comes back (Absurdle's adversary colours a bare guess itself, docs/absurdle.md)."""
+    for game, tries, hard in (("absurdle", 10, True), ("fibble", 9, False)):
+        html = client.get(f"/{game}").text
+        config = page_config(html)
+        assert (config["game"], config["tries"]) == (game, tries)
+        assert ('id="opt-hard"' in html) == hard and 'id="register"' in html
+        assert not EXTERNAL.search(html)
+    first = client.post("/api/suggest", json={"game": "absurdle", "history": []}).json()
+    assert (first["word"], first["expected"], first["candidates"]) == ("tyler", 4.0, 2311)
+    after = client.post("/api/suggest", json={"game": "absurdle", "history": ["crane"]}).json()
+    assert after["rounds"] == ["crane:BBBBB"] and after["expected"] == 3.0
+    lied = client.post("/api/suggest", json={"game": "fibble", "history": ["raise:01000"], "level": 2})
+    assert lied.status_code == 200 and lied.json()["candidates"] > 1
+
+
 MODES = {"dueto": (2, 7, "pt", "termo"), "quarteto": (4, 9, "pt", "termo"), "dordle": (2, 7, "en", "wordle"),
          "quordle": (4, 9, "en", "wordle"), "octordle": (8, 13, "en", "wordle"), "binerdle": (2, 7, "en", "nerdle"),
-         "quad-nerdle": (4, 10, "en", "nerdle")}
+         "quad-nerdle": (4, 10, "en", "nerdle"), "sedecordle": (16, 21, "en", "wordle"),
+         "duotrigordle": (32, 37, "en", "wordle")}
 
 
 def page_config(html: str) -> dict:
@@ -116,7 +135,7 @@ def test_a_page_per_mode_from_the_one_renderer(client, name):
     assert f'<html lang="{language}">' in html and f'class="game-{base} modes-page"' in html
     config = page_config(html)
     assert (config["game"], config["boards"], config["tries"], config["base"]) == (name, boards, turns, base)
-    assert config["columns"] == {2: 2, 4: 2, 8: 4}[boards]
+    assert config["columns"] == {2: 2, 4: 2, 8: 4, 16: 4, 32: 4}[boards]
     assert "opener" not in config and "list" not in config  # the API lists no candidates for several boards
     length = config["length"]
     assert html.count('class="mboard" data-board=') == boards

@@ -124,6 +124,32 @@ class ModeBoardsBody(_Body):
     history: History = Field(default_factory=list)
 
 
+class ReviewBody(_Body):
+    """``termo review ... --json`` (docs/review.md): the game and the rounds played, as ``history``,
+    or as ``guesses`` with ``answer`` or ``share_text``."""
+
+    game: Annotated[StrictStr, Field(description="a game or a mode of several boards; not given, with a share_text "
+                                                 "whose header names its game: that game (else termo)")] = "termo"
+    history: History = Field(default_factory=list)
+    guesses: Annotated[List[NonEmptyText], Field(description="the bare guesses, with answer or share_text")] = Field(
+        default_factory=list)
+    answer: Annotated[Optional[NonEmptyText], Field(description="the answer (a mode: the answers in board order, "
+                                                                "comma-separated)")] = None
+    share_text: Annotated[Optional[NonEmptyText], Field(description="a share text (the game's emoji grid): the colours "
+                                                                 "of the guesses; its header may name the game and "
+                                                                 "hard mode (*)")] = None
+    hard: Hard = False
+    t: T = 1.0
+    loss: Annotated[Optional[Temperature], Field(description="one board: an answer not found costs this many guesses "
+                                                             "beyond the tries (default 7; 'inf': every answer must "
+                                                             "be found)")] = None
+    objective: Objective = "finish"
+    nodes: Annotated[Optional[Integer], Field(description="the exact search's budget per turn (states; a mode: joint "
+                                                          "outcomes); past it a turn is valued by level 3")] = None
+    share: StrictBool = Field(False, description="only the game's share text, no review")
+    number: Annotated[Optional[Integer], Field(description="the puzzle number the share text shows")] = None
+
+
 class ErrorBody(BaseModel):
     """Every error answer (422, 413, 503, ...): ``detail`` always; the others where they apply."""
 

@@ -22,7 +22,7 @@ import json
 
 from web.i18n import COLOURS, DARK, HIGH_CONTRAST, KEYBOARDS, page_text
 
-PAGE_GAMES = ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru")  # the games with a board page
+PAGE_GAMES = ("termo", "nerdle", "nerdle-mini", "wordle", "wordle-ru", "absurdle", "fibble")  # the games with a board page
 LOCALES = {"pt": "pt-BR", "ru": "ru-RU", "en": "en"}  # number formats (decimal comma in pt and ru)
 TEMPERATURES = ("0.5", "1", "2", "5", "inf")
 
@@ -332,13 +332,13 @@ def _option_controls(config, text, family) -> str:
 def _review(text) -> str:
     """After the game (``/static/board-after.js`` fills it when the game ends): the review of every
     guess (docs/review.md) and the share text with its button."""
-    heads = "".join(f"<th>{_e(text[key])}</th>" for key in
-                    ("review_turn", "word", "review_cost", "review_verdict", "review_best", "review_luck"))
+    heads = f'<th title="{_e(text["review_turn"])}">#</th>' + "".join(
+        f"<th>{_e(text[key])}</th>" for key in ("word", "review_cost", "review_verdict", "review_best", "review_luck"))
     return f"""  <section id="review-section" hidden>
     <h2>{_e(text['review'])}</h2>
     <p id="review-status" aria-live="polite"></p>
     <p id="review-scores"></p>
-    <table id="review"><thead><tr>{heads}</tr></thead><tbody></tbody></table>
+    <div class="scroll-x"><table id="review"><thead><tr>{heads}</tr></thead><tbody></tbody></table></div>
     <p class="note" id="review-method"></p>
     <p class="note">{_e(text['review_help'])}</p>
     <button type="button" id="share" disabled>{_e(text['share'])}</button>

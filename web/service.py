@@ -261,5 +261,31 @@ def candidates(game: str | None = None, history=(), extended: bool = False, stri
     return data, warnings
 
 
+def review(game: str | None = None, history=(), guesses=(), answer=None, share_text=None, hard: bool = False, t=1.0,
+           loss=None, objective: str = "finish", nodes=None, share: bool = False, number=None) -> tuple[dict, list[str]]:
+    """``termo review ... --json`` (docs/review.md): every guess of a game against the best, or with
+    ``share`` only its share text. ``game`` None (not given): the game a share text's header names,
+    else termo."""
+    from termo.interface.review import SHARE_TEXT_LIMIT, review_request
+
+    if game is not None:
+        check_text("game", game)
+    game = game or None  # "" is the default: the share text's game, else termo
+    if game is None and share_text is None:
+        game = "termo"
+    if answer is not None:
+        check_text("answer", answer)
+    history, guesses = check_history(history), check_history(guesses)
+    if history and guesses:
+        raise TermoError("give either history (guess:colours) or guesses (with answer or share_text), not both",
+                         "review.mixed_items")
+    if share_text is not None and len(share_text) > SHARE_TEXT_LIMIT:
+        raise TermoError(f"share_text is too long: {len(share_text):,} characters, at most {SHARE_TEXT_LIMIT:,}",
+                         "share.too_long", {"n": len(share_text), "limit": SHARE_TEXT_LIMIT})
+    data = review_request(game, history or guesses, answer=answer, share_text=share_text, hard=hard, t=t, loss=loss,
+                          objective=check_text("objective", objective), nodes=nodes, share=share, number=number)
+    return data, []
+
+
 __all__ = ["ADVISORS", "AdvisorCache", "TermoError", "candidates", "feedback", "games", "modes", "opener",
-           "partition", "suggest"]
+           "partition", "review", "suggest"]

@@ -48,13 +48,14 @@ def load_kernels() -> None:
 
 def warm_game(name: str, level: str = "2") -> None:
     """One game in this process: its matrices and the common kernel paths on it
-    (`termo.interface.warm_up.warm_up_kernels`), then the advisor of the default configuration at
+    (`termo.interface.warm_up.warm_up_kernels`; an honest game's only), then the advisor of the default configuration at
     ``level`` (the opener request the board makes first), kept in `web.service.ADVISORS`."""
     from termo.interface.warm_up import warm_up_kernels
     from web import service
 
     game = service.load_game(name)
-    warm_up_kernels(game)
+    if game.feedback.honest:  # the adversary's and the lying rows' solvers run kernels of their own
+        warm_up_kernels(game)
     service.suggest(game=name, level=level)
 
 

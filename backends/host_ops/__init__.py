@@ -9,6 +9,9 @@ domain calls directly (docs/ARCHITECTURE.md):
 * :mod:`backends.host_ops.exact`: the exact solver's engine (:func:`~backends.host_ops.exact.exact_engine`);
 * :mod:`backends.host_ops.multi_exact`: the several-board exact search's engine
   (:class:`~backends.host_ops.multi_exact.MultiExactEngine`);
+* :mod:`backends.host_ops.boards`: the several-board solvers' per-board entropies and level-3 rollouts;
+* :mod:`backends.host_ops.feedback`: the games whose colours are not honest (the adversary's kept
+  groups and splits, the entropy of rows that lie);
 * :mod:`backends.host_ops.sources`: the kernels' source files by family, the level-3 search's code
   sources and the registration of the first run's warm-ups.
 

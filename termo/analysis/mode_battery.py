@@ -223,6 +223,8 @@ def summarize_run(run: ModeRun, mode, strategy: str, **extra) -> dict:
     out.update(figures(per_game, run.max_turns))
     out.update({
         "lost": [i for i, (_, _, won) in enumerate(per_game) if not won],
+        "finishes": [finish for finish, _, _ in per_game],
+        "scores": [score for _, score, _ in per_game],
         "first_guess": mode.game.probes[run.first_guess] if run.first_guess is not None else None,
         "seconds": run.seconds,
         "seconds_per_game": run.seconds / run.games if run.games else None,
@@ -245,6 +247,7 @@ def run_mode_battery(mode, strategies: Sequence[str] = DEFAULT_STRATEGIES, *, n:
 
     tuples = mode_tuples(mode, n, seed)
     matrix = pattern_matrix(mode.game, host())
+    load_kernels()
     backend_name = get_backend(backend).name
     total = games_total_boards(tuples)
     rows = {}
@@ -267,6 +270,36 @@ def run_mode_battery(mode, strategies: Sequence[str] = DEFAULT_STRATEGIES, *, n:
             "objective": objective, "strategies": rows}
 
 
+def load_kernels() -> None:
+    """A battery asks thousands of questions: the compiled kernels pay for loading numba (the
+    per-board entropies take the same floats either way, `termo.engine.multi.stats`)."""
+    from backends.host_ops.boards import load_numba
+
+    load_numba()
+
+
+def paired(first: Sequence[float], second: Sequence[float]) -> dict:
+    """The per-game differences ``first − second`` of two players on the same games: their mean,
+    standard deviation and the 95 % confidence interval of the mean (normal: mean ± 1.96·sd/√n)."""
+    if len(first) != len(second) or not first:
+        raise TermoError("paired figures need the same games, at least one")
+    n = len(first)
+    diffs = [float(a) - float(b) for a, b in zip(first, second)]
+    mean = sum(diffs) / n
+    sd = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    half = 1.96 * sd / n ** 0.5
+    return {"n": n, "mean": mean, "sd": sd, "ci95": [mean - half, mean + half],
+            "first_better": sum(1 for d in diffs if d < 0), "second_better": sum(1 for d in diffs if d > 0)}
+
+
+def paired_levels(result: dict, key: str = "finishes") -> dict | None:
+    """Level 2 − level 3 per game (finish by default) when the battery played both."""
+    rows = result["strategies"]
+    if "level2" not in rows or "level3" not in rows:
+        return None
+    return paired(rows["level2"][key], rows["level3"][key])
+
+
 def mode_markdown(result: dict) -> str:
     """A table of the strategies' figures."""
     lines = [f"{result['mode']}: {result['n']} games, {result['boards']} boards, {result['turns']} turns, "
@@ -277,4 +310,10 @@ def mode_markdown(result: dict) -> str:
         hist = " ".join(str(v) for v in row["histogram"])
         lines.append(f"| {name} | {row['win_rate']:.2%} | {row['mean_finish']:.3f} | {row['mean_score']:.3f} "
                      f"| {hist} | {row['seconds']:.1f} |")
+    levels = paired_levels(result)
+    if levels is not None:
+        lo, hi = levels["ci95"]
+        lines += ["", f"Level 2 − level 3, finish per game: mean {levels['mean']:+.4f}, 95 % interval "
+                      f"[{lo:+.4f}, {hi:+.4f}] (level 3 sooner on {levels['second_better']} games, later on "
+                      f"{levels['first_better']})"]
     return "\n".join(lines)

@@ -178,6 +178,41 @@ REASONS: dict[str, dict[str, str]] = {
         "pt": "a melhor estimativa olhando uma rodada à frente, entre {guesses} palavras, nos {n:p:tabuleiro:tabuleiros} sem resolver",
         "ru": "лучшая оценка с просмотром на один ход вперёд среди {guesses} слов по {n:p:нерешённой доске:нерешённым доскам:нерешённым доскам}",
     },
+    "reason.boards_rollout": {
+        "en": "the best {objective:objective} of each guess followed by the entropy rule, over all {tuples} possible answer combinations",
+        "pt": "o melhor valor do objetivo ({objective:objective}) de cada palavra seguida da regra da entropia, sobre as {tuples} combinações de respostas possíveis",
+        "ru": "лучшее значение цели ({objective:objective}) для каждого слова с последующим правилом энтропии, по всем {tuples} возможным сочетаниям ответов",
+    },
+    "reason.boards_sampled": {
+        "en": "the best estimated {objective:objective} of each guess followed by the entropy rule, over {tuples} sampled answer combinations",
+        "pt": "a melhor estimativa do objetivo ({objective:objective}) de cada palavra seguida da regra da entropia, sobre {tuples} combinações de respostas sorteadas",
+        "ru": "лучшая оценка цели ({objective:objective}) для каждого слова с последующим правилом энтропии, по {tuples} случайным сочетаниям ответов",
+    },
+    "reason.boards_too_large": {
+        "en": "the largest joint entropy (the position is too large to search)",
+        "pt": "a maior entropia conjunta (a posição é grande demais para a busca)",
+        "ru": "наибольшая совместная энтропия (позиция слишком велика для поиска)",
+    },
+    "reason.boards_first_given": {
+        "en": "the first word you chose",
+        "pt": "a primeira palavra que você escolheu",
+        "ru": "первое слово, которое вы выбрали",
+    },
+    "reason.boards_first_level2": {
+        "en": "the largest joint entropy on the first turn (the first turn is not searched)",
+        "pt": "a maior entropia conjunta na primeira rodada (a primeira rodada não é buscada)",
+        "ru": "наибольшая совместная энтропия на первом ходу (первый ход не перебирается)",
+    },
+    "reason.boards_first_table": {
+        "en": "the first word measured best for {mode} over many games",
+        "pt": "a primeira palavra medida como a melhor para {mode} em muitos jogos",
+        "ru": "первое слово, лучшее для {mode} по многим партиям",
+    },
+    "reason.boards_forced_valued": {
+        "en": "board {board} has one candidate left: play it to solve that board ({reason})",
+        "pt": "o tabuleiro {board} tem uma só candidata: jogue-a para resolvê-lo ({reason})",
+        "ru": "на доске {board} остался один кандидат: сыграйте его ({reason})",
+    },
 }
 
 # the objectives of several boards, as a sentence names them ({objective:objective})

@@ -11,8 +11,9 @@ the catalogue says the same thing in the board's terms: tiles and colour names i
 - every reason a solver gives is a `Message` built where it is decided (its code and params), so
   a board renders it in its language without reading English back.
 
-The templates live by area in `termo.core.catalogue_input`, `termo.core.catalogue_equations`
-and `termo.core.catalogue_reasons`; `CATALOGUE` joins them.
+The templates live by area in `termo.core.catalogue_input`, `termo.core.catalogue_equations`,
+`termo.core.catalogue_reasons`, `termo.core.catalogue_share` and `termo.core.catalogue_feedback`
+(the games whose colours are not honest); `CATALOGUE` joins them.
 
 Params are plain JSON values. A param that is itself a message is ``{"code", "params"}`` and is
 rendered in place. Template fields take a format spec of this module (see `_Formatter`):
@@ -28,13 +29,15 @@ import string
 from typing import Any, Mapping
 
 from termo.core.catalogue_equations import EQUATIONS
+from termo.core.catalogue_feedback import FEEDBACK
 from termo.core.catalogue_input import INPUT
 from termo.core.catalogue_reasons import OBJECTIVE_NAMES, REASONS
+from termo.core.catalogue_share import SHARE
 
 LANGS = ("en", "pt", "ru")
 
 # the catalogue, by area: what the input got wrong, Nerdle's equations, warnings and reasons
-CATALOGUE: dict[str, dict[str, str]] = {**INPUT, **EQUATIONS, **REASONS}
+CATALOGUE: dict[str, dict[str, str]] = {**INPUT, **EQUATIONS, **REASONS, **SHARE, **FEEDBACK}
 
 # the names of the options a request sets, in each language
 OPTION_NAMES = {

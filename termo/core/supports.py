@@ -20,6 +20,7 @@ class Supports:
     opener_choice: bool = False  # --opener optimal (the configuration's optimum as the first guess)
     candidate_list: bool = False  # --list N (the most likely candidates beside the answer)
     exact: bool = False  # a proved optimum (`termo optimal`)
+    feedback: tuple[str, ...] = ("honest",)  # the feedback models it plays (`termo.core.feedback_model`)
 
     def level_text(self) -> str:
         """``2 or 3``, ``1, 2 or 3``: the levels as a sentence says them."""

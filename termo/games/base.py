@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Callable, Optional
 
 from termo.core.errors import TermoError
+from termo.core.feedback_model import HONEST, FeedbackModel
 from termo.core.messages import unit_count
 
 EXACT = "exact"  # a guess wins when it is the answer, written the same way
@@ -75,6 +76,7 @@ class Game:
     colour_letters: tuple = ()
     description: str = ""
     key: str = ""  # the registry name (``--game``); variants such as termo-extended share it
+    feedback: FeedbackModel = HONEST  # what a row of colours is (termo.core.feedback_model)
     _index: dict = field(default=None, repr=False, compare=False, hash=False)
     normal_forms: InitVar[Optional[tuple]] = None  # (answers_norm, probes_norm), when known
 
@@ -291,4 +293,5 @@ class Game:
             "language": self.language,
             "colours": self.colour_hint,
             "description": self.description,
+            **({} if self.feedback.honest else {"feedback": self.feedback.summary()}),
         }

@@ -25,6 +25,12 @@ _SPECS = {
     "wordle-nyt-2022": ("termo.games.wordle_en",
                         "English Wordle, NYT lists (2,309 answers of 2022-08-30, 14,855 guesses)",
                         (("answer_list", "nyt-2022"),)),
+    "absurdle": ("termo.games.absurdle", "Absurdle (qntm): the adversary keeps the largest group of answers "
+                 "(2,311 answers, 12,927 guesses)", ()),
+    "fibble": ("termo.games.fibble", "Fibble: English Wordle with one lie in every row of colours, 9 rows",
+               (("base", "wordle"),)),
+    "fibble-termo": ("termo.games.fibble", "Fibble on Termo: one lie in every row of colours, 9 rows",
+                     (("base", "termo"),)),
 }
 GAME_NAMES = tuple(_SPECS)
 DEFAULT_GAME = "termo"
@@ -78,7 +84,7 @@ def describe(name: str) -> str:
 # name -> (base game, boards, shared turn limit, title, options of the base game): several boards
 # of one game at once (`termo.games.mode.Mode`, docs/modes.md). ``--game`` takes them in the
 # commands that play modes (suggest, play); `GAME_NAMES` lists none of them. A new mode is one
-# line here, e.g. ``"sedecordle": ("wordle", 16, 21, "Sedecordle", ())``.
+# line here, as Sedecordle and Duotrigordle are.
 _MODES = {
     "dueto": ("termo", 2, 7, "Dueto", ()),
     "quarteto": ("termo", 4, 9, "Quarteto", ()),
@@ -87,8 +93,50 @@ _MODES = {
     "octordle": ("wordle", 8, 13, "Octordle", ()),
     "binerdle": ("nerdle", 2, 7, "Binerdle", ()),
     "quad-nerdle": ("nerdle", 4, 10, "Quad Nerdle", ()),
+    "sedecordle": ("wordle", 16, 21, "Sedecordle", ()),
+    "duotrigordle": ("wordle", 32, 37, "Duotrigordle", ()),
 }
 MODE_NAMES = tuple(_MODES)
+
+
+# --------------------------------------------------------------------------- share texts
+# name -> (the header's first words, how the puzzle number is written, the "present" square, the
+# score in the header): the share text each game and mode writes after a game
+# (`termo.games.share`, docs/review.md). The number: "#" writes ``#1302``, "," writes ``1,234``
+# (Wordle), "" writes ``245``. The score: "turns" writes ``3/6`` (the turn of the last solve, ``X``
+# when lost), "boards" each board's turn (``4&6/7``), "" none (the line of digits says it).
+# Every game and mode has a row; a new one is one line here.
+_SHARE = {
+    "termo": ("joguei term.ooo", "#", "🟨", "turns"),
+    "nerdle": ("nerdlegame", "", "🟪", "turns"),
+    "nerdle-mini": ("mini nerdlegame", "", "🟪", "turns"),
+    "wordle": ("Wordle", ",", "🟨", "turns"),
+    "wordle-nyt": ("Wordle", ",", "🟨", "turns"),
+    "wordle-nyt-2022": ("Wordle", ",", "🟨", "turns"),
+    "wordle-ru": ("wordle.belousov.one", "#", "🟨", "turns"),
+    "dueto": ("joguei term.ooo/2", "#", "🟨", "turns"),
+    "quarteto": ("joguei term.ooo/4", "#", "🟨", "turns"),
+    "dordle": ("Daily Dordle", "#", "🟨", "boards"),
+    "quordle": ("Daily Quordle", "", "🟨", ""),
+    "octordle": ("Daily Octordle", "#", "🟨", ""),
+    "sedecordle": ("Daily Sedecordle", "#", "🟨", ""),
+    "duotrigordle": ("Daily Duotrigordle", "#", "🟨", ""),
+    "binerdle": ("binerdle", "#", "🟪", "turns"),
+    "quad-nerdle": ("quad nerdle", "#", "🟪", "turns"),
+}
+
+
+def share_spec(name: str) -> tuple[str, str, str, str]:
+    """The share-text row of the game or mode ``name`` (see `_SHARE`)."""
+    key = _key(name)
+    if key not in _SHARE:
+        raise TermoError(f"{str(name)[:40]!r} has no share text format", "share.no_format", {"name": str(name)[:40]})
+    return _SHARE[key]
+
+
+def share_names() -> tuple[str, ...]:
+    """Every game and mode with a share text, games first (the order a header is matched in)."""
+    return tuple(_SHARE)
 
 
 def _base_title(base: str) -> str:

@@ -1,6 +1,6 @@
 """The front ends' door to the exact solvers (`termo.exact`: ``termo optimal``, its ranking of every
-first word; `termo.engine.multi.exact`: a mode's exact expectimax; `termo.engine.multi.bracket`: a whole
-two-board game's proved bracket)."""
+first word, Absurdle's forced wins and challenge mode, Fibble's bracket; `termo.engine.multi.exact`:
+a mode's exact expectimax; `termo.engine.multi.bracket`: a whole two-board game's proved bracket)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ from termo.engine.multi.exact import MultiExact, joint_product
 from termo.engine.multi.factory import multi_solver
 from termo.engine.multi.level2 import check_objective
 from termo.exact import beam_value, solve
+from termo.exact.absurdle import forced_store, prove_minimum
+from termo.exact.absurdle_challenge import challenge_store, solve_challenge
+from termo.exact.fibble import bracket
 from termo.exact.ranking import other_runs, rank_first_words, rank_store
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_CHUNK", "MultiExact", "bracket_game", "bracket_store", "beam_value", "check_objective", "joint_product", "multi_solver", "other_runs", "rank_first_words",
-           "rank_store", "solve"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_CHUNK", "MultiExact", "beam_value", "bracket", "bracket_game", "bracket_store",
+           "challenge_store", "check_objective", "forced_store", "joint_product", "multi_solver", "other_runs",
+           "prove_minimum", "rank_first_words", "rank_store", "solve", "solve_challenge"]

@@ -68,6 +68,11 @@ Commands: help, ?                     this help
           quit, sair, q               leave (Ctrl-D works too)
           an empty line at a board's colours prompt cancels that guess"""
 
+ADVERSARY_HELP = """\
+Type the word you play: the game colours it itself (it keeps the largest group of answers).
+  Colours typed after the word must be the game's own (tyler BBBBB checks them).
+Commands: help, ?, list [n], undo, new, quit (as in any game)"""
+
 GAP = "   "  # between two boards on a line
 
 
@@ -243,7 +248,8 @@ class Play:
         if name is None or (len(parts) > 1 and (name != "list" or self.boards > 1)):
             return None
         if name == "help":
-            self.say((HELP if self.boards == 1 else BOARDS_HELP).format(colours=self.game.colour_hint))
+            text = ADVERSARY_HELP if self.game.feedback.adversary else HELP if self.boards == 1 else BOARDS_HELP
+            self.say(text.format(colours=self.game.colour_hint))
         elif name == "list":
             self.list_candidates(parts[1:])
         elif name == "undo":
@@ -353,7 +359,14 @@ class Play:
         return guess
 
     def colour_round(self, guess, colours: str | None) -> None:
-        """One board: ask the colours of ``guess`` until a round is played (or cancelled)."""
+        """One board: ask the colours of ``guess`` until a round is played (or cancelled); a game
+        that colours the guesses itself (the adversary) plays the round at once."""
+        if self.game.feedback.adversary:
+            try:
+                outcome = self.session.play(guess.word, colours)
+            except TermoError as err:
+                return self.error(f"! {err}")
+            return self.after_round(outcome)
         while True:
             if colours is None:
                 colours = self.read(f"colours for {guess.word}> ")
@@ -559,4 +572,4 @@ class Play:
         return 2 if self.rejected else 0
 
 
-__all__ = ["BOARDS_HELP", "HELP", "Play"]
+__all__ = ["ADVERSARY_HELP", "BOARDS_HELP", "HELP", "Play"]

@@ -70,11 +70,11 @@ class OneBoard(_Position):
     boards = 1
 
     def __init__(self, mode, hard: bool = False, matrix=None, session=None):
-        from termo.engine.session import Session
+        from termo.engine.feedback_models import session_for
 
         self.mode = mode
         self.game = mode.game
-        self.session = session if session is not None else Session(mode.game, matrix=matrix, hard=hard)
+        self.session = session if session is not None else session_for(mode.game, matrix=matrix, hard=hard)
 
     # -- the game so far
     @property
@@ -116,14 +116,21 @@ class OneBoard(_Position):
                 "alternatives": []}
         if remaining is not None:
             data["remaining"] = [word]
-        return data
+        return self._coloured(data)
 
     def answer(self, decision, source: dict, remaining: int | None = None) -> dict:
-        """The plain data of a suggestion: `Decision.as_dict`, where it came from, the candidates."""
+        """The plain data of a suggestion: `Decision.as_dict`, where it came from, the candidates;
+        for a game that colours the guesses itself (the adversary), ``rounds`` too: the history
+        as ``guess:colours``, with its colours."""
         data = decision.as_dict()
         data.update(source)
         if remaining is not None:
             data["remaining"] = self.session.most_likely(max(int(remaining), 1))
+        return self._coloured(data)
+
+    def _coloured(self, data: dict) -> dict:
+        if self.game.feedback.adversary:
+            data["rounds"] = self.session.history()
         return data
 
 

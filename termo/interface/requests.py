@@ -118,6 +118,23 @@ def parse_t(value) -> float:
     return parse_temperature(_text(value) if isinstance(value, bool) else value)
 
 
+def parse_loss(value) -> float:
+    """``--loss``: what an answer not found within the tries costs, in guesses beyond them: a
+    number of at least 0, or ``inf`` (every answer must be found); None: level 3's 7."""
+    if value is None:
+        from termo.engine.tree_search import LOSS_COST
+
+        return LOSS_COST
+    value = as_float(value)
+    try:
+        cost = float(str(value).strip()) if not isinstance(value, bool) else math.nan
+    except ValueError:
+        cost = math.nan
+    if not cost >= 0:
+        raise TermoError(f"loss must be a cost of at least 0 guesses or inf, not {_text(value)[:40]!r}")
+    return cost
+
+
 # ----------------------------------------------------------------------------- the configuration
 
 

@@ -78,15 +78,19 @@ class Config:
         (`supports`), or a search that asks more of its game than it has (`check_game`)."""
         family = supports(mode)
         name = mode.label
-        if mode.boards > 1 and self.level not in family.levels:
-            raise TermoError(f"--level for a mode of several boards is {family.level_text()}, not {self.level}",
+        model = mode.game.feedback
+        if model.kind not in family.feedback:
+            raise TermoError(f"{name}: its colours are {model.describe()}; its boards are not played together")
+        if self.level not in family.levels:
+            where = "a mode of several boards" if mode.boards > 1 else name
+            raise TermoError(f"--level for {where} is {family.level_text()}, not {self.level}",
                              "level.mode", {"level": str(self.level)})
         unsupported = [flag for flag, given, key in (
             ("--hard", self.hard, "hard"), ("--opener optimal", self.opener != "default", "opener_choice"),
             ("--beam", self.beam != Config.beam, "search_options"),
             ("--depth", self.depth != Config.depth, "search_options")) if given and not getattr(family, key)]
         if unsupported:
-            raise refused(unsupported[0], name)
+            raise refused(unsupported[0], name, None if model.honest else model.describe())
         if self.objective not in family.objectives:
             raise objective_refused(self.objective, name)
         if family.search_options:
@@ -116,7 +120,7 @@ class Config:
         t = t_label(self.t)
         uniform = bool(getattr(game, "uniform_prior", False))
         text = f"level {self.level}" + ("" if uniform else f", T={t}")
-        if self.level == 3:
+        if self.level == 3 and getattr(getattr(game, "feedback", None), "honest", True):
             text += f", beam {self.beam}, depth {self.depth}"
         if self.hard:
             text += ", hard mode"
@@ -152,9 +156,13 @@ def objective_refused(objective: str, name: str) -> TermoError:
                       {"objective": objective, "game": name})
 
 
-def refused(flag: str, name: str) -> TermoError:
-    """The one line for an option of one board asked of the mode ``name`` of several."""
+def refused(flag: str, name: str, model: str | None = None) -> TermoError:
+    """The one line for an option of one board asked of the mode ``name`` of several (``model``:
+    of the one board of a game whose colours are not honest, the model's description)."""
     key = flag.lstrip("-").split()[0].replace("-", "_")  # --opener optimal -> opener
+    if model is not None:
+        return TermoError(f"{flag} is not taken by {name}: its colours are {model}", "option.feedback_model",
+                          {"option": key, "game": name})
     return TermoError(f"{flag} is for one board; {name} has several (see docs/modes.md)", "option.one_board",
                       {"option": key, "mode": name})
 
@@ -163,6 +171,10 @@ def supports(mode):
     """What the solvers of ``mode`` take (`termo.core.supports.Supports`): the one-board family's
     declaration, or the several-board one's."""
     if mode.boards == 1:
+        if not mode.game.feedback.honest:  # a family of its model's (termo.engine.feedback_models)
+            from termo.engine.feedback_models import supports_for
+
+            return supports_for(mode.game)
         from termo.engine.factory import SUPPORTS
     else:
         from termo.engine.multi.factory import SUPPORTS
@@ -178,6 +190,10 @@ def _make_solver(game, level, config: Config):
 
         return BoardsBook(multi_solver(mode, level=level, objective=config.objective, backend=config.backend,
                                        t=config.t))
+    if not mode.game.feedback.honest:  # the solvers of its model (termo.engine.feedback_models)
+        from termo.engine.feedback_models import solver_for
+
+        return solver_for(mode.game, level, t=config.t, hard=config.hard)
     from termo.book.openers import Book
     from termo.engine.solver import Solver
 
@@ -342,6 +358,9 @@ class Advisor:
         walked = self.tree_move(session)
         if walked is not None:
             return walked
+        by_session = getattr(self.solver(), "decide_session", None)  # a model whose rows carry weights
+        if by_session is not None:
+            return by_session(session, progress=progress), live
         allowed = session.allowed_probes() if getattr(session, "hard", False) else None
         return self.decide(session.candidates, session.turn, allowed=allowed, progress=progress), live
 
@@ -423,7 +442,7 @@ def suggest(
         raise where.over_error()
     decision, source = advisor.move(where, progress=progress)
     data = where.answer(decision, source, remaining)
-    if not where.played and where.boards == 1:
+    if not where.played and where.boards == 1 and advisor.game.feedback.honest:
         data["reason"] = _opener_note(advisor.game, data, optimal=advisor.config.opener == "optimal")
     return data
 

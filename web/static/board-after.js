@@ -128,7 +128,11 @@
       cell(tr, turn.cost != null ? num(turn.cost, 2) : "–");
       cell(tr, turn.verdict ? T["verdict_" + turn.verdict] || turn.verdict : T.method_unrated);
       cell(tr, turn.cost ? (cfg.unit === "letters" ? best.toUpperCase() : best) : "");
-      cell(tr, turn.luck != null ? `${signed(turn.luck)} · ${T["luck_" + turn.luck_verdict] || ""}` : "–");
+      cell(tr, turn.luck != null ? signed(turn.luck) : "–");
+      if (turn.luck != null) {  // the luck's verdict on a line of its own (a phone's column stays narrow)
+        tr.lastChild.appendChild(Object.assign(document.createElement("small"),
+          { textContent: T["luck_" + turn.luck_verdict] || "" }));
+      }
       return tr;
     }));
     const scores = data.skill != null ? fmt(T.review_scores, { skill: data.skill, luck: data.luck_score }) : "";

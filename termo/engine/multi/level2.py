@@ -100,9 +100,10 @@ class MultiSolver:
     `multi_solver`). ``prior`` overrides the game's default prior (float64 over answers)."""
 
     level = 2
+    board_progress = True  # progress(done, total) counts the boards of a decision
 
     def __init__(self, mode, objective=DEFAULT_OBJECTIVE, backend=None, t: float = 1.0, prior=None,
-                 alternatives: int = 5):
+                 alternatives: int = 5, progress=None, opener=None):
         from termo.engine.solver import Solver
 
         self.mode = mode
@@ -117,6 +118,23 @@ class MultiSolver:
         from termo.engine.multi.stats import BoardStats
 
         self.stats = BoardStats(self.game, self.prior, self.sweeper)  # per-board answers, memoised
+        self.progress = progress  # progress(done, total): the boards' statistics of a decision
+        self.opener = None if opener is None else self._probe(opener)  # the first guess, when given
+
+    def _probe(self, word) -> int:
+        index = self.game.index_of(str(word))
+        if index is None:
+            raise TermoError(f"the opener {str(word)[:40]!r} is not a guess of {self.game.label}", "opener.unknown",
+                             {"word": str(word)[:40]})
+        return int(index)
+
+    def opening(self, boards, turn: int) -> bool:
+        """Is this the first turn (every board still holding every answer)?"""
+        return int(turn) == 1 and all(int(len(c)) == self.game.n_answers for c in boards)
+
+    def memo_bytes(self) -> int:
+        """The bytes this solver's memos hold (bounded: `termo.engine.multi.stats`)."""
+        return self.stats.memo_bytes()
 
     # ---------------------------------------------------------------- per board
     def solve_chances(self, boards):
@@ -135,9 +153,11 @@ class MultiSolver:
         """Per probe, the sum of the boards' entropies (bits), host float64."""
         xp = _host().xp
         total = xp.zeros(self.game.n_probes, dtype=xp.float64)
-        for cands in boards:
+        for done, cands in enumerate(boards):
             if int(len(cands)) > 1:
                 total = total + self.stats.entropies(_host().to_numpy(cands))
+            if self.progress is not None and self.board_progress:
+                self.progress(done + 1, len(boards))
         return total
 
     # ---------------------------------------------------------------- decisions
@@ -180,8 +200,13 @@ class MultiSolver:
         forced = self.forced(boards)
         if forced is not None:
             return forced
+        if self.opener is not None and self.opening(boards, turn):
+            return self.opener
         top, _, _ = self.ranked(boards, 1, self.late_pool(boards, turn))
         return int(top[0])
+
+    def opener_reason(self) -> Message:
+        return Message("the opener given", "reason.boards_first_given")
 
     def choose_many(self, states, turns) -> list[int]:
         """One probe per state (a list of candidate arrays of its unsolved boards), for batteries."""
@@ -212,6 +237,10 @@ class MultiSolver:
             reason = forced_reason(board)
             rest = tuple(c for c in choices if c.index != forced)[: self.alternatives]
             return self._decision((pick,) + rest, reason)
+        if self.opener is not None and self.opening(boards, state.turns + 1):
+            pick = self._choice(self.opener, scores[0][self.opener], scores[1][self.opener])
+            rest = tuple(c for c in choices if c.index != self.opener)[: self.alternatives]
+            return self._decision((pick,) + rest, self.opener_reason())
         late = "" if pool is None else " among the boards' candidates (no turn to spare)"
         n, bits = len(boards), choices[0].bits
         reason = Message(f"the largest joint entropy over {n} unsolved board{'s' if n != 1 else ''}{late}: "

@@ -3,28 +3,82 @@
 A board of a mode is one candidate set of the base game. Everything the joint solvers ask of one
 board depends on that set alone, and the same sets come back again and again (every board of a
 battery starts from the same opener, so its second-turn set is one of the opener's buckets), so
-`BoardStats` keeps the answers in a bounded memo keyed by the set's bytes:
+`BoardStats` keeps the answers in memos keyed by the set's bytes, each bounded in **bytes**
+(`ENTROPY_BYTES`, `SPLIT_BYTES`: least recently used first out), so that a solver's memory does
+not grow with the questions it is asked:
 
-* ``entropies(cands)``: every probe's entropy (bits) over the set: the backend's sweep for a big
-  set, a host formula for a small one (``H(g) = −Σ_i w_i log2 m_i(g)``, with ``m_i(g)`` the
-  mass of the bucket of candidate i under g: the same number as the sweep's up to the last bits,
-  and the same on every backend);
+* ``entropies(cands)``: every probe's entropy (bits) over the set, on the host in one float order
+  whatever the backend (``backends.host_ops.boards.probe_entropies``): the compiled kernel
+  ``backends.kernels.boards.probe_entropies`` once the process has loaded numba (a server, a
+  battery), else ``backends.numpy_sweep.fast_entropies`` (the same floats with NumPy alone, so a
+  one-question process never loads numba);
 * ``weights(cands)``: the prior renormalised over the set (uniform when its mass is 0);
 * ``split(cands, probe)``: the buckets of the set under one probe, ``[(code, members, mass)]`` in
   ascending code (the search's partition, memoised per (set, probe)).
+
+``memo_bytes()`` is what the memos hold (arrays, keys and the containers' own overhead).
 """
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 
 import numpy as np
 
 from termo.core.keys import candidate_key
 
-SMALL_SET = 12  # sets of at most this many candidates: the host formula, not a backend sweep
-ENTROPY_KEPT = 3000  # entropy vectors memoised (LRU); 12,972 probes × 8 bytes each
-SPLITS_KEPT = 200_000  # (set, probe) partitions memoised (LRU)
+ENTROPY_BYTES = 32 * 2**20  # entropy vectors kept (LRU): ~320 of Wordle's 12,972 probes
+SPLIT_BYTES = 8 * 2**20  # (set, probe) partitions kept (LRU)
+ENTRY_OVERHEAD = 200  # bytes a memo entry costs beyond its arrays and key (dict slot, tuple, header)
+
+
+class ByteLRU:
+    """A least-recently-used memo bounded by the bytes of its entries (``size(value)`` each, plus
+    its key and `ENTRY_OVERHEAD`)."""
+
+    def __init__(self, capacity: int, size):
+        self.capacity = int(capacity)
+        self.size = size
+        self.bytes = 0
+        self._items: OrderedDict = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key):
+        hit = self._items.get(key)
+        if hit is not None:
+            self._items.move_to_end(key)
+            return hit[0]
+        return None
+
+    def put(self, key, value) -> None:
+        cost = self.size(value) + _key_bytes(key) + ENTRY_OVERHEAD
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        if cost > self.capacity:
+            return
+        self._items[key] = (value, cost)
+        self.bytes += cost
+        while self.bytes > self.capacity:
+            _, (_, freed) = self._items.popitem(last=False)
+            self.bytes -= freed
+
+    def clear(self) -> None:
+        self._items.clear()
+        self.bytes = 0
+
+
+def _key_bytes(key) -> int:
+    if isinstance(key, tuple):
+        return sum(_key_bytes(k) for k in key) + sys.getsizeof(key)
+    return sys.getsizeof(key)
+
+
+def _split_bytes(buckets) -> int:
+    return sum(members.nbytes + ENTRY_OVERHEAD for _, members, _ in buckets) + sys.getsizeof(buckets)
 
 
 class BoardStats:
@@ -38,10 +92,15 @@ class BoardStats:
         self.matrix_t = np.asarray(sweeper.matrix_t)  # answers × probes, host
         self.win_code = int(game.win_code)
         self.n_probes = int(game.n_probes)
-        self._entropy: OrderedDict = OrderedDict()
-        self._splits: OrderedDict = OrderedDict()
+        self.n_patterns = int(game.n_patterns)
+        self._entropy = ByteLRU(ENTROPY_BYTES, lambda h: h.nbytes)
+        self._splits = ByteLRU(SPLIT_BYTES, _split_bytes)
 
     key = staticmethod(candidate_key)
+
+    def memo_bytes(self) -> int:
+        """The bytes the memos hold now (at most `ENTROPY_BYTES` + `SPLIT_BYTES`)."""
+        return self._entropy.bytes + self._splits.bytes
 
     def weights(self, cands) -> np.ndarray:
         w = self.prior[np.asarray(cands, dtype=np.int64)]
@@ -54,29 +113,22 @@ class BoardStats:
     def entropies(self, cands) -> np.ndarray:
         """H (bits) of every probe over ``cands`` (ascending answer indices), host float64."""
         cands = np.asarray(cands, dtype=np.int64)
-        n = int(cands.shape[0])
-        if n <= 1:
+        if int(cands.shape[0]) <= 1:
             return np.zeros(self.n_probes, dtype=np.float64)
         k = self.key(cands)
         hit = self._entropy.get(k)
         if hit is not None:
-            self._entropy.move_to_end(k)
             return hit
-        h = self._small_entropies(cands) if n <= SMALL_SET else np.asarray(self.sweeper.entropies(cands), dtype=np.float64)
+        h = self.compute_entropies(cands)
         h.setflags(write=False)
-        self._entropy[k] = h
-        while len(self._entropy) > ENTROPY_KEPT:
-            self._entropy.popitem(last=False)
+        self._entropy.put(k, h)
         return h
 
-    def _small_entropies(self, cands) -> np.ndarray:
-        codes = self.matrix_t[cands]  # n × probes
-        w = self.weights(cands)
-        h = np.zeros(self.n_probes, dtype=np.float64)
-        for i in range(int(cands.shape[0])):
-            mass = (codes == codes[i]).T @ w  # the mass of candidate i's bucket, per probe
-            h -= w[i] * np.log2(mass)
-        return np.maximum(h, 0.0)
+    def compute_entropies(self, cands) -> np.ndarray:
+        """`entropies` without the memo: the kernel where numba is loaded, else NumPy (same floats)."""
+        from backends.host_ops.boards import probe_entropies
+
+        return probe_entropies(self.matrix_t, cands, self.prior, self.n_patterns)
 
     # ----------------------------------------------------------------- partitions
     def split(self, cands, probe: int):
@@ -96,9 +148,7 @@ class BoardStats:
             idx = order[part]
             out.append((int(sc[part[0]]), cands[np.sort(idx)], float(w[idx].sum())))
         out = tuple(out)
-        self._splits[k] = out
-        while len(self._splits) > SPLITS_KEPT:
-            self._splits.popitem(last=False)
+        self._splits.put(k, out)
         return out
 
     def bucket_stats(self, cands, probes):

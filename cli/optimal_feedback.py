@@ -1,0 +1,147 @@
+"""``termo optimal`` for a game whose colours are not one honest answer's (docs/rules.md §13).
+
+* Absurdle (the adversary, docs/absurdle.md): the fewest guesses that force a win, proved, with
+  the number of winning sequences, of first words and of final words; ``--challenge``: for every
+  target, the fewest guesses that force the game to end on it (a table of how many need 3, 4, 5,
+  ...). Both are cut into chunks, checkpointed (``--resume``, ``--status``, ``--checkpoint-dir``)
+  and run here, on local Dask workers (``--workers``) or a cluster (``--scheduler``), as ``--rank``.
+* Fibble (rows that lie, docs/fibble.md): from a fixed opener (``--opener``, default the game's),
+  the best expected number of guesses bracketed (an exact strategy's value above, the honest
+  relaxation below; ``--nodes``: the exact solver's states per row of the opener) and the chance of
+  a win within the rows.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from cli.common import default_out, fail, out_folder, print_json, progress_bar
+from cli.options import check_cluster, cluster_executor
+from termo.core.errors import TermoError
+
+DEFAULT_DIR = "optimal"  # checkpoints under <cache dir>/optimal/<game>[-hard]/checkpoints, as --rank's
+
+
+def optimal_feedback(game, *, hard: bool, challenge: bool, opener, nodes, rank, cluster, json_out: bool,
+                     progress) -> None:
+    """The ``optimal`` answer of ``game`` by its feedback model (see the module doc)."""
+    if rank is not None:
+        fail(f"--rank ranks first words by their expected guesses; {game.label}'s colours are "
+             f"{game.feedback.describe()} (see docs/rules.md §13)")
+    if game.feedback.adversary:
+        if opener is not None or nodes is not None:
+            fail(f"--opener and --nodes are not taken by {game.label}: every first guess is searched")
+        _absurdle(game, hard, challenge, cluster, json_out)
+        return
+    if challenge or hard:
+        fail(f"{'--challenge' if challenge else '--hard'} is not taken by {game.label}")
+    cluster.check_unused()
+    _fibble(game, opener, nodes, json_out, progress)
+
+
+def _absurdle(game, hard: bool, challenge: bool, cluster, json_out: bool) -> None:
+    from termo.interface.exact import challenge_store, forced_store, prove_minimum, solve_challenge
+
+    check_cluster(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
+    folder = cluster.checkpoint_dir or default_out(DEFAULT_DIR) / (game.label + ("-hard" if hard else "")) / "checkpoints"
+    if not Path(folder).is_file():
+        out_folder(folder, option="--checkpoint-dir")
+    reuse = cluster.resume or cluster.status
+    executor = None if cluster.status else cluster_executor(cluster.scheduler, cluster.worker_timeout,
+                                                            cluster.connect_timeout, cluster.workers)
+    info: dict = {}
+    try:
+        with progress_bar(f"forcing {game.label}", unit="first words") as update:
+            result = prove_minimum(game, hard=hard, chunk=cluster.chunk, store=forced_store(folder, reuse),
+                                   executor=executor, progress=_fresh(update), warn=_warn, info=info,
+                                   compute=not cluster.status)
+        if challenge and result.get("proved"):
+            with progress_bar(f"challenge mode of {game.label}", unit="targets") as update:
+                table = solve_challenge(game, result, hard=hard, chunk=cluster.chunk,
+                                        store=challenge_store(folder, reuse), executor=executor,
+                                        progress=_fresh(update), warn=_warn, compute=not cluster.status)
+            result = {**result, "challenge": table}
+    finally:
+        if executor is not None:
+            executor.close()
+    if info:
+        typer.echo(f"optimal: {info['chunks_computed']} chunks computed, {info['chunks_resumed']} resumed, "
+                   f"{info['seconds']:.1f} s; checkpoints in {folder}", err=True)
+    if json_out:
+        print_json(result)
+        return
+    _print_absurdle(game, result)
+
+
+def _fresh(update):
+    def report(done: int, total: int, note: str = "", resumed: int = 0) -> None:
+        update(done - resumed, total - resumed)
+
+    return report
+
+
+def _warn(line: str) -> None:
+    typer.echo(f"termo: {line}", err=True)
+
+
+def _print_absurdle(game, result: dict) -> None:
+    title = game.title or game.label
+    mode = "hard mode" if result["hard"] else "normal mode"
+    if not result.get("proved") and "searching" in result:
+        typer.echo(f"{title}, {mode}: no win in fewer than {result['searching']} guesses (proved); "
+                   f"{result['first_words_done']:,} of {result['first_words']:,} first words searched for "
+                   f"{result['searching']} ({result['chunks_missing']} chunks not checkpointed yet; --resume goes on)")
+        return
+    if result["minimum"] is None:
+        typer.echo(f"{title}, {mode}: no forced win in {result['searched_up_to']} guesses or fewer (proved)")
+        return
+    typer.echo(f"{title}, {mode}: the fewest guesses that force a win: {result['minimum']} (proved: no sequence "
+               f"of fewer wins against every guess's kept group)")
+    typer.echo(f"  winning sequences of {result['minimum']} guesses: {result['sequences']:,} "
+               f"(all of them), from {result['first_words']:,} first words, ending on "
+               f"{result['final_words']:,} distinct final words")
+    if result["wins"]:
+        typer.echo(f"  e.g. {' '.join(result['wins'][0])}")
+    table = result.get("challenge")
+    if table:
+        _print_challenge(table)
+    sys.stdout.flush()
+
+
+def _print_challenge(table: dict) -> None:
+    typer.echo(f"  challenge mode, every target ({table['done']:,} of {table['targets']:,}"
+               f"{'' if table['complete'] else ', not finished: --resume goes on'}): guesses needed")
+    for key, count in table["table"].items():
+        typer.echo(f"    {key:>5}: {count:,} targets")
+    more = table["more_than"].get(str(table["minimum"]), [])
+    typer.echo(f"  targets that need more than {table['minimum']}: {len(more):,}"
+               + (f" ({', '.join(more[:12])}{', ...' if len(more) > 12 else ''})" if more else ""))
+    if table["open"]:
+        typer.echo(f"  bracketed (not proved): {', '.join(table['open'][:20])}")
+
+
+def _fibble(game, opener, nodes, json_out: bool, progress) -> None:
+    from termo.interface.exact import bracket
+    from termo.interface.requests import parse_int
+
+    limit = None if nodes is None else parse_int("nodes", nodes, 1, 10**9)
+    try:
+        result = bracket(game, opener, nodes=limit or 200_000, progress=progress)
+    except TermoError as err:
+        fail(str(err))
+    if json_out:
+        print_json(result)
+        return
+    title = game.title or game.label
+    status = "proved" if result["proved"] else f"bracketed, gap {result['gap']:.4f}"
+    typer.echo(f"{title}, opener {result['opener']}, {result['rows']} rows: the best expected number of guesses "
+               f"is between {result['lower']:.4f} and {result['upper']:.4f} ({status})")
+    typer.echo(f"  above: the level-{result['policy_level']} strategy's exact value ({result['policy_states']:,} states "
+               f"walked), which wins within the rows with chance {result['win_within_rows']:.6f}")
+    how = "each proved" if result["lower_rows_proved"] else \
+        f"lower bounds where {result['lower_nodes_per_row']:,} states did not settle a row"
+    typer.echo(f"  below: honest colours after the opener's row (the exact solver on each of its "
+               f"{result['rows_of_opener']} rows, {how})")

@@ -1,0 +1,121 @@
+"""The catalogue's codes for a review's request and the share texts it reads and writes
+(`termo.games.share`, `termo.interface.review`; docs/review.md), in en, pt, ru.
+
+One part of `termo.core.messages.CATALOGUE` (the template fields: see that module).
+"""
+
+from __future__ import annotations
+
+
+def _t(en: str, pt: str, ru: str) -> dict[str, str]:
+    return {"en": en, "pt": pt, "ru": ru}
+
+
+SHARE: dict[str, dict[str, str]] = {
+    # ---- a share text written (termo review --share)
+    "share.nothing": _t("nothing to share: no guess was played", "nada a compartilhar: nenhuma palavra foi jogada",
+                        "нечем поделиться: не сыграно ни одного слова"),
+    "review.not_over": _t("the game is not over: its share text is written once every board is solved or the tries "
+                          "are used up",
+                          "o jogo não terminou: o texto para compartilhar vem quando todos os quadros forem "
+                          "resolvidos ou as tentativas acabarem",
+                          "игра не окончена: текст для публикации появится, когда все поля разгаданы или попытки "
+                          "закончились"),
+    # ---- a share text read: its header and lines
+    "share.empty": _t("the share text is empty", "o texto compartilhado está vazio", "текст результата пуст"),
+    "share.too_long": _t("the share text is too long: {n} characters, at most {limit}",
+                         "o texto compartilhado é longo demais: {n} caracteres, no máximo {limit}",
+                         "текст результата слишком длинный: {n} символов, не больше {limit}"),
+    "share.unknown_header": _t("the share text's first line {line:q} names no game termo knows",
+                               "a primeira linha do texto compartilhado, {line:q}, não nomeia nenhum jogo conhecido",
+                               "первая строка текста результата, {line:q}, не называет известную игру"),
+    "share.no_header": _t("the share text has no header naming its game: choose the game",
+                          "o texto compartilhado não tem cabeçalho com o nome do jogo: escolha o jogo",
+                          "в тексте результата нет заголовка с названием игры: выберите игру"),
+    "share.other_game": _t("the share text is of {found}, not {game}", "o texto compartilhado é de {found}, não de {game}",
+                           "текст результата от игры {found}, а не {game}"),
+    "share.digits_after_grid": _t("line {line}: a line of digits after the grid",
+                                  "linha {line}: uma linha de algarismos depois da grade",
+                                  "строка {line}: строка цифр после сетки"),
+    "share.mixed_line": _t("line {line} mixes squares and other text", "a linha {line} mistura quadrados e outro texto",
+                           "в строке {line} квадраты смешаны с другим текстом"),
+    "share.no_grid": _t("the share text has no grid of squares", "o texto compartilhado não tem grade de quadrados",
+                        "в тексте результата нет сетки из квадратов"),
+    # ---- the grid against the rules
+    "share.row_width": _t("a grid row of {squares} squares: rows here have {length} per board",
+                          "uma linha da grade com {squares} quadrados: aqui cada quadro tem {length} por linha",
+                          "строка сетки из {squares} квадратов: здесь в строке {length} на поле"),
+    "share.block_width": _t("the rows of one block of the grid have different numbers of boards",
+                            "as linhas de um bloco da grade têm números diferentes de quadros",
+                            "в строках одного блока сетки разное число полей"),
+    "share.board_count": _t("the grid shows {shown} boards; this game has {boards}",
+                            "a grade mostra {shown} quadros; este jogo tem {boards}",
+                            "сетка показывает полей: {shown}; в этой игре их {boards}"),
+    "share.too_many_rows": _t("the grid has {rows} rows; the game has {tries} tries",
+                              "a grade tem {rows} linhas; o jogo tem {tries} tentativas",
+                              "в сетке строк: {rows}; в игре попыток: {tries}"),
+    "share.row_after_win": _t("row {row}: a row after the board was solved on turn {won}",
+                              "linha {row}: uma linha depois de o quadro ser resolvido na rodada {won}",
+                              "строка {row}: строка после того, как поле разгадано на ходу {won}"),
+    "share.short_board": _t("a board has {rows} rows and no win, the grid {played}",
+                            "um quadro tem {rows} linhas e nenhum acerto, a grade {played}",
+                            "у поля {rows} строк и нет победы, а в сетке {played}"),
+    "share.rows_after_end": _t("the grid has {rows} rows but every board was solved by turn {turn}",
+                               "a grade tem {rows} linhas, mas todos os quadros foram resolvidos até a rodada {turn}",
+                               "в сетке строк: {rows}, но все поля разгаданы к ходу {turn}"),
+    "share.impossible_row": _t("row {row}: every tile green but one yellow is a pattern no answer can produce",
+                               "linha {row}: tudo verde menos um amarelo é um padrão que nenhuma resposta produz",
+                               "строка {row}: все зелёные, кроме одной жёлтой, — такого не даёт ни один ответ"),
+    "share.digit_count": _t("the share text gives {n} board results for {boards} boards",
+                            "o texto compartilhado dá {n} resultados de quadro para {boards} quadros",
+                            "в тексте результата итогов полей: {n}, а полей: {boards}"),
+    "share.digits_mismatch": _t("board {board}: the digits do not match the grid",
+                                "quadro {board}: os algarismos não batem com a grade",
+                                "поле {board}: цифры не совпадают с сеткой"),
+    "share.unsolved_early": _t("a board is marked not solved after {played} of {tries} tries",
+                               "um quadro está marcado como não resolvido depois de {played} de {tries} tentativas",
+                               "поле отмечено неразгаданным после {played} из {tries} попыток"),
+    "share.header_tries": _t("the header's score is out of {shown} tries; this game has {tries}",
+                             "o placar do cabeçalho é de {shown} tentativas; este jogo tem {tries}",
+                             "счёт в заголовке из {shown} попыток; в этой игре их {tries}"),
+    "share.header_score": _t("the header's score does not match the grid",
+                             "o placar do cabeçalho não bate com a grade",
+                             "счёт в заголовке не совпадает с сеткой"),
+    # ---- a review's request: the game played
+    "review.hard_boards": _t("hard mode is for one board; {game} has several",
+                             "o modo difícil é para um quadro; {game} tem vários",
+                             "сложный режим — для одного поля; в {game} их несколько"),
+    "review.mixed_items": _t("give either the rounds with their colours or bare guesses, not both",
+                             "dê as rodadas com as cores ou só as palavras, não os dois",
+                             "укажите либо ходы с цветами, либо одни слова, но не то и другое"),
+    "review.colours_and_answer": _t("the rounds have their colours: the answer goes with bare guesses",
+                                    "as rodadas já têm as cores: a resposta acompanha só as palavras",
+                                    "у ходов уже есть цвета: ответ указывают только к словам"),
+    "review.share_needs_guesses": _t("a share text has the colours, not the words: give the guesses too",
+                                     "o texto compartilhado tem as cores, não as palavras: dê as palavras também",
+                                     "в тексте результата цвета, а не слова: укажите и слова"),
+    "review.guess_count": _t("{guesses} guesses for a grid of {rows} rows",
+                             "{guesses} palavras para uma grade de {rows} linhas",
+                             "слов: {guesses}, а строк в сетке: {rows}"),
+    "review.needs_colours": _t("bare guesses need the answer or a share text for their colours",
+                               "palavras sem cores precisam da resposta ou de um texto compartilhado",
+                               "словам без цветов нужен ответ или текст результата"),
+    "review.nothing": _t("nothing to review: give the rounds played, or the guesses with the answer or a share text",
+                         "nada a analisar: dê as rodadas jogadas, ou as palavras com a resposta ou o texto "
+                         "compartilhado",
+                         "нечего разбирать: укажите сыгранные ходы или слова с ответом или текстом результата"),
+    "review.answer_count": _t("{n} answers for {boards} boards: give one per board, in board order",
+                              "{n} respostas para {boards} quadros: dê uma por quadro, na ordem dos quadros",
+                              "ответов: {n}, полей: {boards}; укажите по одному на поле, по порядку"),
+    "review.answer_needs_guesses": _t("the answer needs the guesses played", "a resposta precisa das palavras jogadas",
+                                      "к ответу нужны сыгранные слова"),
+    "review.after_win": _t("guess {n} ({guess:q}) comes after the game was won",
+                           "a palavra {n} ({guess:q}) vem depois de o jogo ser ganho",
+                           "слово {n} ({guess:q}) идёт после победы"),
+    "review.grid_differs": _t("row {row} ({guess:q}): the colours differ from the grid's",
+                              "linha {row} ({guess:q}): as cores diferem das da grade",
+                              "строка {row} ({guess:q}): цвета не совпадают с сеткой"),
+    "review.too_many_rounds": _t("{rounds} rounds: the game has {tries} tries",
+                                 "{rounds} rodadas: o jogo tem {tries} tentativas",
+                                 "ходов: {rounds}, а попыток в игре: {tries}"),
+}
