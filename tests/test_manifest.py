@@ -28,8 +28,10 @@ READERS = {name: GAMES for name in (
     "lexicon.txt", "probes_extra.txt", "icf.csv", "nerdle_classic.txt", "nerdle_mini.txt",
     "wordle_en_answers.txt", "wordle_en_allowed.txt", "wordle_nyt_answers_20230701.txt",
     "wordle_nyt_answers_20220830.txt", "wordle_nyt_allowed_20220830.txt", "wordle_ru_answers.txt",
-    "wordle_ru_allowed.txt")} | {"fserb_lexico.txt": LEXICON, "fserb_conjugacoes.txt": LEXICON}
-NOT_LISTS = {"LICENSE.destermo", "LICENSE.fserb-pt-br", "SOURCES.wordle.txt", "openers.json"}  # and trees/
+    "wordle_ru_allowed.txt", "absurdle_answers.txt", "absurdle_allowed.txt")} | {
+    "fserb_lexico.txt": LEXICON, "fserb_conjugacoes.txt": LEXICON}
+NOT_LISTS = {"LICENSE.destermo", "LICENSE.fserb-pt-br", "SOURCES.wordle.txt", "SOURCES.absurdle.txt",
+             "openers.json"}  # and trees/
 
 
 def test_the_committed_manifest_matches_the_data_folder():

@@ -133,3 +133,22 @@ def test_a_given_opener_is_played_on_the_first_turn_only(mode):
     assert search.choose(everything, 1) == other and search.decide(BoardsState.start(mode)).as_dict()["word"] == word
     with pytest.raises(TermoError):
         MultiSolver(mode, opener="not-a-word")
+
+
+def test_level2_opens_with_its_table_word_where_batteries_found_one():
+    """Level 2's first guess is the largest joint entropy's, except where its table (`OPENERS[2]`,
+    measured by batteries) names a word: Duotrigordle opens with it, said as the table's; a mode not
+    listed keeps the entropy's first guess; a word given, or None (the entropy's), replaces it."""
+    from termo.engine.multi.boards import BoardsState
+    from termo.engine.multi.level2 import OPENERS
+    from termo.games import get_mode
+
+    huge = get_mode("duotrigordle")
+    table = MultiSolver(huge).decide(BoardsState.start(huge))
+    assert table.choice.word == OPENERS[2]["duotrigordle"] and table.reason.code == "reason.boards_first_table"
+    own = MultiSolver(huge, opener=None).decide(BoardsState.start(huge))
+    assert own.choice.word != OPENERS[2]["duotrigordle"]
+    assert own.reason.code != "reason.boards_first_table"
+    quordle = get_mode("quordle")
+    assert "quordle" not in OPENERS[2]
+    assert MultiSolver(quordle).decide(BoardsState.start(quordle)).reason.code != "reason.boards_first_table"

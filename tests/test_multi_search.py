@@ -252,7 +252,7 @@ def test_level3_opens_with_its_table_word_and_says_so():
     mode = get_mode("quordle")
     start = BoardsState.start(mode)
     table = MultiSearch(mode).decide(start)
-    assert table.choice.word == OPENERS["quordle"] and table.reason.code == "reason.boards_first_table"
+    assert table.choice.word == OPENERS[3]["quordle"] and table.reason.code == "reason.boards_first_table"
     given = MultiSearch(mode, opener="salet").decide(start)
     assert given.choice.word == "salet" and given.reason.code == "reason.boards_first_given"
     own = MultiSearch(mode, search_opener=False, opener=None).decide(start)

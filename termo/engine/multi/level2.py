@@ -95,6 +95,17 @@ def check_objective(name) -> Objective:
     return Objective(str(name if name is not None else DEFAULT_OBJECTIVE).strip().lower())
 
 
+# The first guess of a mode by level, where batteries measured one better than the level's own (level
+# 2: the largest joint entropy), each chosen on other tuples than the figures' (seed 1, the figures'
+# seed 0; docs/modes-batteries.md, bench/results/mode-openers-*.json); the modes not listed open with
+# level 2's. Level 2, Duotrigordle: crane 33.786 against soare 33.874 (500 tuples, seed 1, paired
+# +0.088 [+0.038, +0.138]; on seed 0 33.780 against 33.860, +0.080 [+0.031, +0.129]). Level 3,
+# Quordle: carle 6.872 against soare 6.928, paired +0.056 [+0.019, +0.093]; Octordle: crane 10.707
+# against soare 10.764, +0.057 [+0.025, +0.089] (1,000 tuples, seed 1); Quarteto's best, corta, is
+# within the noise of tarso (+0.021 [−0.025, +0.067]): not listed.
+OPENERS: dict[int, dict[str, str]] = {2: {"duotrigordle": "crane"}, 3: {"quordle": "carle", "octordle": "crane"}}
+
+
 class MultiSolver:
     """Level-2 decisions for one mode on one backend (``level=3`` builds the search's solver, see
     `multi_solver`). ``prior`` overrides the game's default prior (float64 over answers)."""
@@ -103,7 +114,7 @@ class MultiSolver:
     board_progress = True  # progress(done, total) counts the boards of a decision
 
     def __init__(self, mode, objective=DEFAULT_OBJECTIVE, backend=None, t: float = 1.0, prior=None,
-                 alternatives: int = 5, progress=None, opener=None):
+                 alternatives: int = 5, progress=None, opener="table"):
         from termo.engine.solver import Solver
 
         self.mode = mode
@@ -119,6 +130,9 @@ class MultiSolver:
 
         self.stats = BoardStats(self.game, self.prior, self.sweeper)  # per-board answers, memoised
         self.progress = progress  # progress(done, total): the boards' statistics of a decision
+        self.table_opener = isinstance(opener, str) and opener == "table"  # else given (or None)
+        if self.table_opener:
+            opener = OPENERS[2].get(mode.label) if self.level == 2 else None
         self.opener = None if opener is None else self._probe(opener)  # the first guess, when given
 
     def _probe(self, word) -> int:
@@ -206,6 +220,9 @@ class MultiSolver:
         return int(top[0])
 
     def opener_reason(self) -> Message:
+        if self.table_opener:
+            return Message(f"level {self.level}'s first guess for {self.mode.label}, chosen by batteries "
+                           f"(docs/modes-batteries.md)", "reason.boards_first_table", mode=self.mode.label)
         return Message("the opener given", "reason.boards_first_given")
 
     def choose_many(self, states, turns) -> list[int]:

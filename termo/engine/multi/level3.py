@@ -37,7 +37,7 @@ import numpy as np
 from termo.core.errors import TermoError
 from termo.core.decision import Decision
 from termo.core.messages import Message
-from termo.engine.multi.level2 import LATE_SLACK, MultiSolver, _host, forced_reason
+from termo.engine.multi.level2 import LATE_SLACK, OPENERS, MultiSolver, _host, forced_reason
 from termo.engine.multi.exact import EXACT_PRODUCT, MultiExact, joint_product
 
 BEAM = 24  # level 2's best guesses rolled out at the root
@@ -47,12 +47,6 @@ ENUMERATE = 4096  # joint answer tuples up to which every tuple is rolled out (e
 SAMPLES = 512  # else this many tuples, drawn from the boards' candidates
 SCREEN = 128  # sampled: every beam guess is screened on the first this many tuples,
 KEEP = 8  # and this many of them, the best, are rolled out on all of them
-# The first guess of level 3, per mode (the modes not listed open with level 2's): each the best of
-# the openers tried by level-2 batteries on other tuples than the figures' (docs/modes-batteries.md).
-# Quordle: carle 6.872 against soare 6.928, paired +0.056 [+0.019, +0.093]; Octordle: crane 10.707 against
-# soare 10.764, +0.057 [+0.025, +0.089] (1,000 tuples, seed 1, bench/results/mode-openers-*.json); Quarteto's
-# best, corta, is within the noise of tarso (+0.021 [−0.025, +0.067]): not listed.
-OPENERS: dict[str, str] = {"quordle": "carle", "octordle": "crane"}
 # The temperature of the prior the rollouts draw their tuples from (None: the solver's own prior); ∞: every
 # candidate alike. Termo's prior at T = 1 puts 0.07 % of its mass on the lower half of its 6,046 answers, so
 # rollouts by it never met those answers and level 3 played lines that lose when one is drawn: Quarteto, the
@@ -76,9 +70,11 @@ class MultiSearch(MultiSolver):
                  enumerate_max: int = ENUMERATE, samples: int = SAMPLES, exact_product: int = EXACT_SMALL,
                  rollout_t: float | None = ROLLOUT_T, search_opener: bool = False, opener="table", progress=None,
                  **options):
-        self.table_opener = isinstance(opener, str) and opener == "table"  # else given (or None)
-        opener = (None if search_opener else OPENERS.get(mode.label)) if self.table_opener else opener
+        table = isinstance(opener, str) and opener == "table"  # the table's first guess (level 3's, else 2's)
+        opener = (None if search_opener else OPENERS[3].get(mode.label, OPENERS[2].get(mode.label))) if table \
+            else opener
         super().__init__(mode, objective=objective, backend=backend, progress=progress, opener=opener, **options)
+        self.table_opener = table and opener is not None
         if int(beam) < 1:
             raise TermoError(f"beam must be at least 1, not {beam!r}")
         self.beam, self.small, self.top = int(beam), int(small), max(int(top), int(beam))
@@ -248,10 +244,7 @@ class MultiSearch(MultiSolver):
     def opener_reason(self) -> Message:
         if self.opener is None:
             return Message("level 2's first guess (the first turn is not searched)", "reason.boards_first_level2")
-        if not self.table_opener:
-            return super().opener_reason()
-        return Message(f"level 3's first guess for {self.mode.label}, chosen by batteries (docs/modes-batteries.md)",
-                       "reason.boards_first_table", mode=self.mode.label)
+        return super().opener_reason()
 
     def ranking_reason(self, kind: str, n: int) -> Message:
         """Why the ranking of ``kind`` (`ranking`) over ``n`` joint answer tuples orders the guesses."""
