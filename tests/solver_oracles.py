@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import pytest
 
 from termo.core.feedback import feedback_code
 from termo.engine import hard_mode
@@ -50,6 +51,17 @@ def tiny_game(n_answers=60, n_extra=15, step=97, offset=3) -> Game:
         tuple(full.answers[i] for i in picks) + tuple(full.answers[i] for i in extra),
         tuple(full.icf[i] for i in picks),
     )
+
+
+@pytest.fixture(scope="module")
+def small() -> Game:
+    """The closed world of the exact and review oracles: 24 answers, 8 more probes."""
+    return tiny_game(24, 8, step=211, offset=5)
+
+
+@pytest.fixture(scope="module", name="nerdle_small")
+def nerdle_small_world() -> Game:
+    return nerdle_small()
 
 
 def code_table(game):
@@ -271,39 +283,5 @@ def oracle_value(game, weights, hard=False, opener=None):
 
 # ------------------------------------------------------------------------------ several boards
 # (docs/modes-solver.md: every probe, every joint answer tuple of independent boards;
-# tests/test_multi_level3.py, tests/test_review.py)
-def costs(objective, unsolved):
-    turn = {"finish": 1.0, "score": float(unsolved), "win": 0.0}[objective]
-    loss = {"finish": 1.0, "score": float(unsolved), "win": 1.0}[objective]
-    return turn, loss
-
-
-def joint_brute_force(game, objective):
-    """V(boards, r) by expectimax over every probe and every joint answer tuple."""
-    code = functools.lru_cache(maxsize=None)(lambda g, a: feedback_code(game.probes[g], game.answers[a]))
-
-    def weights(cands):
-        ws = [math.exp(-game.icf[c]) for c in cands]
-        return [w / sum(ws) for w in ws]
-
-    @functools.lru_cache(maxsize=None)
-    def value(boards, r):
-        if not boards:
-            return 0.0
-        turn, loss = costs(objective, len(boards))
-        if r == 0:
-            return loss
-        return min(cost(boards, g, r) for g in range(game.n_probes))
-
-    def cost(boards, g, r):
-        total = 0.0
-        for combo in itertools.product(*[list(zip(c, weights(c))) for c in boards]):
-            p, nxt = 1.0, []
-            for cands, (answer, w) in zip(boards, combo):
-                p *= w
-                if g != answer:
-                    nxt.append(tuple(c for c in cands if code(g, c) == code(g, answer)))
-            total += p * value(tuple(sorted(nxt)), r - 1)
-        return costs(objective, len(boards))[0] + total
-
-    return value, cost
+# tests/test_multi_level3.py, tests/test_review.py): the one brute force of tests/multi_oracles.py
+from multi_oracles import brute_force as joint_brute_force  # noqa: E402,F401

@@ -22,7 +22,7 @@ from termo.engine import hard_mode
 from termo.exact import evaluate_tree, solve
 from termo.exact.search import Problem, answer_weights
 
-import solver_oracles
+from solver_oracles import nerdle_small_world, small  # noqa: F401 (the closed worlds' fixtures)
 from solver_oracles import Oracle, oracle_value, tiny_game
 
 LOSS = 7.0
@@ -33,16 +33,6 @@ BEAM_TOSAR = 3.0094161966572304
 # ------------------------------------------------------------------------------ small games
 def uniform(game):
     return dataclasses.replace(game, icf=(0.0,) * game.n_answers, uniform_prior=True)
-
-
-@pytest.fixture(scope="module")
-def small():
-    return tiny_game(24, 8, step=211, offset=5)
-
-
-@pytest.fixture(scope="module")
-def nerdle_small():
-    return solver_oracles.nerdle_small()
 
 
 def backends_for_test():

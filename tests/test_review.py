@@ -18,7 +18,7 @@ import random
 import numpy as np
 import pytest
 
-import solver_oracles
+from solver_oracles import nerdle_small_world, small  # noqa: F401 (the closed worlds' fixtures)
 from solver_oracles import Level3Oracle, Oracle, joint_brute_force, tiny_game
 from termo.analysis.review import luck_score, review_game, review_mode, skill_score, verdict
 from termo.core.feedback import decode
@@ -28,16 +28,6 @@ from termo.exact.search import answer_weights
 from termo.games.mode import Mode
 
 REL = 1e-12
-
-
-@pytest.fixture(scope="module")
-def small():
-    return tiny_game(24, 8, step=211, offset=5)
-
-
-@pytest.fixture(scope="module")
-def nerdle_small():
-    return solver_oracles.nerdle_small()
 
 
 def uniform(game):
