@@ -46,6 +46,20 @@ def _fallback(value):
     return str(value)
 
 
+def number_out(x: float):
+    """A stored number: an infinity as the text "inf" or "-inf" (JSON has none)."""
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+def number_in(x) -> float:
+    """`number_out`'s value read back; ValueError for anything it cannot have written."""
+    if x in ("inf", "-inf"):
+        return float(x)
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise ValueError(f"value {x!r} is not a number")
+    return float(x)
+
+
 def _encode(values):
     return [v if math.isfinite(v) else ("inf" if v > 0 else "nan") for v in values]
 

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from termo.core.chunks import CheckpointStore, digest
+from termo.core.chunks import CheckpointStore, digest, number_in, number_out
 from termo.core.errors import TermoError
 from termo.core.executors import LocalExecutor
 from termo.games import EXACT, Game
@@ -140,11 +140,7 @@ def settle(spec: RankSpec, words: list[int], limit: float, problem=None) -> list
 
 
 def _encode(values) -> list:
-    return [[s, _num(lo), _num(up), how] for s, lo, up, how in values]
-
-
-def _num(x: float):
-    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+    return [[s, number_out(lo), number_out(up), how] for s, lo, up, how in values]
 
 
 def _decode(values, high=None) -> list:
@@ -154,8 +150,8 @@ def _decode(values, high=None) -> list:
         if not isinstance(row, list) or len(row) != 4:
             raise ValueError(f"result {row!r} is not [status, lower, upper, how]")
         status, lo, up, how = row
-        lo = _float(lo)
-        up = _float(up)
+        lo = number_in(lo)
+        up = number_in(up)
         if status == EXACT_STATUS and not (lo == up and math.isfinite(lo) and how in ("solve", "search")):
             raise ValueError(f"exact result {row!r} is not one finite total")
         if status == OUT_STATUS and not (up == math.inf and how in ("bound", "search")):
@@ -164,14 +160,6 @@ def _decode(values, high=None) -> list:
             raise ValueError(f"unknown status {status!r}")
         out.append([status, lo, up, how])
     return out
-
-
-def _float(x) -> float:
-    if x in ("inf", "-inf"):
-        return float(x)
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        raise ValueError(f"value {x!r} is not a number")
-    return float(x)
 
 
 def rank_store(directory, reuse: bool = True) -> CheckpointStore:
@@ -205,7 +193,7 @@ class _Runner:
 
     def key(self, words, limit) -> str:
         return digest({"method": METHOD, "spec": self.spec.describe(),
-                       "limit": _num(limit), "words": list(words)})
+                       "limit": number_out(limit), "words": list(words)})
 
     def run(self, chunks: list[tuple], limit: float, note: str) -> dict:
         """``{word: [status, lower, upper, how]}`` for every word of ``chunks``."""
@@ -228,7 +216,7 @@ class _Runner:
             return results
         for task, values in self.executor.run(tasks):
             self.store.put(task.key, list(task.words), values, meta={"spec": self.spec.describe(),
-                                                                       "limit": _num(task.limit)})
+                                                                       "limit": number_out(task.limit)})
             self.computed += 1
             self.done += len(task.words)
             results.update(zip(task.words, values))

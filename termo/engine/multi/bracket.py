@@ -34,7 +34,7 @@ from typing import Callable
 
 import numpy as np
 
-from termo.core.chunks import CheckpointStore, digest
+from termo.core.chunks import CheckpointStore, digest, number_in, number_out
 from termo.core.errors import TermoError
 from termo.core.executors import LocalExecutor
 
@@ -254,11 +254,7 @@ def bracket_store(directory, reuse: bool = True) -> CheckpointStore:
 
 
 def _encode(values) -> list:
-    return [[_num(lo), _num(up), bool(p), int(n)] for lo, up, p, n in values]
-
-
-def _num(x: float):
-    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+    return [[number_out(lo), number_out(up), bool(p), int(n)] for lo, up, p, n in values]
 
 
 def _decode(values, high=None) -> list:
@@ -268,21 +264,13 @@ def _decode(values, high=None) -> list:
         if not isinstance(row, list) or len(row) != 4:
             raise ValueError(f"result {row!r} is not [lower, upper, proved, states]")
         lo, up, proved, n = row
-        lo, up = _float(lo), _float(up)
+        lo, up = number_in(lo), number_in(up)
         if not isinstance(proved, bool) or isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ValueError(f"result {row!r} has a bad flag or count")
         if not (0.0 <= lo <= up) or (proved and lo != up):
             raise ValueError(f"result {row!r} is not a bracket")
         out.append([lo, up, proved, n])
     return out
-
-
-def _float(x) -> float:
-    if x in ("inf", "-inf"):
-        return float(x)
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        raise ValueError(f"value {x!r} is not a number")
-    return float(x)
 
 
 def spec_of(mode, opener: int, t: float = 1.0, budget: int = DEFAULT_BUDGET) -> BracketSpec:
