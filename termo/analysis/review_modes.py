@@ -85,14 +85,10 @@ class _Proved(MultiExact):
 
     def solve(self, boards, r: int):
         boards = tuple(np.asarray(c, dtype=np.int64) for c in boards)
-        if not boards:
-            return 0.0, None, []
-        if r <= 0:
-            return self.objective.loss_cost(len(boards)), None, []
-        key = self.state_key(boards, r)
-        hit = self.memo.get(key)
+        hit = self.known(boards, r)
         if hit is not None:
             return hit
+        key = self.state_key(boards, r)
         classes = self.probe_classes(boards)
         lower = self.bounds(boards, classes, r)
         best = np.inf

@@ -156,15 +156,20 @@ class MultiExact:
         chosen = cols[np.sort(first)]
         return sorted(int(i) for i in (chosen if pool is None else pool[chosen]))
 
-    def _pool_solve(self, boards, r: int):
+    def known(self, boards, r: int):
+        """``(V, best, costs)`` of a state settled without a search (no board left, no turn
+        left) or already in the memo; else None."""
         if not boards:
             return 0.0, None, []
         if r <= 0:
             return self.objective.loss_cost(len(boards)), None, []
-        key = self.state_key(boards, r)
-        hit = self.memo.get(key)
+        return self.memo.get(self.state_key(boards, r))
+
+    def _pool_solve(self, boards, r: int):
+        hit = self.known(boards, r)
         if hit is not None:
             return hit
+        key = self.state_key(boards, r)
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise TermoError(f"the exact search passed {self.node_limit:,} states: the state is too large",
