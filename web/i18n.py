@@ -466,13 +466,12 @@ HIGH_CONTRAST = {"correct": "#F5793A", "present": "#85C0F9", "correct-text": "#1
                  "present-text": "#161803"}
 # the dark theme of the light games (the board's toggle; Termo's own colours are dark already): the
 # NYT's dark Wordle, and Nerdle's colours on black, the same contrast rules as above
-DARK = {
-    "wordle": {"correct": "#538D4E", "present": "#B59F3B", "absent": "#3A3A3C", "background": "#121213",
-               "text": "#F8F8F8", "empty": "#3A3A3C", "panel": "#1E1E20", "correct-text": "#FFFFFF",
-               "present-text": "#121213", "button": "#437C3E"},
-    "nerdle": {"correct": "#398874", "present": "#A8307F", "absent": "#4A4A44", "background": "#101010",
-               "text": "#F3F3EE", "empty": "#3A3A36", "panel": "#1E1E1C", "correct-text": "#FFFFFF",
-               "present-text": "#FFFFFF", "button": "#2F7361"},
+DARK = {  # what differs from the light palette
+    "wordle": {**COLOURS["wordle"], "correct": "#538D4E", "present": "#B59F3B", "absent": "#3A3A3C",
+               "background": "#121213", "text": "#F8F8F8", "empty": "#3A3A3C", "panel": "#1E1E20",
+               "present-text": "#121213"},
+    "nerdle": {**COLOURS["nerdle"], "present": "#A8307F", "absent": "#4A4A44", "background": "#101010",
+               "text": "#F3F3EE", "empty": "#3A3A36", "panel": "#1E1E1C"},
 }
 COLOURS["nerdle-mini"] = COLOURS["nerdle"]
 COLOURS["wordle-ru"] = COLOURS["wordle"]
