@@ -221,8 +221,9 @@ class MultiSolver:
 
     def opener_reason(self) -> Message:
         if self.table_opener:
-            return Message(f"level {self.level}'s first guess for {self.mode.label}, chosen by batteries "
-                           f"(docs/modes-batteries.md)", "reason.boards_first_table", mode=self.mode.label)
+            name = self.mode.title or self.mode.label
+            return Message(f"level {self.level}'s first guess for {name}, chosen by batteries (docs/modes-batteries.md)",
+                           "reason.boards_first_table", mode=name)
         return Message("the opener given", "reason.boards_first_given")
 
     def choose_many(self, states, turns) -> list[int]:
