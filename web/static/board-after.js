@@ -16,11 +16,10 @@
 (function () {
   "use strict";
 
-  const { cfg, T, $, fmt, num, items, options, post } = window.termoBoard;  // board-state.js
+  const { cfg, T, $, fmt, num, items, options, post, keptChoice, keepChoice } = window.termoBoard;  // board-state.js
   const REVIEW = "/api/review";
   const STATS = "termo-stats:v1:" + cfg.game;  // this board's statistics
   const GAME = "termo-game:v1:" + cfg.game;  // the id of the game being played on this board
-  const THEME = "termo-board:theme";  // one choice for every board
   const section = $("#review-section");
   let seq = 0;
 
@@ -209,12 +208,12 @@
     if (dark) dark.checked = on;
   }
   if (dark) {
-    const kept = load(THEME);
+    const kept = keptChoice("theme");
     const system = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
     applyTheme(kept === "dark" || (kept !== "light" && system));
     dark.addEventListener("change", () => {
       applyTheme(dark.checked);
-      store(THEME, dark.checked ? "dark" : "light");
+      keepChoice("theme", dark.checked ? "dark" : "light");
     });
   }
 

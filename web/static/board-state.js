@@ -40,7 +40,7 @@
   const alphabet = new Set(Array.from(cfg.alphabet || cfg.symbols || ""));
   const STORE = "termo-board:v1:" + cfg.game;  // this page's board
   const OLD_STORE = "termo-modes:v1:" + cfg.game;  // where a mode's board was kept before (read once)
-  const CONTRAST_STORE = "termo-board:contrast";  // one choice for every board
+  const CHOICE_STORE = "termo-board:";  // + a display choice's name (contrast, theme): one for every board
   const SLOW_MS = 1000;  // a request running longer than this: the note about the first run
   // the paths of the API: one per resource, the board's name in `game` (a game or a mode)
   const SUGGEST = "/api/suggest";
@@ -328,12 +328,13 @@
     }
   }
 
-  function keptContrast() {
-    try { return localStorage.getItem(CONTRAST_STORE) === "high"; } catch (e) { return false; }
+  // a display choice kept for every board (null: none kept)
+  function keptChoice(name) {
+    try { return localStorage.getItem(CHOICE_STORE + name); } catch (e) { return null; }
   }
 
-  function keepContrast(on) {
-    try { localStorage.setItem(CONTRAST_STORE, on ? "high" : "normal"); } catch (e) { /* not kept */ }
+  function keepChoice(name, value) {
+    try { localStorage.setItem(CHOICE_STORE + name, value); } catch (e) { /* not kept */ }
   }
 
   // ------------------------------------------------------------------ requests
@@ -375,6 +376,6 @@
     cfg, T, L, B, LANG, CYCLE, CODE, STATE, RANK, WIN, alphabet, SLOW_MS, SUGGEST, CANDIDATES,
     $, board, state, fmt, num, localised, patterns, solvedOn, unsolved, resetRow, touched, options, OPTION_IDS,
     controlValue, setControl, items, fold, keyStates, open, currentWord, guardColours, outcome, move, colour,
-    tileContent, save, forget, kept, restoreOptions, restoreRow, keptContrast, keepContrast, post, warming,
+    tileContent, save, forget, kept, restoreOptions, restoreRow, keptChoice, keepChoice, post, warming,
   };
 })();

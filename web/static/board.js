@@ -28,8 +28,8 @@
 
   const { cfg, T, L, B, CYCLE, CODE, SLOW_MS, SUGGEST, CANDIDATES, $, board, state, fmt, num, localised, solvedOn,
     resetRow, touched, options, OPTION_IDS, controlValue, setControl, items, fold, keyStates, open, currentWord,
-    guardColours, outcome, move, colour, tileContent, save, forget, kept, restoreOptions, restoreRow, keptContrast,
-    keepContrast, post, warming } = window.termoBoard;  // board-state.js
+    guardColours, outcome, move, colour, tileContent, save, forget, kept, restoreOptions, restoreRow, keptChoice,
+    keepChoice, post, warming } = window.termoBoard;  // board-state.js
   const layout = window.termoLayout || null;  // board-layout.js (several boards)
   const several = B > 1;
   const grids = several ? Array.from(document.querySelectorAll(".mboard[data-board]")) : [board];
@@ -541,10 +541,10 @@
     document.body.dataset.contrast = on ? "high" : "normal";
     contrast.checked = on;
   }
-  applyContrast(keptContrast());
+  applyContrast(keptChoice("contrast") === "high");
   contrast.addEventListener("change", () => {
     applyContrast(contrast.checked);
-    keepContrast(contrast.checked);
+    keepChoice("contrast", contrast.checked ? "high" : "normal");
   });
 
   // the server warming up (a fresh install: kernels, matrices): say so until it is ready

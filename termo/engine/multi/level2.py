@@ -131,8 +131,8 @@ class MultiSolver:
         self.stats = BoardStats(self.game, self.prior, self.sweeper)  # per-board answers, memoised
         self.progress = progress  # progress(done, total): the boards' statistics of a decision
         self.table_opener = isinstance(opener, str) and opener == "table"  # else given (or None)
-        if self.table_opener:
-            opener = OPENERS[2].get(mode.label) if self.level == 2 else None
+        if self.table_opener:  # level 3 resolves its own table before it gets here
+            opener = OPENERS[2].get(mode.label)
         self.opener = None if opener is None else self._probe(opener)  # the first guess, when given
 
     def _probe(self, word) -> int:
