@@ -35,8 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import save  # noqa: E402
-
-OPENERS = {"wordle": "soare", "termo": "tarso", "nerdle": "48-32=16"}  # level 2's first guess of the modes
+from bench.server_load import MODE_OPENERS as OPENERS  # noqa: E402 (level 2's first guess of the modes)
 
 
 def histories(mode, size: int, seed: int, turns: int = 2) -> list:
