@@ -70,6 +70,11 @@ def echo_error(text: str) -> None:
         pass
 
 
+def warn(line: str) -> None:
+    """A library's warning (a damaged checkpoint, another run's files...) as one line on stderr."""
+    echo_error(f"termo: {line}")
+
+
 def fail(message: str, code: int = 2) -> None:
     """Print one line on stderr and exit with ``code``."""
     echo_error(f"termo: error: {message}")
@@ -234,6 +239,18 @@ def progress_interval() -> float:
     except ValueError:
         return PROGRESS_INTERVAL
     return value if value > 0 else PROGRESS_INTERVAL
+
+
+def resumed_left_out(update):
+    """A checkpointed run's progress callback ``(done, total, note, resumed)`` for ``update``
+    (`progress_bar`'s): the work read from checkpoints (``resumed``) is left out, so the time left
+    is estimated from this run's work only (a resumed run used to start at "4,544/17,715 words,
+    about 2 min left")."""
+
+    def report(done: int, total: int, note: str = "", resumed: int = 0) -> None:
+        update(done - resumed, total - resumed)
+
+    return report
 
 
 @contextmanager

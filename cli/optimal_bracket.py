@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from cli.common import default_out, fail, out_folder, print_json, progress_bar
+from cli.common import default_out, fail, out_folder, print_json, progress_bar, warn
 from cli.limits import check_int
 from termo.interface.requests import parse_int
 from cli.options import check_cluster, cluster_executor
@@ -47,7 +47,7 @@ def optimal_bracket(mode, opener, history, objective, t, cluster, json_out: bool
     store = bracket_store(folder, reuse=cluster.resume or cluster.status)
     temperature = parse_temperature(t)
     if cluster.status:
-        result = bracket_game(mode, index, t=temperature, budget=budget, chunk=chunk, store=store, warn=_warn, compute=False)
+        result = bracket_game(mode, index, t=temperature, budget=budget, chunk=chunk, store=store, warn=warn, compute=False)
         _print(result, json_out, folder)
         return
     executor = cluster_executor(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
@@ -55,7 +55,7 @@ def optimal_bracket(mode, opener, history, objective, t, cluster, json_out: bool
     try:
         with progress_bar(f"bracketing {mode.label} from {opener}", unit="tuples") as update:
             result = bracket_game(mode, index, t=temperature, budget=budget, chunk=chunk, store=store, executor=executor,
-                                  progress=update, warn=_warn, info=info)
+                                  progress=update, warn=warn, info=info)
     except ClusterStopped as err:
         raise TermoError(f"{err.reason}; the finished chunks are checkpointed in {folder}; rerun with --resume") from None
     finally:
@@ -63,10 +63,6 @@ def optimal_bracket(mode, opener, history, objective, t, cluster, json_out: bool
     typer.echo(f"optimal: {result['items']:,} answer-set pairs, {info['computed']} chunks computed, "
                f"{info['resumed']} resumed, {info['seconds']:.1f} s; checkpoints in {folder}", err=True)
     _print(result, json_out, folder)
-
-
-def _warn(line: str) -> None:
-    typer.echo(f"termo: {line}", err=True)
 
 
 def _print(result: dict, json_out: bool, folder) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import typer
 
-from cli.common import default_out, fail, out_folder, print_json, progress_bar
+from cli.common import default_out, fail, out_folder, print_json, progress_bar, resumed_left_out, warn
 from cli.options import check_cluster, cluster_executor
 from termo.core.errors import TermoError
 
@@ -56,13 +56,13 @@ def _absurdle(game, hard: bool, challenge: bool, cluster, json_out: bool) -> Non
     try:
         with progress_bar(f"forcing {game.label}", unit="first words") as update:
             result = prove_minimum(game, hard=hard, chunk=cluster.chunk, store=forced_store(folder, reuse),
-                                   executor=executor, progress=_fresh(update), warn=_warn, info=info,
+                                   executor=executor, progress=resumed_left_out(update), warn=warn, info=info,
                                    compute=not cluster.status)
         if challenge and result.get("proved"):
             with progress_bar(f"challenge mode of {game.label}", unit="targets") as update:
                 table = solve_challenge(game, result, hard=hard, chunk=cluster.chunk,
                                         store=challenge_store(folder, reuse), executor=executor,
-                                        progress=_fresh(update), warn=_warn, compute=not cluster.status)
+                                        progress=resumed_left_out(update), warn=warn, compute=not cluster.status)
             result = {**result, "challenge": table}
     finally:
         if executor is not None:
@@ -74,17 +74,6 @@ def _absurdle(game, hard: bool, challenge: bool, cluster, json_out: bool) -> Non
         print_json(result)
         return
     _print_absurdle(game, result)
-
-
-def _fresh(update):
-    def report(done: int, total: int, note: str = "", resumed: int = 0) -> None:
-        update(done - resumed, total - resumed)
-
-    return report
-
-
-def _warn(line: str) -> None:
-    typer.echo(f"termo: {line}", err=True)
 
 
 def _print_absurdle(game, result: dict) -> None:

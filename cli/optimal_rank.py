@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import default_out, out_folder, print_json, progress_bar
+from cli.common import default_out, out_folder, print_json, progress_bar, resumed_left_out, warn
 from termo.interface.requests import check_int
 from cli.options import (CheckpointDirOption, ConnectTimeoutOption, OptionGroup, ResumeOption, SchedulerOption,
                          WorkersOption, check_cluster,
@@ -90,12 +90,12 @@ def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> d
         out_folder(folder, option="--checkpoint-dir")
     store = rank_store(folder, reuse=cluster.resume or cluster.status)
     if cluster.status:
-        result = rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store, warn=_warn,
+        result = rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store, warn=warn,
                                   compute=False)
         hint = other_runs(store, game, hard=hard, t=t, loss=loss) if not result["proved"] and not result["settled"] \
             else None
         if hint:
-            _warn(f"none of the {store.count():,} checkpoints in {folder} is of this ranking ({hint})")
+            warn(f"none of the {store.count():,} checkpoints in {folder} is of this ranking ({hint})")
         return result
     executor = cluster_executor(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
     info: dict = {}
@@ -103,7 +103,7 @@ def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> d
         with progress_bar(f"ranking first words ({game.label})", unit="words") as update:
             result = rank_first_words(game, n, hard=hard, t=t, loss=loss, chunk=cluster.chunk, store=store,
                                       executor=executor,
-                                      progress=_fresh_work(update), warn=_warn, info=info)
+                                      progress=resumed_left_out(update), warn=warn, info=info)
     except ClusterStopped as err:
         raise TermoError(f"{err.reason}; the finished chunks are checkpointed in {folder}; rerun with --resume") from None
     finally:
@@ -112,21 +112,6 @@ def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> d
                f"computed, {info['chunks_resumed']} resumed, {info['seconds']:.1f} s; checkpoints in {folder}",
                err=True)
     return result
-
-
-def _fresh_work(update):
-    """Progress of the words still to settle: the words read from checkpoints (in any round,
-    reported by the ranking as ``resumed``) are left out, so the time left is estimated from this
-    run's work only (a resumed run used to start at "4,544/17,715 words, about 2 min left")."""
-
-    def report(done: int, total: int, note: str = "", resumed: int = 0) -> None:
-        update(done - resumed, total - resumed)
-
-    return report
-
-
-def _warn(line: str) -> None:
-    typer.echo(f"termo: {line}", err=True)
 
 
 def _print_status(game, result: dict) -> None:

@@ -106,9 +106,9 @@ def test_progress_counts_the_words_read_from_checkpoints_in_every_round(small, t
     words_in_chunks = sum(len(json.loads(f.read_text())["openers"]) for f in tmp_path.glob("*.json"))
     assert reports[-1][1] == words_in_chunks
     assert [r for _, r in reports] == sorted(r for _, r in reports)  # it only grows
-    from cli.optimal_rank import _fresh_work
+    from cli.common import resumed_left_out  # what optimal --rank reports through
     seen = []
-    report = _fresh_work(lambda done, total: seen.append((done, total)))
+    report = resumed_left_out(lambda done, total: seen.append((done, total)))
     report(40, 100, "round", 40)
     report(52, 100, "round", 48)
     assert seen == [(0, 60), (4, 52)]
