@@ -80,21 +80,26 @@ class MultiSearch(MultiSolver):
         self.beam, self.small, self.top = int(beam), int(small), max(int(top), int(beam))
         self.enumerate_max, self.samples = int(enumerate_max), max(int(samples), 0)
         self.exact_product = min(int(exact_product), EXACT_PRODUCT)
-        self.exact = MultiExact(self.stats, self.objective, probes=self.exact_pool)
         self.search_opener = bool(search_opener)
-        self.tuple_prior = self.stats.prior  # the answers' distribution the rollouts average over
+        self.tuple_prior = self.stats.prior  # the answers' distribution the rollouts and exact states average over
         self.rollout_t = rollout_t  # None: the solver's prior
+        self.exact_stats = self.stats  # the exact states' statistics, by the same distribution as the rollouts
         if rollout_t is not None:
             from termo.core.prior import prior_weights
+            from termo.engine.multi.stats import BoardStats
 
             self.tuple_prior = np.asarray(prior_weights(self.game.icf, float(rollout_t)), dtype=np.float64)
+            if not _proportional(self.tuple_prior, self.stats.prior):  # (Wordle's uniform prior: the same)
+                self.exact_stats = BoardStats(self.game, self.tuple_prior, self.sweeper)
+        self.exact = MultiExact(self.exact_stats, self.objective, probes=self.exact_pool)
         turn0, loss0 = self.objective.turn_cost(0), self.objective.loss_cost(0)
         self.costs = np.array([turn0, self.objective.turn_cost(1) - turn0, loss0,
                                self.objective.loss_cost(1) - loss0], dtype=np.float64)
 
     def memo_bytes(self) -> int:
         """The per-board memos' bytes and the exact solver's memo (`exact_memo_bytes`)."""
-        return super().memo_bytes() + exact_memo_bytes(self.exact.memo)
+        own = self.exact_stats.memo_bytes() if self.exact_stats is not self.stats else 0
+        return super().memo_bytes() + own + exact_memo_bytes(self.exact.memo)
 
     # ----------------------------------------------------------------- the beam
     def beam_probes(self, boards, r: int, ranked=None) -> np.ndarray:
@@ -362,6 +367,13 @@ def exact_memo_bytes(memo: dict) -> int:
         total += sys.getsizeof(sets) + sum(sys.getsizeof(k) for k in sets) + 64  # the key tuple and its int
         total += 128 + sys.getsizeof(costs) + 120 * len(costs)  # the value tuple, each (int, float) pair
     return total
+
+
+def _proportional(a, b) -> bool:
+    """Are the weights ``a`` and ``b`` the same distribution (both uniform, or equal)?"""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    uniform = a.size and b.size and float(np.ptp(a)) == 0.0 and float(np.ptp(b)) == 0.0
+    return bool(uniform) or (a.shape == b.shape and bool(np.array_equal(a, b)))
 
 
 def _renormalised(prior, cands) -> np.ndarray:
