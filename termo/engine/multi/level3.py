@@ -6,7 +6,8 @@ included):
 
 1. **Exact**: when the joint product Π|S_b| is at most ``exact_product`` the state is solved by
    the exact expectimax (`termo.engine.multi.exact.MultiExact`: every probe class, every joint
-   outcome, the objective's own costs), its values memoised per state.
+   outcome, the objective's own costs, the answers weighted as the rollouts weigh them), its values
+   memoised per state.
 2. **Rollout**: otherwise every guess g of a beam (level 2's ``beam`` best, level 2's own choice,
    and every candidate of the boards with at most ``small`` candidates) is valued by playing g, then *level 2* (the base
    policy: forced moves, the late rule and the largest joint entropy, over level 2's ``top`` best
@@ -52,6 +53,8 @@ KEEP = 8  # and this many of them, the best, are rolled out on all of them
 # rollouts by it never met those answers and level 3 played lines that lose when one is drawn: Quarteto, the
 # battery's first 50 tuples (seed 0, answers drawn uniformly), 47 won and mean finish 7.98 by the prior against
 # 50 and 7.58 with uniform tuples (level 2: 49, 7.74). Wordle's modes have a uniform prior: no change there.
+# The exact states weigh the answers by the same prior: by Termo's they gambled the last turns on the likely
+# word and lost 20 of 1,000 Quarteto games (seed 0); by the rollouts' they lose 2 (docs/modes-batteries.md).
 ROLLOUT_T: float | None = math.inf
 ESTIMATE_BEAM = 40  # the one-turn estimate's beam (`estimates`, for termo review)
 EST_PER_BIT = 0.2  # the estimate's turns that solve nothing per bit left (Wordle: 2.4 for 11.2 bits)
