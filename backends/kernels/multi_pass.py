@@ -281,6 +281,46 @@ def _score_count(pw, U, rc, dist):
     return total
 
 
+@njit(cache=True, inline="always")
+def board_split(X, w, M, lo, hi, g, win, rc, inv, cnt, wsum, wmax, label, seen, rnd, r0, h, tsum):
+    """Board ``M[lo:hi]`` (weights over the board ``w/W``, ``inv = 1/W``) split by probe ``g``, the
+    one loop body of :func:`probe_pass` and :func:`board_pass`: ``h`` and ``tsum`` carried on (the
+    split's hash, Σ_j rnd[j - r0]·label_j with the win bucket labelled 1000, and Σ P²), then
+    whether the probe splits or solves the board, the chance it solves it, Σ over the other
+    buckets of P (no round left, ``rc <= 0``) or P·(2 − m), and the chance the next guess could
+    solve it. ``cnt``, ``wsum``, ``wmax`` are left cleared."""
+    ns = 0
+    for j in range(lo, hi):
+        a = M[j]
+        c = X[a, g]
+        if cnt[c] == 0:
+            label[c] = ns + 1 if c != win else 1000
+            seen[ns] = c
+            ns += 1
+        cnt[c] += 1
+        wsum[c] += w[a]
+        if w[a] > wmax[c]:
+            wmax[c] = w[a]
+        h += rnd[j - r0] * np.uint64(label[c])
+    pwb = 0.0
+    ebb = 0.0
+    emb = 0.0
+    for i in range(ns):
+        c = seen[i]
+        p = wsum[c] * inv
+        if c == win:
+            pwb = p
+            emb += p
+        else:
+            ebb += (p if rc <= 0 else (2.0 * wsum[c] - wmax[c]) * inv)
+            emb += wmax[c] * inv
+        tsum += p * p
+        cnt[c] = 0
+        wsum[c] = 0.0
+        wmax[c] = 0.0
+    return h, tsum, ns > 1 or pwb > 0.0, pwb, ebb, emb
+
+
 @njit(cache=True)
 def probe_pass(X, w, M, off, U, Wb, rc, obj, disjoint, win, probes, n_probes, cnt, wsum, wmax, label, seen,
                pw, eb, em, dist, lbs, tie, hsh, valid, rnd):
@@ -297,44 +337,11 @@ def probe_pass(X, w, M, off, U, Wb, rc, obj, disjoint, win, probes, n_probes, cn
         useful = False
         tsum = 0.0
         for b in range(U):
-            lo = off[b]
-            hi = off[b + 1]
-            inv = 1.0 / Wb[b]
-            ns = 0
-            for j in range(lo, hi):
-                a = M[j]
-                c = X[a, g]
-                if cnt[c] == 0:
-                    label[c] = ns + 1 if c != win else 1000
-                    seen[ns] = c
-                    ns += 1
-                cnt[c] += 1
-                wsum[c] += w[a]
-                if w[a] > wmax[c]:
-                    wmax[c] = w[a]
-                h += rnd[j] * np.uint64(label[c])
+            h, tsum, splits, pw[b], eb[b], em[b] = board_split(X, w, M, off[b], off[b + 1], g, win, rc, 1.0 / Wb[b],
+                                                               cnt, wsum, wmax, label, seen, rnd, 0, h, tsum)
             h = h * sep + np.uint64(b + 1)
-            pwb = 0.0
-            ebb = 0.0
-            emb = 0.0
-            for i in range(ns):
-                c = seen[i]
-                p = wsum[c] * inv
-                if c == win:
-                    pwb = p
-                    emb += p
-                else:
-                    ebb += (p if rc <= 0 else (2.0 * wsum[c] - wmax[c]) * inv)
-                    emb += wmax[c] * inv
-                tsum += p * p
-                cnt[c] = 0
-                wsum[c] = 0.0
-                wmax[c] = 0.0
-            if ns > 1 or pwb > 0.0:
+            if splits:
                 useful = True
-            pw[b] = pwb
-            eb[b] = ebb
-            em[b] = emb
         valid[t] = useful
         tie[t] = tsum
         h ^= h >> np.uint64(31)
@@ -401,43 +408,9 @@ def board_pass(X, w, M, lo, hi, W, n_probes, win, cnt, wsum, wmax, label, seen, 
     of its split and whether it splits or solves the board."""
     inv = 1.0 / W
     for g in range(n_probes):
-        h = np.uint64(7)
-        ns = 0
-        for j in range(lo, hi):
-            a = M[j]
-            c = X[a, g]
-            if cnt[c] == 0:
-                label[c] = ns + 1 if c != win else 1000
-                seen[ns] = c
-                ns += 1
-            cnt[c] += 1
-            wsum[c] += w[a]
-            if w[a] > wmax[c]:
-                wmax[c] = w[a]
-            h += rnd[j - lo] * np.uint64(label[c])
-        pwb = 0.0
-        ebb = 0.0
-        emb = 0.0
-        tsum = 0.0
-        for i in range(ns):
-            c = seen[i]
-            p = wsum[c] * inv
-            if c == win:
-                pwb = p
-                emb += p
-            else:
-                ebb += (2.0 * wsum[c] - wmax[c]) * inv
-                emb += wmax[c] * inv
-            tsum += p * p
-            cnt[c] = 0
-            wsum[c] = 0.0
-            wmax[c] = 0.0
-        pw[g] = pwb
-        eb[g] = ebb
-        em[g] = emb
-        ts[g] = tsum
+        h, ts[g], ok[g], pw[g], eb[g], em[g] = board_split(X, w, M, lo, hi, g, win, 1, inv, cnt, wsum, wmax, label,
+                                                           seen, rnd, lo, np.uint64(7), 0.0)
         hh[g] = np.int64(h >> np.uint64(1))
-        ok[g] = ns > 1 or pwb > 0.0
 
 
 @njit(cache=True)
