@@ -143,10 +143,7 @@ def count_bound(obj, U, r, disjoint, waste):
             return float(r + 1)
         return float(U) + waste
     if obj == SCORE:
-        total = 0.0
-        for i in range(1, U + 1):
-            total += float(i if i <= r + 1 else r + 1)
-        return total + (float(U) * waste if U <= r else 0.0)
+        return count_cost(SCORE, U, r) + (float(U) * waste if U <= r else 0.0)
     if U > r:
         return 1.0
     return waste if U == r else 0.0
@@ -220,11 +217,11 @@ def combine_bound(obj, U, rc, disjoint, pw, eb, em, dist):
     if obj == WIN:
         if not disjoint or U <= rc:
             return 0.0
-        return _tail(pw, U, rc, dist)
+        return _expected_count(WIN, pw, U, rc, dist)
     if obj == SCORE:
         count = 0.0
         if disjoint:
-            count = _score_count(pw, U, rc, dist)
+            count = _expected_count(SCORE, pw, U, rc, dist)
         return tc + (sum_eb if sum_eb > count else count)
     count = 1.0 - all_win
     if disjoint:
@@ -239,7 +236,7 @@ def combine_bound(obj, U, rc, disjoint, pw, eb, em, dist):
                 waste = prod
             count = float(U) - sum_pw + (waste if waste > 0.0 else 0.0)
         else:
-            count = _finish_count(pw, U, rc, dist)
+            count = _expected_count(FINISH, pw, U, rc, dist)
     return tc + (best_eb if best_eb > count else count)
 
 
@@ -252,32 +249,28 @@ def _unsolved_dist(pw, U, dist):
 
 
 @njit(cache=True)
-def _tail(pw, U, rc, dist):
-    _unsolved_dist(pw, U, dist)
+def count_cost(obj, k, r):
+    """The cost of ``k`` unsolved boards with ``r`` rounds left when a guess solves one board at
+    most, counted from the next turn: finish ``min(k, r + 1)``, score ``Σ_{i ≤ k} min(i, r + 1)``,
+    win 1 when ``k > r`` (a loss), else 0."""
+    if obj == WIN:
+        return 1.0 if k > r else 0.0
+    if obj == FINISH:
+        return float(k if k <= r else r + 1)
     total = 0.0
-    for k in range(rc + 1, U + 1):
-        total += dist[U + 1 + k]
+    for i in range(1, k + 1):
+        total += float(i if i <= r + 1 else r + 1)
     return total
 
 
 @njit(cache=True)
-def _finish_count(pw, U, rc, dist):
+def _expected_count(obj, pw, U, rc, dist):
+    """E[:func:`count_cost` of the boards left unsolved] when each board ``b`` is solved with
+    chance ``pw[b]``, independently (``dist`` scratch)."""
     _unsolved_dist(pw, U, dist)
     total = 0.0
     for k in range(1, U + 1):
-        total += dist[U + 1 + k] * float(k if k <= rc else rc + 1)
-    return total
-
-
-@njit(cache=True)
-def _score_count(pw, U, rc, dist):
-    _unsolved_dist(pw, U, dist)
-    total = 0.0
-    for k in range(1, U + 1):
-        tri = 0.0
-        for i in range(1, k + 1):
-            tri += float(i if i <= rc + 1 else rc + 1)
-        total += dist[U + 1 + k] * tri
+        total += dist[U + 1 + k] * count_cost(obj, k, rc)
     return total
 
 
