@@ -197,7 +197,7 @@ def _scratch(n_codes: int, n_answers: int, n_probes: int, R: int, UM: int, n_cla
     """The search's scratch arrays (``kernels.multi_exact``: CNT ... BK2, then the pass rows)."""
     NM = UM * n_answers + 1
     return (np.zeros(n_codes, np.int64), np.zeros(n_codes, np.float64), np.zeros(n_codes, np.float64),
-            np.zeros(n_codes, np.int64), np.zeros(max(n_codes, NM), np.int64), np.zeros(n_codes, np.int64),
+            np.zeros(n_codes, np.int64), np.zeros(max(n_codes, NM), np.int64),
             np.zeros(n_classes, np.int64), np.zeros(UM, np.int64), np.zeros(UM, np.int64),
             np.zeros(2 * UM, np.int64), np.zeros(UM, np.float64), np.zeros(UM, np.float64),
             np.zeros(UM, np.float64), np.zeros(2 * UM + 2, np.float64),

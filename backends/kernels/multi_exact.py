@@ -31,7 +31,7 @@ from backends.kernels.multi_pass import (FINISH, SCORE, WIN, board_mass, forced_
                                          state_key, turn_cost)
 from backends.kernels.multi_state import (ABORTED, BATCH, BCODE, BEX, BK1, BK2, BM, BMASS, BOFF, BSTART, BUDGET, BV1, CANDS,
                                           CM, CNT, COFF, CUT_BOUND, CUT_SEARCH, EXACTS, GM, GUESSES, HITS, HSH, KEYS1,
-                                          KEYS2, LBS, N_STATS, NODES, ORDER, PACKED, PASSES, SEEN, SKIP, SLOT, STORES,
+                                          KEYS2, LBS, N_STATS, NODES, ORDER, PACKED, PASSES, SEEN, SKIP, STORES,
                                           TIE, VALID, WB, build_child, candidates, child_cheap, child_keys, child_size,
                                           closed_form, combine_lb, eligible, least_left, next_batch, non_candidate_bound,
                                           pair_bound, state_pass)
@@ -92,8 +92,7 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
         gm, bstart, bcode, bmass, boff = lx[GM][r], lx[BSTART][r], lx[BCODE][r], lx[BMASS][r], lx[BOFF][r]
         bm, bv1, bex = lx[BM][r], lx[BV1][r], lx[BEX][r]
         cm, coff = lx[CM][r], lx[COFF][r]
-        partition_boards(cx[0], w, arg, M, off, U, win, lx[CNT], lx[SEEN], lx[SLOT], gm, bstart, bcode, bmass,
-                         boff, Wb)
+        partition_boards(cx[0], w, arg, M, off, U, win, lx[CNT], lx[SEEN], gm, bstart, bcode, bmass, boff, Wb)
         rc = r - 1
         one = np.zeros(2, np.int64)
         bk1, bk2 = lx[BK1][r], lx[BK2][r]

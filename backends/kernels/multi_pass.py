@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from backends.kernels.exact_bounds import partition
 from backends.numba_shim import njit
 
 FINISH, SCORE, WIN = 0, 1, 2
@@ -343,46 +344,20 @@ def probe_pass(X, w, M, off, U, Wb, rc, obj, disjoint, win, probes, n_probes, cn
 
 
 @njit(cache=True)
-def partition_boards(Bm, w, g, M, off, U, win, cnt, seen, slot, gm, bstart, bcode, bmass, boff, Wb):
-    """Each board's buckets under probe ``g``: board b's buckets are ``boff[b]..boff[b + 1]``,
-    bucket i holds ``gm[bstart[i]:bstart[i + 1]]`` (ascending), code ``bcode[i]``, probability
-    ``bmass[i]`` (its weight over the board's). Buckets in ascending code."""
-    row = Bm[g]
+def partition_boards(Bm, w, g, M, off, U, win, cnt, seen, gm, bstart, bcode, bmass, boff, Wb):
+    """Each board's buckets under probe ``g`` (the single-board :func:`partition` of each board,
+    ``Bm`` probes-major): board b's buckets are ``boff[b]..boff[b + 1]``, bucket i holds
+    ``gm[bstart[i]:bstart[i + 1]]`` (ascending), code ``bcode[i]``, probability ``bmass[i]`` (its
+    weight over the board's). Buckets in ascending code."""
+    A = Bm.T
     nb = 0
     boff[0] = 0
     for b in range(U):
         lo = off[b]
         hi = off[b + 1]
-        ns = 0
-        for j in range(lo, hi):
-            c = row[M[j]]
-            if cnt[c] == 0:
-                seen[ns] = c
-                ns += 1
-            cnt[c] += 1
-        # ascending codes (insertion sort: few buckets)
-        for i in range(1, ns):
-            v = seen[i]
-            k = i - 1
-            while k >= 0 and seen[k] > v:
-                seen[k + 1] = seen[k]
-                k -= 1
-            seen[k + 1] = v
-        pos = lo
-        for i in range(ns):
-            c = seen[i]
-            bcode[nb + i] = c
-            bstart[nb + i] = pos
-            bmass[nb + i] = 0.0
-            slot[c] = pos
-            pos += cnt[c]
-            cnt[c] = 0
-        bstart[nb + ns] = pos
-        for j in range(lo, hi):
-            a = M[j]
-            c = row[a]
-            gm[slot[c]] = a
-            slot[c] += 1
+        ns = partition(A, g, M[lo:hi], hi - lo, win, cnt, seen, gm[lo:hi], bcode[nb:], bstart[nb:])
+        for i in range(ns + 1):
+            bstart[nb + i] += lo
         for i in range(ns):
             s = 0.0
             for j in range(bstart[nb + i], bstart[nb + i + 1]):

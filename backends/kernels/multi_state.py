@@ -17,10 +17,10 @@ NODES, BUDGET, ABORTED, HITS, STORES, GUESSES, PASSES = 0, 1, 2, 3, 4, 5, 6  # s
 N_STATS = 20
 EXACTS, CUT_BOUND, CUT_SEARCH = 7, 8, 9
 # the scratch tuple ``lx`` (see backends.host_ops.multi_exact.MultiExactEngine)
-CNT, WSUM, WMAX, LABEL, SEEN, SLOT, MARKS, KEYS1, KEYS2, PACKED, PW, EB, EM, DIST = range(14)
-LBS, TIE, ENT, HSH, VALID, ORDER, GM, BSTART, BCODE, BMASS, BOFF, CM, COFF, WB, CANDS, SKIP = range(14, 30)
-BM, BV1, BEX, BK1, BK2 = range(30, 35)
-CTAG1, CTAG2, CPW, CEB, CEM, CTS, CHH, COK, SLOTS = range(35, 44)  # the boards' pass rows, cached
+CNT, WSUM, WMAX, LABEL, SEEN, MARKS, KEYS1, KEYS2, PACKED, PW, EB, EM, DIST = range(13)
+LBS, TIE, ENT, HSH, VALID, ORDER, GM, BSTART, BCODE, BMASS, BOFF, CM, COFF, WB, CANDS, SKIP = range(13, 29)
+BM, BV1, BEX, BK1, BK2 = range(29, 34)
+CTAG1, CTAG2, CPW, CEB, CEM, CTS, CHH, COK, SLOTS = range(34, 43)  # the boards' pass rows, cached
 BATCH = 32  # probes taken in order per scan of the bounds
 BIG_STATE = 512  # states with more members are swept probes-major (the single-board search's rule)
 
