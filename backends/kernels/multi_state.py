@@ -13,7 +13,8 @@ from backends.kernels.multi_pass import (FINISH, SCORE, WIN, board_mass, board_p
                                          loss_cost, probe_pass, set_hash, turn_cost, two_board_bound, two_turn_chance)
 from backends.numba_shim import njit
 
-NODES, BUDGET, ABORTED, HITS, STORES, GUESSES, PASSES = 0, 1, 2, 3, 4, 5, 6  # stats slots (memo_store: 4)
+# stats slots: the single-board search's (backends.kernels.exact: NODES ... GUESSES, 0 to 5), then these
+PASSES = 6
 N_STATS = 20
 EXACTS, CUT_BOUND, CUT_SEARCH = 7, 8, 9
 # the scratch tuple ``lx`` (see backends.host_ops.multi_exact.MultiExactEngine)
