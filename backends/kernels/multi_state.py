@@ -56,6 +56,15 @@ def closed_form(cx, M, off, U, r, disjoint):
     return 1.0 + miss, g, True
 
 
+@njit(cache=True, inline="always")
+def outcome_bucket(c, b, boff):
+    """Board ``b``'s bucket in joint outcome ``c`` (a number in mixed radix over the boards' bucket
+    counts ``boff[b + 1] - boff[b]``, board 0 the lowest digit; the outcome ``c`` of the boards
+    from ``b`` on): (the bucket's index, the outcome of the boards after ``b``)."""
+    kb = boff[b + 1] - boff[b]
+    return boff[b] + c % kb, c // kb
+
+
 @njit(cache=True)
 def build_child(c, U, boff, gm, bstart, bcode, bmass, win, cm, coff):
     """Joint outcome ``c`` (mixed radix over the boards' buckets) into ``cm``/``coff``:
@@ -65,9 +74,7 @@ def build_child(c, U, boff, gm, bstart, bcode, bmass, win, cm, coff):
     pos = 0
     coff[0] = 0
     for b in range(U):
-        kb = boff[b + 1] - boff[b]
-        i = boff[b] + c % kb
-        c //= kb
+        i, c = outcome_bucket(c, b, boff)
         p *= bmass[i]
         if bcode[i] == win:
             continue
@@ -86,9 +93,7 @@ def child_keys(c, U, boff, bstart, bcode, bk1, bk2, win, keys1, keys2):
     uc = 0
     single = False
     for b in range(U):
-        kb = boff[b + 1] - boff[b]
-        i = boff[b] + c % kb
-        c //= kb
+        i, c = outcome_bucket(c, b, boff)
         if bcode[i] == win:
             continue
         if bstart[i + 1] - bstart[i] == 1:
@@ -103,9 +108,7 @@ def child_size(c, U, boff, bstart, bcode, win):
     """The members of joint outcome ``c`` (its unsolved boards' candidates)."""
     n = 0
     for b in range(U):
-        kb = boff[b + 1] - boff[b]
-        i = boff[b] + c % kb
-        c //= kb
+        i, c = outcome_bucket(c, b, boff)
         if bcode[i] != win:
             n += bstart[i + 1] - bstart[i]
     return n
@@ -277,9 +280,7 @@ def child_cheap(c, U, boff, bcode, bmass, bm, bv1, bex, win, obj, rc, disjoint):
     sum1 = 0.0
     last = -1
     for b in range(U):
-        kb = boff[b + 1] - boff[b]
-        i = boff[b] + c % kb
-        c //= kb
+        i, c = outcome_bucket(c, b, boff)
         p *= bmass[i]
         if bcode[i] == win:
             continue
