@@ -28,9 +28,7 @@ import math
 
 import numpy as np
 
-from backends.constants import ROUND_STEP
-from backends.kernels.entropy import probe_ahead
-from backends.kernels.fullbeam_bounds import BOUND_MARGIN, _exact_entropy
+from backends.kernels.fullbeam_bounds import BOUND_MARGIN, keep_if_ahead
 from backends.numba_shim import get_num_threads, njit, prange
 
 CHECK_EVERY = 16  # members read between two checks of the bound
@@ -153,10 +151,9 @@ def _best_of_state(matrix, order_t, probe_order, probe_pos, members, lo, hi, w, 
         if not _probe_sum(flat, q, rows, m, hist, steps, smax):
             continue
         g = probe_order[q]
-        h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
-        key = np.rint(h / ROUND_STEP)
-        if probe_ahead(key, inc, probe_prior[g], g, bk, b_in, bp, bi):
-            bk, b_in, bp, bi, bh = key, inc, probe_prior[g], g, h
+        bk, b_in, bp, bi, bh, ahead = keep_if_ahead(matrix[g], g, members, lo, hi, w, wl, probe_prior, hist1, cnt1,
+                                                    win_code, bk, b_in, bp, bi, bh)
+        if ahead:
             smax = _limit(m, bh - BOUND_MARGIN)
     for i in range(lo, hi):
         seen[probe_pos[members[i]]] = False

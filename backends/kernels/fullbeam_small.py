@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from backends.constants import ROUND_STEP
-from backends.kernels.entropy import probe_ahead
-from backends.kernels.fullbeam_bounds import APPROX_TOL, BOUND_MARGIN, _approx_log2_into, _exact_entropy, largest_state
+from backends.kernels.fullbeam_bounds import APPROX_TOL, BOUND_MARGIN, _approx_log2_into, keep_if_ahead, largest_state
 from backends.kernels.sums import log2_upto
 from backends.numba_shim import njit, prange
 
@@ -170,11 +168,8 @@ def sweep_small(matrix, order_t, probe_order, members, offsets, w, wl, probe_pri
         bh = -1.0
         for q in range(lo, hi):
             g = members[q]
-            h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
-            key = np.rint(h / ROUND_STEP)
-            pg = probe_prior[g]
-            if probe_ahead(key, inc, pg, g, bk, b_in, bp, bi):
-                bk, b_in, bp, bi, bh = key, inc, pg, g, h
+            bk, b_in, bp, bi, bh, _ = keep_if_ahead(matrix[g], g, members, lo, hi, w, wl, probe_prior, hist1, cnt1,
+                                                    win_code, bk, b_in, bp, bi, bh)
         count = np.empty(SMALL_BLOCK, np.int64)
         happrox = np.empty(SMALL_BLOCK, np.float64)
         mass = np.empty(SMALL_BLOCK, np.float64)
@@ -212,11 +207,9 @@ def sweep_small(matrix, order_t, probe_order, members, offsets, w, wl, probe_pri
                 if log2k[count[p]] < limit or happrox[p] + APPROX_TOL < limit:
                     continue
                 g = probe_order[q0 + p]
-                h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
-                key = np.rint(h / ROUND_STEP)
-                pg = probe_prior[g]
-                if probe_ahead(key, inc, pg, g, bk, b_in, bp, bi):
-                    bk, b_in, bp, bi, bh = key, inc, pg, g, h
+                bk, b_in, bp, bi, bh, ahead = keep_if_ahead(matrix[g], g, members, lo, hi, w, wl, probe_prior, hist1,
+                                                            cnt1, win_code, bk, b_in, bp, bi, bh)
+                if ahead:
                     limit = bh - BOUND_MARGIN
         out[s] = bi
         out_h[s] = bh
