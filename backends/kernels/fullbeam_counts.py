@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from backends.kernels.fullbeam_bounds import BOUND_MARGIN, keep_if_ahead
+from backends.kernels.fullbeam_bounds import BOUND_MARGIN, keep_if_ahead, start_best
 from backends.numba_shim import get_num_threads, njit, prange
 
 CHECK_EVERY = 16  # members read between two checks of the bound
@@ -130,13 +130,7 @@ def _best_of_state(matrix, order_t, probe_order, probe_pos, members, lo, hi, w, 
     ``hist`` and ``seen`` are scratch, left cleared."""
     n_probes = matrix.shape[0]
     m = hi - lo
-    hist1 = np.zeros(n_bins, np.float64)
-    cnt1 = np.zeros(n_bins, np.int64)
-    bk = -1.0
-    b_in = 0
-    bp = 0.0
-    bi = n_probes
-    bh = -1.0
+    hist1, cnt1, bk, b_in, bp, bi, bh = start_best(n_bins, n_probes)
     smax = _limit(m, bh - BOUND_MARGIN)
     flat = order_t.reshape(-1)
     rows = _reading_order(flat, n_probes, members, lo, m, hist, n_order)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from backends.kernels.fullbeam_bounds import APPROX_TOL, BOUND_MARGIN, _approx_log2_into, keep_if_ahead, largest_state
+from backends.kernels.fullbeam_bounds import (APPROX_TOL, BOUND_MARGIN, _approx_log2_into, keep_if_ahead, largest_state,
+                                              start_best)
 from backends.kernels.sums import log2_upto
 from backends.numba_shim import njit, prange
 
@@ -159,13 +160,7 @@ def sweep_small(matrix, order_t, probe_order, members, offsets, w, wl, probe_pri
         lo = offsets[s]
         hi = offsets[s + 1]
         m = hi - lo
-        hist1 = np.zeros(n_bins, np.float64)
-        cnt1 = np.zeros(n_bins, np.int64)
-        bk = -1.0
-        b_in = 0
-        bp = 0.0
-        bi = n_probes
-        bh = -1.0
+        hist1, cnt1, bk, b_in, bp, bi, bh = start_best(n_bins, n_probes)
         for q in range(lo, hi):
             g = members[q]
             bk, b_in, bp, bi, bh, _ = keep_if_ahead(matrix[g], g, members, lo, hi, w, wl, probe_prior, hist1, cnt1,
