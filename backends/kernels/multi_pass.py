@@ -166,8 +166,11 @@ def poisson_binomial(p_unsolved, U, dist):
 @njit(cache=True)
 def quick_bound(obj, U, rc, disjoint, all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb):
     """:func:`combine_bound` from the boards' aggregates alone (no array: the passes call it once per
-    probe): (bound, done); not done when the bound needs the distribution of the boards left
-    (more boards than rounds, or score), which :func:`combine_bound` computes."""
+    probe; ``prod_miss`` is Π_b (1 − em[b])): (bound, done); not done when the bound needs the
+    distribution of the boards left (a disjoint state with more boards than rounds, or score),
+    which :func:`combine_bound` computes. The chance the outcome's next guess solves nothing is
+    min_b (1 − m_b) over independent boards, at least their product (x, y in [0, 1]:
+    min(x, y) >= xy) and 1 − Σ_b m_b."""
     tc = turn_cost(obj, U)
     if rc <= 0:
         if obj == SCORE:
@@ -197,48 +200,30 @@ def combine_bound(obj, U, rc, disjoint, pw, eb, em, dist):
     """A lower bound of a probe's cost from its per-board aggregates: ``pw[b]`` the chance it
     solves board b, ``eb[b]`` Σ over b's other buckets of P·(a single-board bound of the bucket),
     ``em[b]`` the chance the next guess could solve b (win bucket counted 1). ``rc``: rounds left
-    after the probe."""
-    tc = turn_cost(obj, U)
+    after the probe. :func:`quick_bound` where the boards' sums decide it, else from the
+    distribution of the boards left unsolved."""
     all_win = 1.0
     sum_pw = 0.0
     sum_em = 0.0
+    prod_miss = 1.0
     best_eb = 0.0
     sum_eb = 0.0
     for b in range(U):
         all_win *= pw[b]
         sum_pw += pw[b]
         sum_em += em[b]
+        prod_miss *= 1.0 - em[b]
         sum_eb += eb[b]
         if eb[b] > best_eb:
             best_eb = eb[b]
-    if rc <= 0:
-        if obj == SCORE:
-            return tc + float(U) - sum_pw
-        return tc + 1.0 - all_win
+    v, done = quick_bound(obj, U, rc, disjoint, all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb)
+    if done:
+        return v
+    count = _expected_count(obj, pw, U, rc, dist)
     if obj == WIN:
-        if not disjoint or U <= rc:
-            return 0.0
-        return _expected_count(WIN, pw, U, rc, dist)
-    if obj == SCORE:
-        count = 0.0
-        if disjoint:
-            count = _expected_count(SCORE, pw, U, rc, dist)
-        return tc + (sum_eb if sum_eb > count else count)
-    count = 1.0 - all_win
-    if disjoint:
-        if U <= rc:
-            # the chance the outcome's next guess solves nothing: min_b (1 − m_b) over independent
-            # boards is at least their product (x, y in [0, 1]: min(x, y) >= xy) and 1 − Σ_b m_b
-            prod = 1.0
-            for b in range(U):
-                prod *= 1.0 - em[b]
-            waste = 1.0 - sum_em
-            if prod > waste:
-                waste = prod
-            count = float(U) - sum_pw + (waste if waste > 0.0 else 0.0)
-        else:
-            count = _expected_count(FINISH, pw, U, rc, dist)
-    return tc + (best_eb if best_eb > count else count)
+        return count
+    own = sum_eb if obj == SCORE else best_eb
+    return turn_cost(obj, U) + (own if own > count else count)
 
 
 @njit(cache=True)
