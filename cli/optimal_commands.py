@@ -217,7 +217,7 @@ def _optimal_mode(mode, history, objective, backend, json_out: bool, time_limit,
 
 
 def _print_mode(mode, goal, data: dict) -> None:
-    head = f"{mode.title or mode.label}, turn {data['turn']}, objective {goal.name} ({OBJECTIVE_TEXT[goal.name]})"
+    head = f"{mode.shown}, turn {data['turn']}, objective {goal.name} ({OBJECTIVE_TEXT[goal.name]})"
     if data["proved"]:
         typer.echo(f"{head}: play {data['word']} (expected {data['expected']:.10f}, proved over every guess for "
                    f"independent boards)")
@@ -239,7 +239,7 @@ def _backend_name(backend) -> str:
 
 
 def _print_text(game, data: dict) -> None:
-    title = game.title or game.label
+    title = game.shown
     mode = "hard mode" if data["hard"] else "normal mode"
     prior = "uniform prior" if not data["weighted"] else f"prior T={data['t']:g}" if data["t"] is not None else "uniform prior"
     head = f"{title}, {'opener ' + data['opener'] if data['opener'] else 'every first guess'}, {mode}, {prior}:"

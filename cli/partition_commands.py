@@ -63,7 +63,7 @@ def partition_command(
     if json_out:
         print_json(data)
         return
-    typer.echo(f"{data['word']} over {data['candidates']} candidates ({g.title or g.label}, "
+    typer.echo(f"{data['word']} over {data['candidates']} candidates ({g.shown}, "
                f"{_prior_label(g, state.t)}):")
     typer.echo(f"  groups:               {data['groups']}")
     typer.echo(f"  largest group:        {data['largest_group']} ({data['worst_case_bits_left']:.4f} bits left)")
@@ -103,7 +103,7 @@ def rank_command(
         print_json(rows)
         return
     width = max([len(r["word"]) for r in rows] + [5])
-    typer.echo(f"top {len(rows)} of {g.n_probes} probes by {by} over {state.n} candidates ({g.title or g.label}, "
+    typer.echo(f"top {len(rows)} of {g.n_probes} probes by {by} over {state.n} candidates ({g.shown}, "
                f"{_prior_label(g, state.t)}):")
     typer.echo(f"   #  {'word':<{width}}      bits  groups  largest  E[remaining]  can be answer")
     for r in rows:

@@ -235,7 +235,7 @@ def opener_command(
     if json_out:
         print_json(data)
     else:
-        typer.echo(f"best opener of {game.title or game.label} by this configuration ({config.describe(game)}{', extended' if game.extended else ''}):")
+        typer.echo(f"best opener of {game.shown} by this configuration ({config.describe(game)}{', extended' if game.extended else ''}):")
         interface = getattr(game, "default_opener", None)
         if interface and interface != data.get("word"):
             typer.echo(f"(the game's interface opener, played first by `termo suggest`, is {interface}; "

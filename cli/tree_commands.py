@@ -94,7 +94,7 @@ def build_command(
         print_json(data)
     else:
         typer.echo(f"wrote {path}")
-        typer.echo(f"{game.title or game.label}, {method} tree from {tree.opener}: {tree.nodes:,} nodes in "
+        typer.echo(f"{game.shown}, {method} tree from {tree.opener}: {tree.nodes:,} nodes in "
                    f"{tree.seconds:.1f} s; mean {summary['mean']:.4f} guesses, worst {summary['worst']}, "
                    f"{summary['losses']} losses over {game.n_answers:,} answers")
 
@@ -117,7 +117,7 @@ def eval_command(file: FileArg, json_out: JsonOption = False) -> None:
     if json_out:
         print_json(data)
         return
-    typer.echo(f"{game.title or game.label}, {data['method']} tree from {data['opener']} ({data['nodes']:,} nodes):")
+    typer.echo(f"{game.shown}, {data['method']} tree from {data['opener']} ({data['nodes']:,} nodes):")
     if data["missing"]:
         typer.echo(f"  INCOMPLETE: {data['missing']} answers have no branch (e.g. {', '.join(data['missing_examples'])})")
     else:

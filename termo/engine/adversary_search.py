@@ -145,11 +145,8 @@ class AdversarySolver:
     forced win); ``decide`` and ``opener`` as `termo.engine.solver.Solver`'s."""
 
     def __init__(self, game, level: int = 3, hard: bool = False, alternatives: int = 5):
-        if level not in SUPPORTS.levels:
-            raise TermoError(f"level must be {SUPPORTS.level_text()} for {game.label}, not {level!r}", "option.level",
-                             {"value": level})
+        self.level = SUPPORTS.check_level(level, game)
         self.game = game
-        self.level = int(level)
         self.hard = bool(hard)
         self.alternatives = int(alternatives)
         self._adversary = None
