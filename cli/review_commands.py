@@ -23,6 +23,7 @@ SHARE_TEXT_BYTES = 64 * 1024  # what is read of a share text file (an Octordle's
 def _read_text(source: str) -> str:
     """The share text in the file ``source`` (``-``: standard input)."""
     from termo.core.errors import TermoError
+    from termo.core.safe_text import capped_text
 
     try:
         if source == "-":
@@ -32,12 +33,10 @@ def _read_text(source: str) -> str:
                 data = handle.read(SHARE_TEXT_BYTES + 1)
     except OSError as err:
         raise TermoError(f"--share-text {source}: {err.strerror or err}") from None
-    if len(data) > SHARE_TEXT_BYTES:
-        raise TermoError(f"--share-text {source}: over {SHARE_TEXT_BYTES:,} bytes: not a share text")
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise TermoError(f"--share-text {source}: not UTF-8 text") from None
+        return capped_text(data, SHARE_TEXT_BYTES, "utf-8-sig")
+    except ValueError as err:
+        raise TermoError(f"--share-text {source}: {err}") from None
 
 
 def review_command(
