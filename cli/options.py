@@ -86,10 +86,15 @@ LossOption = Annotated[
 ]
 
 
+def value_option(flag: str, metavar: str, help_text: str, kind=Optional[str]):
+    """An option that takes a value (``--out FILE``) and is off unless given: no default shown."""
+    return Annotated[kind, typer.Option(flag, metavar=metavar, show_default=False, help=help_text)]
+
+
 def nodes_option(help_text: str):
     """``--nodes N``: an exact search's budget in states expanded (``termo optimal``: the whole
     search's; ``termo review``: each turn's); ``help_text`` says which."""
-    return Annotated[Optional[str], typer.Option("--nodes", metavar="N", show_default=False, help=help_text)]
+    return value_option("--nodes", "N", help_text)
 
 
 @dataclass(frozen=True)

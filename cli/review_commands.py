@@ -15,7 +15,7 @@ import typer
 
 from cli.common import USER_ERRORS, fail, print_json
 from cli.options import (BackendOption, GameOption, HardOption, JsonOption, LossOption, ObjectiveOption, TOption,
-                         command_backend, nodes_option)
+                         command_backend, nodes_option, value_option)
 
 SHARE_TEXT_BYTES = 64 * 1024  # what is read of a share text file (an Octordle's is under 3 KB)
 
@@ -49,23 +49,12 @@ def review_command(
     ] = None,
     game_name: GameOption = None,
     hard: HardOption = False,
-    answer: Annotated[
-        Optional[str],
-        typer.Option("--answer", metavar="WORD", show_default=False,
-                     help="The answer (a mode: the answers in board order, comma-separated): the colours of the "
-                          "bare guesses are computed."),
-    ] = None,
-    share_text: Annotated[
-        Optional[str],
-        typer.Option("--share-text", metavar="FILE|-", show_default=False,
-                     help="A share text (the game's emoji grid, '-' reads standard input): the colours of the bare "
-                          "guesses; its header names the game and hard mode (*)."),
-    ] = None,
+    answer: value_option("--answer", "WORD", "The answer (a mode: the answers in board order, comma-separated): the colours of the "
+                         "bare guesses are computed.") = None,
+    share_text: value_option("--share-text", "FILE|-", "A share text (the game's emoji grid, '-' reads standard input): the colours of the bare "
+                             "guesses; its header names the game and hard mode (*).") = None,
     share: Annotated[bool, typer.Option("--share", help="Print the game's own share text instead of the review.")] = False,
-    number: Annotated[
-        Optional[str],
-        typer.Option("--number", metavar="N", show_default=False, help="The puzzle number the share text shows."),
-    ] = None,
+    number: value_option("--number", "N", "The puzzle number the share text shows.") = None,
     t: TOption = "1.0",
     loss: LossOption = "7",
     objective: ObjectiveOption = "finish",

@@ -24,7 +24,7 @@ from termo.interface.requests import USER_ERRORS, load_game
 from termo.interface.requests import parse_int
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
                          LevelOption, ObjectiveOption, OptionGroup, StrictOption, TOption, command_backend,
-                         with_options)
+                         value_option, with_options)
 from termo.core.feedback import colours_help
 from termo.interface.requests import load_mode, parse_config, tree_spec
 
@@ -35,12 +35,8 @@ OpenerOpt = Annotated[
     typer.Option("--opener", metavar="default|optimal",
                  help="First guess: the game's interface opener (default; Termo: tarso) or the configuration's optimum."),
 ]
-TreeOpt = Annotated[
-    Optional[str],
-    typer.Option("--tree", metavar="FILE", show_default=False,
-                 help="Walk this strategy tree (`termo tree build`) while the rounds follow it "
-                      "(default: a stored tree made for this exact configuration, if any)."),
-]
+TreeOpt = value_option("--tree", "FILE", "Walk this strategy tree (`termo tree build`) while the rounds follow it "
+                       "(default: a stored tree made for this exact configuration, if any).")
 NoTreeOpt = Annotated[
     bool, typer.Option("--no-tree", metavar="", help="Never walk a stored tree: always the live search."),
 ]
@@ -161,11 +157,7 @@ def suggest_command(
         typer.Argument(metavar="HISTORY", help=HISTORY_HELP, show_default=False),
     ] = None,
     search: Search = None,
-    list_n: Annotated[
-        Optional[str],
-        typer.Option("--list", metavar="N", show_default=False,
-                     help="Also show the N most likely candidates left (JSON key 'remaining'; at most the candidate count)."),
-    ] = None,
+    list_n: value_option("--list", "N", "Also show the N most likely candidates left (JSON key 'remaining'; at most the candidate count).") = None,
     game_name: GameOption = None,
     json_out: JsonOption = False,
     backend: BackendOption = None,
