@@ -91,6 +91,11 @@ def value_option(flag: str, metavar: str, help_text: str, kind=Optional[str]):
     return Annotated[kind, typer.Option(flag, metavar=metavar, show_default=False, help=help_text)]
 
 
+def count_option(flag: str, help_text: str):
+    """A positive count (``--n N``), off (None: the command's default) unless given."""
+    return Annotated[Optional[int], typer.Option(flag, metavar="N", help=help_text, min=1)]
+
+
 def nodes_option(help_text: str):
     """``--nodes N``: an exact search's budget in states expanded (``termo optimal``: the whole
     search's; ``termo review``: each turn's); ``help_text`` says which."""
