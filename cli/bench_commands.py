@@ -20,7 +20,7 @@ from cli.limits import MAX_SEED, check_answers, check_search
 from termo.interface.requests import load_game, parse_int
 from termo.interface.suggest import Config, objective_refused
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
-                         ObjectiveOption, OptionGroup, TOption, command_backend, count_option, with_options)
+                         ObjectiveOption, OptionGroup, TOption, count_option, with_options)
 from termo.core.errors import TermoError
 
 OutOption = Annotated[
@@ -48,7 +48,7 @@ class Study:
 
 
 def _study_options(ctx, backend: Optional[str] = None, beam="10", depth="1", **values) -> Study:
-    return Study(backend=command_backend(ctx, backend), beam=parse_int("beam", beam, 1), depth=parse_int("depth", depth, 0),
+    return Study(backend=backend, beam=parse_int("beam", beam, 1), depth=parse_int("depth", depth, 0),
                  **values)
 
 

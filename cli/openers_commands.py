@@ -12,7 +12,7 @@ import typer
 from cli.common import default_out, print_json, progress_bar, user_errors
 from cli.options import BackendOption, CheckpointDirOption, GameOption, ResumeOption, TOption, WorkersOption
 from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
-                         command_backend, value_option, worker_timeout_option)
+                         value_option, worker_timeout_option)
 from termo.interface.requests import check_int
 from termo.core.errors import TermoError
 from termo.core.messages import counted
@@ -56,7 +56,6 @@ def openers_command(
     expected guesses, to 4 decimals, ties sharing a rank."""
     from termo.core.chunks import CheckpointStore
 
-    backend = command_backend(ctx, backend)
     check_cluster(scheduler, worker_timeout, connect_timeout, workers)
     config = _table_config(game_name, t, chunk, limit, backend, _words(ctx, only), follow_up)
     folder = checkpoint_dir if checkpoint_dir is not None else default_out(DEFAULT_DIR) / config.game / "checkpoints"

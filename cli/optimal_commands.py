@@ -25,7 +25,7 @@ from cli.common import fail, print_json, progress_interval, user_errors
 from termo.interface.requests import load_game
 from termo.core.safe_text import one_line
 from cli.options import BackendOption, GameOption, JsonOption, LossOption, nodes_option
-from cli.options import command_backend, with_options
+from cli.options import with_options
 from termo.interface.requests import parse_int, parse_loss, parse_seconds
 from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
 
@@ -106,7 +106,6 @@ def optimal_command(
     from termo.interface.exact import beam_value, solve
     from termo.core.prior import parse_temperature
 
-    backend = command_backend(ctx, backend)
     mode = _mode_named(game)
     if mode is not None:
         if bracket:

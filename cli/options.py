@@ -43,11 +43,17 @@ GameOption = Annotated[
              f"bench battery, optimal, review) also a mode: {_names(MODE_NAMES)} (see `termo games`, docs/modes.md).",
     ),
 ]
+def backend_callback(ctx: typer.Context, value: Optional[str]) -> Optional[str]:
+    """What a command's ``backend`` parameter receives: the backend it runs on (`command_backend`)."""
+    return command_backend(ctx, value)
+
+
 BackendOption = Annotated[
     Optional[str],
     typer.Option(
         "--backend", envvar="TERMO_BACKEND", metavar="NAME", show_default=False,
         help="Array backend: numpy (default), jax, cupy, array-api-strict or auto (best installed).",
+        callback=backend_callback,
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
@@ -117,7 +123,8 @@ def root_backend(ctx) -> Optional[str]:
 
 def command_backend(ctx, backend: Optional[str]) -> Optional[str]:
     """The backend a command runs on: its own ``--backend`` typed on its command line, else the
-    root ``--backend``, else its option's value from ``$TERMO_BACKEND`` (None: NumPy).
+    root ``--backend``, else its option's value from ``$TERMO_BACKEND`` (None: NumPy). The
+    ``--backend`` option's callback, so every command's ``backend`` parameter holds it already.
 
     ``ctx`` is None on the direct path (`cli.app.direct_call`), which has chosen ``backend`` in
     the same order already."""

@@ -15,7 +15,7 @@ import typer
 
 from cli.common import USER_ERRORS, fail, print_json
 from cli.options import (BackendOption, GameOption, HardOption, JsonOption, LossOption, ObjectiveOption, TOption,
-                         command_backend, nodes_option, value_option)
+                         nodes_option, value_option)
 
 SHARE_TEXT_BYTES = 64 * 1024  # what is read of a share text file (an Octordle's is under 3 KB)
 
@@ -70,7 +70,6 @@ def review_command(
     estimate otherwise; each turn says which."""
     from termo.interface.review import format_review, review_request
 
-    backend = command_backend(ctx, backend)
     try:
         text = None if share_text is None else _read_text(share_text)
         data = review_request(game_name, items or [], answer=answer, share_text=text, hard=hard, t=t, loss=loss,

@@ -119,7 +119,6 @@ def robustness_command(
     from termo.interface.robustness import SweepConfig
     from termo.interface.robustness import World, load_world
 
-    backend = command_backend(ctx, backend)
     if openers not in ("beam", "all"):
         raise TermoError(f"--openers must be beam or all, got {openers!r}")
     check_cluster(scheduler, worker_timeout, connect_timeout)

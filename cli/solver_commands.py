@@ -23,8 +23,7 @@ from cli.common import fail, play_streams, print_json, run_game
 from termo.interface.requests import USER_ERRORS, load_game
 from termo.interface.requests import parse_int
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
-                         LevelOption, ObjectiveOption, OptionGroup, StrictOption, TOption, command_backend,
-                         value_option, with_options)
+                         LevelOption, ObjectiveOption, OptionGroup, StrictOption, TOption, value_option, with_options)
 from termo.core.feedback import colours_help
 from termo.interface.requests import load_mode, parse_config, tree_spec
 
@@ -172,7 +171,6 @@ def suggest_command(
     from termo.interface.suggest import Advisor, suggest
     from termo.interface.text import format_answer
 
-    backend = command_backend(ctx, backend)
     try:
         game, config = search.prepare(game_name, backend, boards=True)
         remaining = None if list_n is None else parse_int("list", list_n, 1)
@@ -217,7 +215,6 @@ def opener_command(
     from termo.interface.suggest import Advisor, opener_report
     from termo.interface.text import format_decision
 
-    backend = command_backend(ctx, backend)
     try:
         game, config = search.prepare(game_name, backend)
         with progress_display("searching the opener") as progress:
@@ -257,7 +254,6 @@ def play_command(
     from termo.interface.play import Play
     from termo.interface.suggest import Advisor
 
-    backend = command_backend(ctx, backend)
     try:
         game, config = search.prepare(game_name, backend, boards=True)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))

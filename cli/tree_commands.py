@@ -16,7 +16,7 @@ import typer
 from cli.common import fail, print_json, progress_bar
 from termo.interface.requests import USER_ERRORS, load_game
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
-                         StrictOption, TOption, command_backend)
+                         StrictOption, TOption)
 from termo.interface.requests import parse_int, parse_seconds
 from termo.core.errors import TermoError
 
@@ -60,7 +60,6 @@ def build_command(
     from termo.interface.trees import write_tree
     from termo.interface.trees import cache_path
 
-    backend = command_backend(ctx, backend)
     try:
         check_method(method)
         game = load_game(game_name, extended=extended, strict=strict)
