@@ -54,8 +54,8 @@ def escape_text(text: str) -> str:
     written as a visible escape (``\\n``, ``\\x1b``, ``\\xff`` for an undecodable byte)."""
     out = []
     for ch in text:
-        if ch.isprintable() and ch not in _BIDI or ch == " ":
-            out.append(ch)
+        if ch.isprintable() and ch not in _BIDI or unicodedata.category(ch) == "Zs":
+            out.append(ch)  # spaces too: Russian groups thousands with a no-break space
         elif unicodedata.category(ch) == "Cf" and ch not in _BIDI:
             out.append(ch)  # zero-width joiners of emoji and the like: invisible but harmless
         else:
