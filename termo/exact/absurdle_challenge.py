@@ -21,6 +21,7 @@ from typing import Callable
 
 from termo.core.chunks import CheckpointStore, digest, stored_rows
 from termo.core.executors import Chunk
+from termo.core.keys import candidate_key
 from termo.exact.absurdle import AdversarySpec, ChunkRunner, adversary_of, forced_store, spec_of
 
 METHOD = "absurdle-challenge/1"
@@ -50,7 +51,7 @@ class Reach:
         """``left`` guesses from ``members`` (which hold the target) that leave the target alone, as
         a tuple of probes; None when none exist; raises `_Spent` past the budget."""
         xp, adv = self.xp, self.adv
-        key = (left, members.tobytes(), None if allowed is None else hash(allowed.tobytes()))
+        key = (left, candidate_key(members), None if allowed is None else hash(allowed.tobytes()))
         if key in self._failed:
             return None
         self.groups += 1

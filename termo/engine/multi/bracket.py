@@ -37,6 +37,7 @@ import numpy as np
 from termo.core.chunks import CheckpointStore, digest, number_in, number_out, stored_rows
 from termo.core.errors import TermoError
 from termo.core.executors import Chunk, LocalExecutor
+from termo.core.keys import candidate_key
 
 METHOD = "bracket/2"  # bump when what a chunk computes changes: the checkpoint keys change with it
 KIND = "termo-multi-bracket-chunk/1"
@@ -161,7 +162,7 @@ def pair_upper(ctx: _Context, S, r: int) -> float:
     S = np.asarray(S, dtype=np.int64)
     if r <= 1 or S.shape[0] <= 2:
         return 2.0
-    key = (S.tobytes(), int(r))
+    key = (candidate_key(S), int(r))
     if key in ctx.pairs:
         return ctx.pairs[key]
     w = ctx.prior[S]
