@@ -17,24 +17,25 @@ from cli.common import USER_ERRORS, fail, print_json
 from cli.options import (BackendOption, GameOption, HardOption, JsonOption, LossOption, ObjectiveOption, TOption,
                          nodes_option, value_option)
 
-SHARE_TEXT_BYTES = 64 * 1024  # what is read of a share text file (an Octordle's is under 3 KB)
 
 
 def _read_text(source: str) -> str:
     """The share text in the file ``source`` (``-``: standard input)."""
     from termo.core.errors import TermoError
     from termo.core.safe_text import capped_text
+    from termo.interface.review import SHARE_TEXT_LIMIT
 
+    most = 4 * SHARE_TEXT_LIMIT + 3  # the longest text the review takes, in UTF-8 with a byte-order mark
     try:
         if source == "-":
-            data = sys.stdin.buffer.read(SHARE_TEXT_BYTES + 1)
+            data = sys.stdin.buffer.read(most + 1)
         else:
             with open(source, "rb") as handle:
-                data = handle.read(SHARE_TEXT_BYTES + 1)
+                data = handle.read(most + 1)
     except OSError as err:
         raise TermoError(f"--share-text {source}: {err.strerror or err}") from None
     try:
-        return capped_text(data, SHARE_TEXT_BYTES, "utf-8-sig")
+        return capped_text(data, most, "utf-8-sig")
     except ValueError as err:
         raise TermoError(f"--share-text {source}: {err}") from None
 
