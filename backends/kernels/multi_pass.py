@@ -163,14 +163,27 @@ def poisson_binomial(p_unsolved, U, dist):
         dist[0] = dist[0] * (1.0 - q)
 
 
+NO_BOARDS = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # the sums of add_board over no board
+
+
+@njit(cache=True, inline="always")
+def add_board(sums, p, m, e):
+    """The boards' sums that :func:`quick_bound` reads, ``(Π pw, Σ pw, Σ em, Π (1 − em), max eb,
+    Σ eb)`` (none yet: :data:`NO_BOARDS`), with one more board: its ``pw`` ``p``, ``em`` ``m``,
+    ``eb`` ``e`` (see :func:`combine_bound`)."""
+    all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb = sums
+    return all_win * p, sum_pw + p, sum_em + m, prod_miss * (1.0 - m), (e if e > best_eb else best_eb), sum_eb + e
+
+
 @njit(cache=True)
-def quick_bound(obj, U, rc, disjoint, all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb):
+def quick_bound(obj, U, rc, disjoint, sums):
     """:func:`combine_bound` from the boards' aggregates alone (no array: the passes call it once per
-    probe; ``prod_miss`` is Π_b (1 − em[b])): (bound, done); not done when the bound needs the
+    probe; ``sums`` from :func:`add_board`): (bound, done); not done when the bound needs the
     distribution of the boards left (a disjoint state with more boards than rounds, or score),
     which :func:`combine_bound` computes. The chance the outcome's next guess solves nothing is
     min_b (1 − m_b) over independent boards, at least their product (x, y in [0, 1]:
     min(x, y) >= xy) and 1 − Σ_b m_b."""
+    all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb = sums
     tc = turn_cost(obj, U)
     if rc <= 0:
         if obj == SCORE:
@@ -202,27 +215,16 @@ def combine_bound(obj, U, rc, disjoint, pw, eb, em, dist):
     ``em[b]`` the chance the next guess could solve b (win bucket counted 1). ``rc``: rounds left
     after the probe. :func:`quick_bound` where the boards' sums decide it, else from the
     distribution of the boards left unsolved."""
-    all_win = 1.0
-    sum_pw = 0.0
-    sum_em = 0.0
-    prod_miss = 1.0
-    best_eb = 0.0
-    sum_eb = 0.0
+    sums = NO_BOARDS
     for b in range(U):
-        all_win *= pw[b]
-        sum_pw += pw[b]
-        sum_em += em[b]
-        prod_miss *= 1.0 - em[b]
-        sum_eb += eb[b]
-        if eb[b] > best_eb:
-            best_eb = eb[b]
-    v, done = quick_bound(obj, U, rc, disjoint, all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb)
+        sums = add_board(sums, pw[b], em[b], eb[b])
+    v, done = quick_bound(obj, U, rc, disjoint, sums)
     if done:
         return v
     count = _expected_count(obj, pw, U, rc, dist)
     if obj == WIN:
         return count
-    own = sum_eb if obj == SCORE else best_eb
+    own = sums[5] if obj == SCORE else sums[4]
     return turn_cost(obj, U) + (own if own > count else count)
 
 
@@ -377,24 +379,10 @@ def joint_pass(slots, U, rc, obj, disjoint, n_probes, CPW, CEB, CEM, CTS, CHH, C
         h = np.uint64(7)
         useful = False
         tsum = 0.0
-        all_win = 1.0
-        sum_pw = 0.0
-        sum_em = 0.0
-        prod_miss = 1.0
-        best_eb = 0.0
-        sum_eb = 0.0
+        sums = NO_BOARDS
         for b in range(U):
             s = slots[b]
-            x = CPW[s, g]
-            all_win *= x
-            sum_pw += x
-            x = CEM[s, g]
-            sum_em += x
-            prod_miss *= 1.0 - x
-            x = CEB[s, g]
-            sum_eb += x
-            if x > best_eb:
-                best_eb = x
+            sums = add_board(sums, CPW[s, g], CEM[s, g], CEB[s, g])
             tsum += CTS[s, g]
             h = (h * mult + np.uint64(CHH[s, g])) * mult + sep
             if COK[s, g]:
@@ -406,7 +394,7 @@ def joint_pass(slots, U, rc, obj, disjoint, n_probes, CPW, CEB, CEM, CTS, CHH, C
         if not useful:
             lbs[g] = np.inf
             continue
-        v, done = quick_bound(obj, U, rc, disjoint, all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb)
+        v, done = quick_bound(obj, U, rc, disjoint, sums)
         if not done:
             for b in range(U):
                 pw[b] = CPW[slots[b], g]
