@@ -242,9 +242,9 @@ def _lie_battery(study: Study, game, strategies: Optional[str], n: Optional[int]
     out = out_folder(study.out, default=DEFAULT_OUT)
     results = []
     with progress_bar(f"battery {game.label}", total=n * len(names), unit="games") as update:
-        for k, name in enumerate(names):
-            results.append(run_lie_battery(game, n=n, seed=seed, level=int(name[-1]), t=t,
-                                           progress=lambda done, total, k=k: update(k * n + done, n * len(names))))
+        progress = _Progress(update, n * len(names))
+        for name in names:
+            results.append(run_lie_battery(game, n=n, seed=seed, level=int(name[-1]), t=t, progress=progress))
     result = {"game": game.label, "n": n, "seed": seed, "strategies": results}
     markdown = lie_markdown(result)
     paths = write_report(out, f"{game.label}-battery-n{n}-s{seed}", result, markdown, [])
