@@ -9,6 +9,7 @@ a loss; win: 0 and 1).
 
 from __future__ import annotations
 
+import math
 
 import numpy as np
 import pytest
@@ -53,12 +54,19 @@ def test_exact_values_equal_brute_force_expectimax(mode, objective):
             assert abs(c - cost(tuple(sorted(boards)), g, r)) < 1e-12
 
 
+def _oracle_prior(mode, rollout_t):
+    """The prior level 3's exact states value the answers by: its rollouts' (`rollout_t`: ∞ every
+    answer alike, the default; None the game's own prior, the oracle's default)."""
+    return None if rollout_t is None else [1.0] * mode.game.n_answers
+
+
+@pytest.mark.parametrize("rollout_t", [math.inf, None])
 @pytest.mark.parametrize("objective", OBJECTIVES)
-def test_level3_on_small_products_is_the_brute_force_optimum(mode, objective):
-    """Level 3 with a beam of every probe decides small products exactly: its pick's value is the
-    brute-force optimum, and `decide` reports it (Objective.base included)."""
-    search = MultiSearch(mode, objective=objective, beam=mode.game.n_probes, exact_product=64)
-    value, cost = brute_force(mode.game, objective)
+def test_level3_on_small_products_is_the_brute_force_optimum(mode, objective, rollout_t):
+    """Level 3 with a beam of every probe decides small products exactly, by the prior its rollouts
+    draw tuples from: its pick's value is the brute-force optimum under that prior."""
+    search = MultiSearch(mode, objective=objective, beam=mode.game.n_probes, exact_product=64, rollout_t=rollout_t)
+    value, cost = brute_force(mode.game, objective, prior=_oracle_prior(mode, rollout_t))
     for boards, r in STATES:
         arrays = [np.asarray(c, dtype=np.int64) for c in boards]
         turn = mode.max_turns - r + 1
@@ -68,16 +76,17 @@ def test_level3_on_small_products_is_the_brute_force_optimum(mode, objective):
         assert search.choose_many([arrays], [turn]) == [pick]
 
 
+@pytest.mark.parametrize("rollout_t", [math.inf, None])
 @pytest.mark.parametrize("objective", OBJECTIVES)
-def test_decide_reports_the_expected_objective(mode, objective):
+def test_decide_reports_the_expected_objective(mode, objective, rollout_t):
     game = mode.game
-    search = MultiSearch(mode, objective=objective, beam=game.n_probes, exact_product=10**3)
+    search = MultiSearch(mode, objective=objective, beam=game.n_probes, exact_product=10**3, rollout_t=rollout_t)
     state = BoardsState.start(mode)
     answers = (3, 17)
     guess = game.probes[0]
     pats = [feedback(guess, game.answers[a]) for a in answers]
     state = state.apply(guess, pats)
-    value, _ = brute_force(game, objective)
+    value, _ = brute_force(game, objective, prior=_oracle_prior(mode, rollout_t))
     boards = tuple(sorted(tuple(int(i) for i in state.candidates[b]) for b in state.unsolved))
     decision = search.decide(state)
     base = search.objective.base(state.turns, state.solved_on)
@@ -96,3 +105,15 @@ def test_beam_decisions_on_a_real_mode_are_level2s_shape():
     state = BoardsState.start(mode).apply("tarso", ["BBBBB", "BYBBB"])
     data = search.decide(state).as_dict()
     assert data["word"] and data["expected"] > 2 and data["level"] == 3
+
+
+def test_exact_states_share_the_statistics_when_the_priors_agree(mode):
+    """The exact states get their own statistics only when the rollouts' prior differs from the
+    solver's: with a uniform prior (Wordle's modes) they are the same object, so nothing moves."""
+    uniform = MultiSearch(mode, prior=np.ones(mode.game.n_answers))
+    assert uniform.exact.stats is uniform.stats
+    own = MultiSearch(mode, rollout_t=None)
+    assert own.exact.stats is own.stats
+    drawn = MultiSearch(mode)  # the game's prior is not uniform; the rollouts' (T = ∞) is
+    assert drawn.exact.stats is not drawn.stats
+    assert np.all(drawn.exact.stats.prior == drawn.exact.stats.prior[0])

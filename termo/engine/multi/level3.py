@@ -6,7 +6,8 @@ included):
 
 1. **Exact**: when the joint product Π|S_b| is at most ``exact_product`` the state is solved by
    the exact expectimax (`termo.engine.multi.exact.MultiExact`: every probe class, every joint
-   outcome, the objective's own costs), its values memoised per state.
+   outcome, the objective's own costs, the answers weighted as the rollouts weigh them), its values
+   memoised per state.
 2. **Rollout**: otherwise every guess g of a beam (level 2's ``beam`` best, level 2's own choice,
    and every candidate of the boards with at most ``small`` candidates) is valued by playing g, then *level 2* (the base
    policy: forced moves, the late rule and the largest joint entropy, over level 2's ``top`` best
@@ -52,6 +53,8 @@ KEEP = 8  # and this many of them, the best, are rolled out on all of them
 # rollouts by it never met those answers and level 3 played lines that lose when one is drawn: Quarteto, the
 # battery's first 50 tuples (seed 0, answers drawn uniformly), 47 won and mean finish 7.98 by the prior against
 # 50 and 7.58 with uniform tuples (level 2: 49, 7.74). Wordle's modes have a uniform prior: no change there.
+# The exact states weigh the answers by the same prior: by Termo's they gambled the last turns on the likely
+# word and lost 20 of 1,000 Quarteto games (seed 0); by the rollouts' they lose 2 (docs/modes-batteries.md).
 ROLLOUT_T: float | None = math.inf
 ESTIMATE_BEAM = 40  # the one-turn estimate's beam (`estimates`, for termo review)
 EST_PER_BIT = 0.2  # the estimate's turns that solve nothing per bit left (Wordle: 2.4 for 11.2 bits)
@@ -80,21 +83,26 @@ class MultiSearch(MultiSolver):
         self.beam, self.small, self.top = int(beam), int(small), max(int(top), int(beam))
         self.enumerate_max, self.samples = int(enumerate_max), max(int(samples), 0)
         self.exact_product = min(int(exact_product), EXACT_PRODUCT)
-        self.exact = MultiExact(self.stats, self.objective, probes=self.exact_pool)
         self.search_opener = bool(search_opener)
-        self.tuple_prior = self.stats.prior  # the answers' distribution the rollouts average over
+        self.tuple_prior = self.stats.prior  # the answers' distribution the rollouts and exact states average over
         self.rollout_t = rollout_t  # None: the solver's prior
+        self.exact_stats = self.stats  # the exact states' statistics, by the same distribution as the rollouts
         if rollout_t is not None:
             from termo.core.prior import prior_weights
+            from termo.engine.multi.stats import BoardStats
 
             self.tuple_prior = np.asarray(prior_weights(self.game.icf, float(rollout_t)), dtype=np.float64)
+            if not _proportional(self.tuple_prior, self.stats.prior):  # (Wordle's uniform prior: the same)
+                self.exact_stats = BoardStats(self.game, self.tuple_prior, self.sweeper)
+        self.exact = MultiExact(self.exact_stats, self.objective, probes=self.exact_pool)
         turn0, loss0 = self.objective.turn_cost(0), self.objective.loss_cost(0)
         self.costs = np.array([turn0, self.objective.turn_cost(1) - turn0, loss0,
                                self.objective.loss_cost(1) - loss0], dtype=np.float64)
 
     def memo_bytes(self) -> int:
         """The per-board memos' bytes and the exact solver's memo (`exact_memo_bytes`)."""
-        return super().memo_bytes() + exact_memo_bytes(self.exact.memo)
+        own = self.exact_stats.memo_bytes() if self.exact_stats is not self.stats else 0
+        return super().memo_bytes() + own + exact_memo_bytes(self.exact.memo)
 
     # ----------------------------------------------------------------- the beam
     def beam_probes(self, boards, r: int, ranked=None) -> np.ndarray:
@@ -362,6 +370,13 @@ def exact_memo_bytes(memo: dict) -> int:
         total += sys.getsizeof(sets) + sum(sys.getsizeof(k) for k in sets) + 64  # the key tuple and its int
         total += 128 + sys.getsizeof(costs) + 120 * len(costs)  # the value tuple, each (int, float) pair
     return total
+
+
+def _proportional(a, b) -> bool:
+    """Are the weights ``a`` and ``b`` the same distribution (both uniform, or equal)?"""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    uniform = a.size and b.size and float(np.ptp(a)) == 0.0 and float(np.ptp(b)) == 0.0
+    return bool(uniform) or (a.shape == b.shape and bool(np.array_equal(a, b)))
 
 
 def _renormalised(prior, cands) -> np.ndarray:
