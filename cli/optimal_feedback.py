@@ -77,7 +77,7 @@ def _absurdle(game, hard: bool, challenge: bool, cluster, json_out: bool) -> Non
 
 
 def _print_absurdle(game, result: dict) -> None:
-    title = game.title or game.label
+    title = game.shown
     mode = "hard mode" if result["hard"] else "normal mode"
     if not result.get("proved") and "searching" in result:
         typer.echo(f"{title}, {mode}: no win in fewer than {result['searching']} guesses (proved); "
@@ -124,7 +124,7 @@ def _fibble(game, opener, nodes, json_out: bool, progress) -> None:
     if json_out:
         print_json(result)
         return
-    title = game.title or game.label
+    title = game.shown
     status = "proved" if result["proved"] else f"bracketed, gap {result['gap']:.4f}"
     typer.echo(f"{title}, opener {result['opener']}, {result['rows']} rows: the best expected number of guesses "
                f"is between {result['lower']:.4f} and {result['upper']:.4f} ({status})")
