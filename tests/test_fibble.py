@@ -18,7 +18,7 @@ from termo.core.feedback import colours
 from termo.engine.lie_solver import LOSS, LieSolver, rows
 from termo.engine.lies import LieSession, chance, reference_entropies, reference_filter, shown_by_one_lie
 from termo.engine.session import Guess
-from termo.exact.fibble import honest_lower_bound, policy_value
+from termo.exact.fibble import bracket, policy_value
 from termo.games import get_game
 
 COLOURS = st.text(alphabet="GYB", min_size=5, max_size=5)
@@ -128,8 +128,10 @@ def test_a_strategys_exact_value_matches_an_enumeration_of_every_lie():
     value, win = policy_value(solver, members, weights, 1, opener)
     want_value, want_win = enumerate_value(solver, game, "tread")
     assert value == pytest.approx(want_value, abs=1e-12) and win == pytest.approx(want_win, abs=1e-12)
-    low = honest_lower_bound(game, opener)
-    assert low["lower"] <= value + 1e-12
+    assert policy_value(solver, members, weights, 1, opener, memo={}) == pytest.approx((value, win), abs=1e-12)
+    result = bracket(game, "tread")
+    assert result["upper"] == pytest.approx(value, abs=1e-12) and result["win_within_rows"] == pytest.approx(win, abs=1e-12)
+    assert 1.0 < result["lower"] <= result["upper"] + 1e-12
 
 
 def test_rows_split_the_weight_of_a_state():
