@@ -174,3 +174,105 @@ def test_the_battery_command(tmp_path, capsys):
     assert main([*args, "--strategies", "random"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "level2 and level3" in err[0]
+
+
+class _Stopped(Exception):
+    pass
+
+
+class _StopAfter:
+    """An executor that runs its chunks here and stops the run after ``n`` of them (a killed run)."""
+
+    def __init__(self, n: int):
+        from termo.core.executors import LocalExecutor
+
+        self.n, self.inner = n, LocalExecutor()
+
+    def run(self, tasks):
+        for i, done in enumerate(self.inner.run(tasks)):
+            if i == self.n:
+                raise _Stopped
+            yield done
+
+
+def test_the_bracket_cut_by_rows_equals_the_uncut_walk_and_a_resumed_run_the_fresh_one(tmp_path):
+    """Every opener row a chunk, checkpointed, killed after three chunks and resumed: the same
+    numbers, bit for bit, as one chunk of every row; its upper bound is the policy's value walked
+    from the root in one piece, its lower bound the honest exact optimum row by row."""
+    from termo.exact.fibble import row_store
+    from termo.exact.search import Problem
+
+    game = tiny_game()
+    uncut = bracket(game, "tread", chunk=1000)
+    keys = ("lower", "upper", "win_within_rows", "row_values", "policy_states", "lower_nodes")
+    with pytest.raises(_Stopped):
+        bracket(game, "tread", chunk=1, store=row_store(tmp_path), executor=_StopAfter(3))
+    partial = bracket(game, "tread", chunk=1, store=row_store(tmp_path), compute=False)
+    assert partial["rows_settled"] == 3 and not partial["complete"] and partial["chunks_missing"] == partial["chunks"] - 3
+    info: dict = {}
+    resumed = bracket(game, "tread", chunk=1, store=row_store(tmp_path), info=info)
+    assert info["resumed"] == 3 and info["computed"] == resumed["chunks"] - 3 and resumed["complete"]
+    assert {k: resumed[k] for k in keys} == {k: uncut[k] for k in keys}
+    assert partial["lower"] <= resumed["lower"] and partial["upper"] >= resumed["upper"]
+    solver = LieSolver(game, level=2)
+    members, weights = solver.state(range(game.n_answers))
+    value, win = policy_value(solver, members, weights, 1, game.index_of("tread"))
+    assert uncut["upper"] == pytest.approx(value, abs=1e-12) and uncut["win_within_rows"] == pytest.approx(win, abs=1e-12)
+    assert uncut["lower_rows_proved"] and uncut["rows_of_opener"] == len(uncut["row_values"])
+    honest = 1.0
+    for code, p, m, w in rows(solver.matrix, game, members, weights, game.index_of("tread")):
+        if code != game.win_code:
+            problem = Problem(game, weights=[float(w[list(m).index(a)]) if a in m else 1.0
+                                             for a in range(game.n_answers)], loss=LOSS)
+            honest += p * problem.engine.solve(m, game.max_turns - 1)[0] / problem.weight(m)
+    assert uncut["lower"] == pytest.approx(honest, abs=1e-12)
+
+
+def test_a_tampered_row_checkpoint_is_recomputed(tmp_path):
+    from termo.exact.fibble import row_store
+
+    game = tiny_game()
+    fresh = bracket(game, "tread", chunk=4, store=row_store(tmp_path))
+    path = sorted(tmp_path.glob("*.json"))[0]
+    path.write_text(path.read_text().replace("[", "[[", 1))
+    said: list = []
+    again = bracket(game, "tread", chunk=4, store=row_store(tmp_path), warn=said.append)
+    assert len(said) == 1 and "rejected" in said[0] and again["upper"] == fresh["upper"]
+
+
+def test_the_walks_shortcuts_are_level_twos_decisions_bit_for_bit():
+    """`policy_guess` is `decide_state`'s first choice and `entropies` the kernel's, on states of
+    English Fibble from one to twelve candidates."""
+    import numpy as np
+
+    from termo.exact.fibble import entropies, policy_guess
+
+    game = get_game("fibble")
+    solver = LieSolver(game, level=2)
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 3, 5, 7, 8, 12):
+        members = np.sort(rng.choice(game.n_answers, n, replace=False)).astype(np.int64)
+        weights = rng.choice([0.1, 1 / 9, 0.01], n)
+        if n > 2:
+            assert np.array_equal(entropies(solver, members, weights), np.asarray(solver.entropies(members, weights)))
+        assert policy_guess(solver, members, weights, 2) == solver.decide_state(members, weights, 2).index
+
+
+def test_optimal_status_reads_the_row_checkpoints_only(tmp_path, capsys):
+    """`termo optimal --game fibble --status` computes nothing: with no checkpoint every row of the
+    opener is still to go (and --resume goes on); a bad --nodes or --opener is one line, exit 2."""
+    import json
+
+    from cli.app import main
+
+    assert main(["optimal", "--game", "fibble", "--status", "--checkpoint-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "0 of 239 rows of the opener settled" in out and "--resume" in out
+    assert main(["optimal", "--game", "fibble", "--status", "--json", "--checkpoint-dir", str(tmp_path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rows_settled"] == 0 and data["lower"] == pytest.approx(2.0) and data["upper"] == pytest.approx(1.0 + 8 + LOSS)
+    assert list(tmp_path.iterdir()) == []
+    for extra in (["--nodes", "0"], ["--opener", "zzzzz"], ["--rank", "3"]):
+        assert main(["optimal", "--game", "fibble", "--status", "--checkpoint-dir", str(tmp_path), *extra]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("termo: error: "), err
