@@ -241,38 +241,23 @@ def test_a_tampered_row_checkpoint_is_recomputed(tmp_path):
 
 
 def test_the_walks_shortcuts_are_level_twos_decisions_bit_for_bit():
-    """`policy_guess` is `decide_state`'s first choice and `entropies` the kernel's, on states of
-    English Fibble from one to twelve candidates."""
+    """`policy_guess` is `decide_state`'s first choice, `entropies` the kernel's and every probe
+    `contenders` drops below the best entropy, on states of English Fibble of 1 to 160 candidates."""
     import numpy as np
 
-    from termo.exact.fibble import entropies, policy_guess
+    from termo.exact.fibble import contenders, entropies, policy_guess
 
     game = get_game("fibble")
     solver = LieSolver(game, level=2)
     rng = np.random.default_rng(5)
-    for n in (1, 2, 3, 5, 7, 8, 12):
+    for n in (1, 2, 3, 5, 8, 12, 40, 160):
         members = np.sort(rng.choice(game.n_answers, n, replace=False)).astype(np.int64)
         weights = rng.choice([0.1, 1 / 9, 0.01], n)
-        if n > 2:
-            assert np.array_equal(entropies(solver, members, weights), np.asarray(solver.entropies(members, weights)))
         assert policy_guess(solver, members, weights, 2) == solver.decide_state(members, weights, 2).index
-
-
-def test_optimal_status_reads_the_row_checkpoints_only(tmp_path, capsys):
-    """`termo optimal --game fibble --status` computes nothing: with no checkpoint every row of the
-    opener is still to go (and --resume goes on); a bad --nodes or --opener is one line, exit 2."""
-    import json
-
-    from cli.app import main
-
-    assert main(["optimal", "--game", "fibble", "--status", "--checkpoint-dir", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert "0 of 239 rows of the opener settled" in out and "--resume" in out
-    assert main(["optimal", "--game", "fibble", "--status", "--json", "--checkpoint-dir", str(tmp_path)]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["rows_settled"] == 0 and data["lower"] == pytest.approx(2.0) and data["upper"] == pytest.approx(1.0 + 8 + LOSS)
-    assert list(tmp_path.iterdir()) == []
-    for extra in (["--nodes", "0"], ["--opener", "zzzzz"], ["--rank", "3"]):
-        assert main(["optimal", "--game", "fibble", "--status", "--checkpoint-dir", str(tmp_path), *extra]) == 2
-        err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and err[0].startswith("termo: error: "), err
+        if n > 2:
+            full = np.asarray(solver.entropies(members, weights))
+            kept = contenders(solver, members, weights)
+            assert np.array_equal(entropies(solver, members, weights, kept), full[kept])
+            dropped = np.setdiff1d(np.arange(game.n_probes), kept)
+            assert dropped.size == 0 or full[dropped].max() < full.max() - 1e-10
+            assert (n > 150) == (kept.size == game.n_probes)

@@ -44,6 +44,9 @@ METHOD = "fibble-rows/1"  # bump when what a row computes changes: the checkpoin
 KIND = "termo-fibble-row-chunk/1"
 DEFAULT_NODES = 2_000  # the exact solver's states per 100 candidates of an opener row (this many at least)
 DEFAULT_CHUNK = 1  # opener rows per checkpointed chunk
+PRUNE = 150  # states of at most this many members: level 2 weighs only the probes `contenders` keeps
+SEEDS = 8  # probes of largest bound whose entropy sets the bar of `contenders`
+MARGIN = 1e-9  # bits: a probe is dropped when its bound is below the bar by more (rounding: 1e-12)
 SHARES = 12  # a state's shares of weight are rounded to this many decimals in the policy's memo key
 
 
@@ -51,39 +54,52 @@ def policy_guess(solver: LieSolver, members, weights, turn: int) -> int:
     """The guess of ``solver``'s policy at a state: at level 2 the first choice of
     `LieSolver.decide_state` without its alternatives and reasons (the likeliest of two candidates
     or fewer, the greatest weight then the least index; else the most entropy rounded to 1e-12, a
-    candidate first, then the least index); at level 3 its decision."""
+    candidate first, then the least index, over the probes `contenders` keeps); at level 3 its
+    decision."""
     n = int(members.shape[0])
     if solver.level != 2 or n == 0:
         return solver.decide_state(members, weights, turn).index
     if n <= max(2, solver.endgame):
         return int(members[min(range(n), key=lambda j: (-float(weights[j]), int(members[j])))])
-    key = np.round(entropies(solver, members, weights), 12)
-    top = key == key.max()
-    candidate = np.zeros(top.shape[0], dtype=bool)
-    candidate[np.asarray(members)] = True
-    pick = top & candidate
-    return int(np.flatnonzero(pick if pick.any() else top)[0])
+    probes = contenders(solver, members, weights)
+    key = np.round(entropies(solver, members, weights, probes), 12)
+    top = probes[key == key.max()]
+    member = np.isin(top, np.asarray(members))
+    return int(top[member][0] if member.any() else top[0])
 
 
-def entropies(solver: LieSolver, members, weights):
-    """`LieSolver.entropies`, bit for bit, computed once per distinct vector of true colours: a
-    probe's entropy depends only on the codes it gives the members (in their order), and a small
-    state gives most probes the same few vectors (while the codes of its members pack into one int64
-    key a probe: 7 members of 5-letter rows)."""
-    n = int(members.shape[0])
-    width = max(int(solver.game.n_patterns) - 1, 1).bit_length()
-    if n * width > 63:
-        return np.asarray(solver.entropies(members, weights))
-    matrix = np.asarray(solver.matrix)
-    codes = matrix[:, np.asarray(members)]
-    packed = codes[:, 0].astype(np.int64)
-    for j in range(1, n):
-        packed |= codes[:, j].astype(np.int64) << (width * j)
-    _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+def contenders(solver: LieSolver, members, weights):
+    """The probes (ascending) whose shown row may have the most entropy at a state: all of them
+    for a large state (more than `PRUNE` members); else those whose bound ``H(true colours) +
+    P(not the answer)·log2 10`` (the shown row is the true one and at most log2 10 bits of lie)
+    reaches, less `MARGIN`, the best entropy of the `SEEDS` probes of largest bound: the others are
+    below the best by more than 1e-12, so level 2 never plays them."""
+    n_probes = solver.game.n_probes
+    if int(members.shape[0]) > PRUNE:
+        return np.arange(n_probes, dtype=np.int64)
+    from backends.host_ops.boards import probe_entropies
+    from termo.engine.matrix import answers_major_matrix
+
+    state = np.zeros(solver.game.n_answers, dtype=np.float64)
+    state[np.asarray(members)] = weights
+    share = np.zeros(n_probes, dtype=np.float64)
+    share[np.asarray(members)] = np.asarray(weights) / float(np.sum(weights))
+    honest = probe_entropies(answers_major_matrix(solver.game), np.asarray(members, dtype=np.int64), state,
+                             solver.game.n_patterns)
+    bound = np.asarray(honest) + math.log2(10) * (1.0 - share)
+    seeds = np.sort(np.argsort(-bound, kind="stable")[:SEEDS])
+    best = float(np.max(entropies(solver, members, weights, seeds)))
+    return np.flatnonzero(bound >= best - MARGIN)
+
+
+def entropies(solver: LieSolver, members, weights, probes):
+    """`LieSolver.entropies` of ``probes``, bit for bit (the kernel over their true colours alone)."""
+    from termo.engine.matrix import answers_major_matrix
+
     neighbours, chances, _ = lie_tables(solver.game.word_length)
-    distinct = feedback.lie_entropies(np.ascontiguousarray(codes[first]), np.arange(n, dtype=np.int64), weights,
-                                      neighbours, chances, solver.game.win_code)
-    return distinct[inverse.reshape(-1)]
+    codes = np.ascontiguousarray(answers_major_matrix(solver.game)[np.asarray(members)][:, probes].T)
+    return feedback.lie_entropies(codes, np.arange(int(members.shape[0]), dtype=np.int64), weights,
+                                  neighbours, chances, solver.game.win_code)
 
 
 def policy_value(solver: LieSolver, members, weights, turn: int, first: int | None = None,
