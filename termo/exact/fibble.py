@@ -44,7 +44,8 @@ METHOD = "fibble-rows/1"  # bump when what a row computes changes: the checkpoin
 KIND = "termo-fibble-row-chunk/1"
 DEFAULT_NODES = 2_000  # the exact solver's states per 100 candidates of an opener row (this many at least)
 DEFAULT_CHUNK = 1  # opener rows per checkpointed chunk
-PRUNE = 150  # states of at most this many members: level 2 weighs only the probes `contenders` keeps
+PRUNE = 150  # states of at most this many members: level 2 weighs only the true-colour vectors `contenders` keeps
+FEW = 1024  # vectors of true colours weighed without `contenders` (its bound costs more than it saves)
 SEEDS = 8  # probes of largest bound whose entropy sets the bar of `contenders`
 MARGIN = 1e-9  # bits: a probe is dropped when its bound is below the bar by more (rounding: 1e-12)
 SHARES = 12  # a state's shares of weight are rounded to this many decimals in the policy's memo key
@@ -53,53 +54,71 @@ SHARES = 12  # a state's shares of weight are rounded to this many decimals in t
 def policy_guess(solver: LieSolver, members, weights, turn: int) -> int:
     """The guess of ``solver``'s policy at a state: at level 2 the first choice of
     `LieSolver.decide_state` without its alternatives and reasons (the likeliest of two candidates
-    or fewer, the greatest weight then the least index; else the most entropy rounded to 1e-12, a
-    candidate first, then the least index, over the probes `contenders` keeps); at level 3 its
-    decision."""
+    or fewer, the greatest weight then the least index; else of `best_probes`, a candidate first,
+    then the least index); at level 3 its decision."""
     n = int(members.shape[0])
     if solver.level != 2 or n == 0:
         return solver.decide_state(members, weights, turn).index
     if n <= max(2, solver.endgame):
         return int(members[min(range(n), key=lambda j: (-float(weights[j]), int(members[j])))])
-    probes = contenders(solver, members, weights)
-    key = np.round(entropies(solver, members, weights, probes), 12)
-    top = probes[key == key.max()]
+    top = best_probes(solver, members, weights)
     member = np.isin(top, np.asarray(members))
     return int(top[member][0] if member.any() else top[0])
 
 
-def contenders(solver: LieSolver, members, weights):
-    """The probes (ascending) whose shown row may have the most entropy at a state: all of them
-    for a large state (more than `PRUNE` members); else those whose bound ``H(true colours) +
-    P(not the answer)·log2 10`` (the shown row is the true one and at most log2 10 bits of lie)
-    reaches, less `MARGIN`, the best entropy of the `SEEDS` probes of largest bound: the others are
-    below the best by more than 1e-12, so level 2 never plays them."""
-    n_probes = solver.game.n_probes
-    if int(members.shape[0]) > PRUNE:
-        return np.arange(n_probes, dtype=np.int64)
+def best_probes(solver: LieSolver, members, weights):
+    """The probes (ascending) of the most entropy of the shown row, rounded to 1e-12, at a state of
+    three candidates or more: `LieSolver.entropies`'s values, bit for bit, of the probes that can
+    be the best. A probe's entropy depends only on its vector of true colours over the members, so
+    a small state (its codes packed in one int64 a probe) weighs each distinct vector once; a
+    state of at most `PRUNE` members weighs only the vectors of `contenders`."""
+    from termo.engine.matrix import answers_major_matrix
+
+    game = solver.game
+    n = int(members.shape[0])
+    table = np.asarray(answers_major_matrix(game))[np.asarray(members)]  # members × probes: true colours
+    width = max(int(game.n_patterns) - 1, 1).bit_length()
+    packed = None
+    if n * width <= 63:
+        packed = table[0].astype(np.int64)
+        for j in range(1, n):
+            packed |= table[j].astype(np.int64) << (width * j)
+        ordered = np.sort(packed)  # the distinct keys by a sort alone; their vectors are unpacked from them
+        distinct = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+        table = np.stack([(distinct >> (width * j)) & ((1 << width) - 1) for j in range(n)]).astype(table.dtype)
+    kept = contenders(game, table, weights) if n <= PRUNE and table.shape[1] > FEW else np.arange(table.shape[1])
+    neighbours, chances, _ = lie_tables(game.word_length)
+    bits = feedback.lie_entropies(np.ascontiguousarray(table[:, kept].T), np.arange(n, dtype=np.int64), weights,
+                                  neighbours, chances, game.win_code)
+    key = np.round(bits, 12)
+    best = kept[key == key.max()]
+    if packed is None:
+        return best
+    keys = distinct[best]
+    return np.flatnonzero(packed == keys[0] if keys.shape[0] == 1 else np.isin(packed, keys))
+
+
+def contenders(game, table, weights):
+    """The columns of ``table`` (members × vectors of true colours) whose shown row may have the
+    most entropy: those whose bound ``H(true colours) + P(not the answer)·log2 10`` (the shown row
+    holds the true one and at most log2 10 bits of lie) reaches, less `MARGIN`, the best entropy of
+    the `SEEDS` columns of largest bound; the others are below the best by more than 1e-12."""
     from backends.host_ops.boards import probe_entropies
-    from termo.engine.matrix import answers_major_matrix
 
-    state = np.zeros(solver.game.n_answers, dtype=np.float64)
-    state[np.asarray(members)] = weights
-    share = np.zeros(n_probes, dtype=np.float64)
-    share[np.asarray(members)] = np.asarray(weights) / float(np.sum(weights))
-    honest = probe_entropies(answers_major_matrix(solver.game), np.asarray(members, dtype=np.int64), state,
-                             solver.game.n_patterns)
-    bound = np.asarray(honest) + math.log2(10) * (1.0 - share)
-    seeds = np.sort(np.argsort(-bound, kind="stable")[:SEEDS])
-    best = float(np.max(entropies(solver, members, weights, seeds)))
+    k = int(table.shape[1])
+    if k <= SEEDS:
+        return np.arange(k)
+    weights = np.asarray(weights, dtype=np.float64)
+    n = int(table.shape[0])
+    honest = np.asarray(probe_entropies(np.ascontiguousarray(table), np.arange(n, dtype=np.int64), weights,
+                                        game.n_patterns))
+    hit = ((table == game.win_code) * weights[:, None]).sum(axis=0) / float(weights.sum())
+    bound = honest + math.log2(10) * (1.0 - hit)
+    seeds = np.sort(np.argpartition(-bound, SEEDS)[:SEEDS])
+    neighbours, chances, _ = lie_tables(game.word_length)
+    best = float(np.max(feedback.lie_entropies(np.ascontiguousarray(table[:, seeds].T), np.arange(n, dtype=np.int64),
+                                               weights, neighbours, chances, game.win_code)))
     return np.flatnonzero(bound >= best - MARGIN)
-
-
-def entropies(solver: LieSolver, members, weights, probes):
-    """`LieSolver.entropies` of ``probes``, bit for bit (the kernel over their true colours alone)."""
-    from termo.engine.matrix import answers_major_matrix
-
-    neighbours, chances, _ = lie_tables(solver.game.word_length)
-    codes = np.ascontiguousarray(answers_major_matrix(solver.game)[np.asarray(members)][:, probes].T)
-    return feedback.lie_entropies(codes, np.arange(int(members.shape[0]), dtype=np.int64), weights,
-                                  neighbours, chances, solver.game.win_code)
 
 
 def policy_value(solver: LieSolver, members, weights, turn: int, first: int | None = None,
