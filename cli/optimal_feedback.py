@@ -163,7 +163,7 @@ def _print_fibble(game, result: dict) -> None:
     typer.echo(f"{title}, opener {result['opener']}, {result['rows']} rows: the best expected number of guesses "
                f"is between {result['lower']:.4f} and {result['upper']:.4f} ({status})")
     typer.echo(f"  above: the level-{result['policy_level']} strategy's exact value ({result['policy_states']:,} states "
-               f"walked), which wins within the rows with chance {result['win_within_rows']:.6f}")
+               f"walked), which wins within the rows with chance {result['win_within_rows']:.12f}")
     how = "each proved" if result["lower_rows_proved"] else \
         (f"{result['rows_lower_proved']} proved, the others the exact solver's own lower bound after "
          f"{result['lower_nodes_per_100']:,} states per 100 candidates")
