@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from backends.array_api_ops import flat_bins
+from backends.stale import remove_if_stale
 from backends.base import Backend
 from backends.constants import ROUND_STEP
 
@@ -84,9 +85,6 @@ def enable_persistent_cache(jax) -> Path | None:
     return folder
 
 
-STALE_TEMP_SECONDS = 3600.0  # a temporary file untouched this long was left by a failed writer
-
-
 def sweep_cache_folder(folder: Path) -> int:
     """Remove what a full disk or a killed writer leaves in the compilation cache: zero-byte XLA
     entries (``*-cache``, with their ``*-atime``; JAX writes entries in place, warns on every
@@ -107,10 +105,8 @@ def sweep_cache_folder(folder: Path) -> int:
                 path.unlink()
                 path.with_name(name[: -len("-cache")] + "-atime").unlink(missing_ok=True)
                 removed += 1
-            elif name.startswith("termo-shapes-") and name.endswith(".tmp") \
-                    and now - path.stat().st_mtime >= STALE_TEMP_SECONDS:
-                path.unlink()
-                removed += 1
+            elif name.startswith("termo-shapes-") and name.endswith(".tmp"):
+                removed += remove_if_stale(path, now)
         except OSError:
             continue
     return removed

@@ -183,7 +183,6 @@ def setup(op: str, backend, tiny: bool):
 # --------------------------------------------------------------------------------------------
 def child(args) -> None:
     """One fresh process: set up ``args.child`` and time its first call (and maybe the warm runs)."""
-    from backends import get_backend
     from bench.common import median_seconds
 
     t0 = time.perf_counter()

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import save  # noqa: E402
+from bench.common import load, save  # noqa: E402
 from bench.server_http import DEFAULT_SERVER_CMD, Server, connect, free_port, request  # noqa: E402
 
 TARGET_S = 2.0  # a warm restart: every board's first answer within this
@@ -45,9 +45,13 @@ def first_answer(command: str, board: str, cache: Path, log: Path) -> dict:
                                         {"game": board, "history": [], "level": 3})
         word = data.get("word") if isinstance(data, dict) else None
         return {"server_answers_s": round(started, 2), "first_answer_s": round(seconds, 3), "status": status,
-                "word": word, "load_average": [round(x, 2) for x in os.getloadavg()]}
+                "word": word, "load_average": load()}
     finally:
         server.kill()
+
+
+NOTE = ("numba kernels compiled beforehand; fresh: an empty TERMO_CACHE_DIR; restart: the same folder, warm; "
+        "each board on a server of its own, asked as soon as the server answers")
 
 
 def main(argv=None) -> dict:
@@ -79,10 +83,8 @@ def main(argv=None) -> dict:
         shutil.rmtree(scratch, ignore_errors=True)
     worst = max(row["restart"]["first_answer_s"] for row in rows.values())
     payload = {"server_cmd": opts.server_cmd, "question": {"history": [], "level": 3}, "boards": rows,
-               "restart_worst_s": worst, "restart_target_s": TARGET_S, "restart_met": worst <= TARGET_S,
-               "note": "numba kernels compiled beforehand; fresh: an empty TERMO_CACHE_DIR; restart: the same "
-                       "folder, warm; each board on a server of its own, asked as soon as the server answers"}
-    save(opts.name, payload)
+               "restart_worst_s": worst, "restart_target_s": TARGET_S, "restart_met": worst <= TARGET_S}
+    save(opts.name, payload, NOTE)
     return payload
 
 

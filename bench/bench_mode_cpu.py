@@ -22,8 +22,6 @@ tree (``--source DIR``) to measure that version: a solver without ``memo_bytes``
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
 import resource
 import statistics
@@ -34,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import save  # noqa: E402
+from bench.common import load, save, script_parser  # noqa: E402
 from bench.server_load import MODE_OPENERS as OPENERS  # noqa: E402 (level 2's first guess of the modes)
 
 
@@ -69,15 +67,9 @@ def percentile(values, q: float) -> float:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", default="quordle")
-    parser.add_argument("--n", type=int, default=200, help="never-asked histories measured")
-    parser.add_argument("--warm", type=int, default=50, help="other histories asked first")
-    parser.add_argument("--memo-questions", type=int, default=0)
-    parser.add_argument("--seed", type=int, default=99)
-    parser.add_argument("--no-numba", action="store_true")
-    parser.add_argument("--source", help="the checkout whose termo is measured (default: this one)")
-    parser.add_argument("--name")
+    parser = script_parser(__doc__, mode="quordle", n=(200, "never-asked histories measured"),
+                           warm=(50, "other histories asked first"), memo_questions=0, seed=99, no_numba=False,
+                           source=(None, "the checkout whose termo is measured (default: this one)"), name=None)
     args = parser.parse_args(argv)
     if args.source:
         sys.path.insert(0, str(Path(args.source).resolve()))
@@ -89,7 +81,7 @@ def main(argv=None) -> int:
     from termo.games import get_mode
 
     mode = get_mode(args.mode)
-    load_before = [round(x, 2) for x in os.getloadavg()]
+    load_before = load()
     states = histories(mode, args.warm + args.n, args.seed)
     solver = multi_solver(mode, level=2)
     for state in states[: args.warm]:
@@ -116,7 +108,7 @@ def main(argv=None) -> int:
                                     "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
     import termo
 
-    payload = {"load_before": load_before, "load_after": [round(x, 2) for x in os.getloadavg()],
+    payload = {"load_before": load_before, "load_after": load(),
                "source": str(Path(termo.__file__).resolve().parents[1]), **result}
     path = save(args.name or f"mode-cpu-{mode.label}", payload)
     print(f"wrote {path}")

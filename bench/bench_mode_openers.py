@@ -16,8 +16,6 @@ Writes bench/results/mode-openers-<mode>.json (machine, load, every opener's fig
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -25,18 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import save  # noqa: E402
+from bench.common import load, save, script_parser  # noqa: E402
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", default="quordle")
-    parser.add_argument("--n", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--top", type=int, default=30)
-    parser.add_argument("--extra", default="")
-    parser.add_argument("--objective", default="finish")
-    parser.add_argument("--name")
+    parser = script_parser(__doc__, mode="quordle", n=1000, seed=1, top=30, extra="", objective="finish", name=None)
     args = parser.parse_args(argv)
     import numpy as np
 
@@ -47,7 +38,7 @@ def main(argv=None) -> int:
     load_kernels()
     mode = get_mode(args.mode)
     game = mode.game
-    load_before = [round(x, 2) for x in os.getloadavg()]
+    load_before = load()
     tuples = mode_tuples(mode, args.n, args.seed)
     base = multi_solver(mode, level=2, objective=args.objective)
     everything = [np.arange(game.n_answers, dtype=np.int64)] * mode.boards
@@ -74,7 +65,7 @@ def main(argv=None) -> int:
     rows.sort(key=lambda r: (r["mean_finish"], -r["win_rate"]))
     payload = {"mode": mode.label, "n": args.n, "seed": args.seed, "objective": args.objective,
                "level2_opener": game.probes[own], "load_before": load_before,
-               "load_after": [round(x, 2) for x in os.getloadavg()], "openers": rows}
+               "load_after": load(), "openers": rows}
     print(f"wrote {save(args.name or f'mode-openers-{mode.label}', payload)}")
     return 0
 

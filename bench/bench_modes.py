@@ -42,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import RESULTS, machine, timed_run  # noqa: E402
+from bench.common import RESULTS, load, machine, timed_run  # noqa: E402
 
 PEERS = RESULTS / "peers"
 PEER_SCRIPT = ROOT / "bench" / "peers" / "doddle_modes.py"
@@ -50,13 +50,6 @@ DODDLE_PYTHON = os.environ.get("DODDLE_PYTHON", "/tmp/doddle-venv/bin/python")
 QUARTETO_TURN = "tarso:BBBBB/BYBBB/BBGBB/YBBBB"  # one turn of Quarteto, four boards' colours
 SPEED_TARGETS = {2: 0.5, 3: 2.0}
 BATTERY_TARGET_S = 600.0  # an Octordle battery of 1,000 games
-
-
-def _load() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        return []
 
 
 # ------------------------------------------------------------------------------ the tuples
@@ -215,7 +208,7 @@ def side_by_side(spec: dict, termo: dict, peers: dict) -> dict:
 
 def compare(args) -> int:
     spec = tuples_spec(args.mode, args.n, args.seed, args.interim_quordle)
-    load_before = _load()
+    load_before = load()
     peers = {}
     if not args.no_peer:
         for opener in args.openers.split(","):
@@ -235,7 +228,7 @@ def compare(args) -> int:
     else:
         termo, process = run_termo(spec, args.strategies, args.objective)
     payload = {"benchmark": f"modes-{spec['mode']}", "machine": machine(), "load_before": load_before,
-               "load_after": _load(), "mode": spec["mode"], "boards": spec["boards"], "turns": spec["turns"],
+               "load_after": load(), "mode": spec["mode"], "boards": spec["boards"], "turns": spec["turns"],
                "answers": spec["answers"], "n": spec["n"], "seed": spec["seed"], "tuples": spec["digest"],
                "objective": args.objective, "termo_process": process, "termo": termo["strategies"],
                "doddle": peers, "side_by_side": side_by_side(spec, termo, peers)}
@@ -296,7 +289,7 @@ def time_suggest(level: int, repeats: int) -> dict:
 
 
 def speed(args) -> int:
-    load_before = _load()
+    load_before = load()
     results = {"suggest": [time_suggest(level, args.repeats) for level in (2, 3)]}
     if args.battery_n or args.battery_from:
         if args.battery_from:  # a `compare` run's termo battery (its JSON with "process")
@@ -311,7 +304,7 @@ def speed(args) -> int:
                                        "battery_seconds": row["seconds"], "wall_s_per_1000": round(scaled, 1),
                                        "target_s_per_1000": BATTERY_TARGET_S, "meets_target": scaled <= BATTERY_TARGET_S,
                                        "win_rate": row["win_rate"], "mean_finish": row["mean_finish"]}
-    payload = {"benchmark": "modes-speed", "machine": machine(), "load_before": load_before, "load_after": _load(),
+    payload = {"benchmark": "modes-speed", "machine": machine(), "load_before": load_before, "load_after": load(),
                "history": QUARTETO_TURN, **results}
     out = Path(args.out) if args.out else RESULTS / "modes-speed.json"
     out.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -366,7 +359,7 @@ def paired_levels_run(args) -> int:
             continue
         part = tuples[lo: lo + args.chunk]
         state["chunks"][str(lo)] = {s: _chunk_rows(mode, s, part, args.objective, args.rollout_t) for s in strategies}
-        state["loads"].append(_load())
+        state["loads"].append(load())
         tmp = ckpt.with_suffix(".tmp")
         tmp.write_text(json.dumps(state) + "\n", encoding="utf-8")
         os.replace(tmp, ckpt)

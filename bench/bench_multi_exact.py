@@ -19,23 +19,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import save, timed_run  # noqa: E402
+from bench.common import load, save, timed_run  # noqa: E402
 
 # mode: (tuples at most, target seconds, the guesses played first)
 TARGETS = {"quordle": (2_000, 60.0, ("salet", "corny")),
            "dordle": (10_000, 300.0, ("salet",)),
            "dueto": (10_000, 300.0, ("tarso",))}
-
-
-def _load() -> list[float]:
-    return [round(x, 2) for x in os.getloadavg()]
 
 
 def states(mode_name: str, n: int, count: int) -> list[dict]:
@@ -79,10 +74,10 @@ def run(mode_name: str, state: dict) -> dict:
     _, target, _ = TARGETS[mode_name]
     cmd = [str(Path(sys.executable).parent / "termo"), "optimal", "--game", mode_name, *state["history"], "--json",
            "--time", str(int(target))]
-    load_before = _load()
+    load_before = load()
     done, wall, cpu = timed_run(cmd, capture_output=True, text=True, cwd=ROOT)
     row = {"command": "termo " + " ".join(cmd[1:]), **state, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
-           "load_before": load_before, "load_after": _load(), "target_s": target, "rc": done.returncode}
+           "load_before": load_before, "load_after": load(), "target_s": target, "rc": done.returncode}
     if done.returncode == 0:
         data = json.loads(done.stdout)
         row.update({k: data.get(k) for k in ("proved", "word", "expected", "lower", "upper", "gap", "states",

@@ -102,12 +102,8 @@ def classic_sample(sample: int, backend: str, chunk: int = 32) -> dict:
 
 
 def main() -> None:
-    parser = repeats_parser(__doc__, 3)
-    parser.add_argument("--sample", type=int, default=100)
-    parser.add_argument("--backend", default="numpy")
-    parser.add_argument("--skip-wordle", action="store_true")
-    parser.add_argument("--skip-classic", action="store_true")
-    parser.add_argument("--out", default="opener_tables")
+    parser = repeats_parser(__doc__, 3, sample=100, backend="numpy", skip_wordle=False, skip_classic=False,
+                            out="opener_tables")
     args = parser.parse_args()
     results = {"backend": args.backend, "method": world_mod.METHOD,
                "nerdle-mini": full_table("nerdle-mini", args.repeats, args.backend)}

@@ -46,6 +46,10 @@ def health(port: int) -> dict:
     return data if status == 200 and isinstance(data, dict) else {}
 
 
+NOTE = ("rss: the server and its worker processes (psutil); a configuration's growth includes its solver in "
+        "the process that answered (short lane: level 2; worker processes: level 3)")
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=6, help="fresh questions per configuration")
@@ -80,11 +84,8 @@ def main(argv=None) -> dict:
     payload = {"configurations": rows, "rss_ready_mb": ready, "rss_after_configurations_mb": configured,
                "largest_configuration_mb": max(growth) if growth else None,
                "answers_streamed": len(statuses), "answers_ok": statuses.count(200),
-               "rss_after_answers_mb": filled, "answer_cache": {k: jobs.get(k) for k in ("results_kept", "results_bytes")},
-               "load_average": [round(x, 2) for x in os.getloadavg()],
-               "note": "rss: the server and its worker processes (psutil); a configuration's growth includes "
-                       "its solver in the process that answered (short lane: level 2; worker processes: level 3)"}
-    save(opts.name, payload)
+               "rss_after_answers_mb": filled, "answer_cache": {k: jobs.get(k) for k in ("results_kept", "results_bytes")}}
+    save(opts.name, payload, NOTE)
     return payload
 
 

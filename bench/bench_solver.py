@@ -70,11 +70,7 @@ def states(game):
 
 
 def main() -> None:
-    parser = repeats_parser(__doc__, 5)
-    parser.add_argument("--opener-repeats", type=int, default=3)
-    parser.add_argument("--backend", default="numpy")
-    parser.add_argument("--skip-opener", action="store_true")
-    parser.add_argument("--suffix", default="")
+    parser = repeats_parser(__doc__, 5, opener_repeats=3, backend="numpy", skip_opener=False, suffix="")
     args = parser.parse_args()
     game = termo_game()
     backend = get_backend(args.backend)

@@ -17,14 +17,20 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
+def load() -> list[float]:
+    """The load average (1, 5 and 15 minutes), rounded: how busy the machine was."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
 def machine() -> dict:
-    """What the numbers were measured on."""
+    """What the numbers were measured on, and how busy it was when they were saved."""
     info = {
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
         "cpus": os.cpu_count(),
         "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "load_average": load(),
     }
     try:
         model = [l for l in Path("/proc/cpuinfo").read_text().splitlines() if l.startswith("model name")]
@@ -69,18 +75,34 @@ def timed_run(cmd, **kwargs) -> tuple[subprocess.CompletedProcess, float, float]
     return done, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def repeats_parser(doc: str, repeats: int) -> argparse.ArgumentParser:
-    """The command line of a script timed over repeats: its description (the first line of
-    ``doc``) and ``--repeats`` (default ``repeats``), the script's own options added after."""
+def script_parser(doc: str, **options) -> argparse.ArgumentParser:
+    """A script's command line: its description (the first line of ``doc``) and one option per
+    keyword (``no_numba=False`` is ``--no-numba``), its default the value, or ``(default, help)``:
+    an int default takes an int, False a flag, None or a text a text."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=repeats)
+    for name, value in options.items():
+        default, help_text = value if isinstance(value, tuple) else (value, None)
+        flag = "--" + name.replace("_", "-")
+        if isinstance(default, bool):
+            parser.add_argument(flag, action="store_true", help=help_text)
+        elif isinstance(default, int):
+            parser.add_argument(flag, type=int, default=default, help=help_text)
+        else:
+            parser.add_argument(flag, default=default, help=help_text)
     return parser
 
 
-def save(name: str, payload: dict) -> Path:
-    """Write ``bench/results/<name>.json`` with the machine details, and print it."""
+def repeats_parser(doc: str, repeats: int, **options) -> argparse.ArgumentParser:
+    """The command line of a script timed over repeats: `script_parser` with ``--repeats``
+    (default ``repeats``) first."""
+    return script_parser(doc, repeats=repeats, **options)
+
+
+def save(name: str, payload: dict, note: str | None = None) -> Path:
+    """Write ``bench/results/<name>.json`` with the machine details (and ``note``: how the figures
+    were taken), and print it."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    payload = {"benchmark": name, "machine": machine(), **payload}
+    payload = {"benchmark": name, "machine": machine(), **payload, **({"note": note} if note else {})}
     path = RESULTS / f"{name}.json"
     path.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps(payload, indent=1, ensure_ascii=False))

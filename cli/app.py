@@ -170,8 +170,12 @@ def context_arguments(func) -> dict:
 
 
 def _needs_typer(info) -> bool:
-    """An option typer must handle itself (callbacks, prompts, counts, parsers, hidden values)."""
-    return bool(getattr(info, "callback", None) or getattr(info, "is_eager", False)
+    """An option typer must handle itself (callbacks, prompts, counts, parsers, hidden values);
+    ``--backend``'s callback is what a direct call does already (`direct_call`)."""
+    from cli.options import backend_callback
+
+    callback = getattr(info, "callback", None)
+    return bool((callback is not None and callback is not backend_callback) or getattr(info, "is_eager", False)
                 or getattr(info, "prompt", False) or getattr(info, "count", False)
                 or getattr(info, "parser", None) or getattr(info, "default_factory", None)
                 or not getattr(info, "expose_value", True))

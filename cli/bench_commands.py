@@ -20,7 +20,7 @@ from cli.limits import MAX_SEED, check_answers, check_search
 from termo.interface.requests import load_game, parse_int
 from termo.interface.suggest import Config, objective_refused
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
-                         ObjectiveOption, OptionGroup, TOption, command_backend, with_options)
+                         ObjectiveOption, OptionGroup, TOption, count_option, with_options)
 from termo.core.errors import TermoError
 
 OutOption = Annotated[
@@ -48,7 +48,7 @@ class Study:
 
 
 def _study_options(ctx, backend: Optional[str] = None, beam="10", depth="1", **values) -> Study:
-    return Study(backend=command_backend(ctx, backend), beam=parse_int("beam", beam, 1), depth=parse_int("depth", depth, 0),
+    return Study(backend=backend, beam=parse_int("beam", beam, 1), depth=parse_int("depth", depth, 0),
                  **values)
 
 
@@ -140,8 +140,8 @@ def battery_command(
                      "(default: the first four; entropy,level3 for --set level3); for a mode: level2, level3 "
                      "(default both).", show_default=False),
     ] = None,
-    n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Battery size: the n commonest (realistic/level3) or n evenly spaced (full); "
-                                             "at most the game's answers; for a mode: N seeded answer tuples (default 100).", min=1)] = None,
+    n: count_option("--n", "Battery size: the n commonest (realistic/level3) or n evenly spaced (full); "
+                        "at most the game's answers; for a mode: N seeded answer tuples (default 100).") = None,
     t: TOption = "1",
     extended: ExtendedOption = False,
     seed: SeedOption = 0,
@@ -242,9 +242,9 @@ def _lie_battery(study: Study, game, strategies: Optional[str], n: Optional[int]
     out = out_folder(study.out, default=DEFAULT_OUT)
     results = []
     with progress_bar(f"battery {game.label}", total=n * len(names), unit="games") as update:
-        for k, name in enumerate(names):
-            results.append(run_lie_battery(game, n=n, seed=seed, level=int(name[-1]), t=t,
-                                           progress=lambda done, total, k=k: update(k * n + done, n * len(names))))
+        progress = _Progress(update, n * len(names))
+        for name in names:
+            results.append(run_lie_battery(game, n=n, seed=seed, level=int(name[-1]), t=t, progress=progress))
     result = {"game": game.label, "n": n, "seed": seed, "strategies": results}
     markdown = lie_markdown(result)
     paths = write_report(out, f"{game.label}-battery-n{n}-s{seed}", result, markdown, [])
@@ -257,7 +257,7 @@ def sweep_t_command(
     ctx: typer.Context,
     temperatures: Annotated[str, typer.Option("--temperatures", metavar="LIST", help="Comma list of T values (inf = uniform).")] = "0.5,1,2,5,10,inf",
     set_name: Annotated[str, typer.Option("--set", metavar="NAME", help="Battery: realistic, full or level3.")] = "realistic",
-    n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Battery size (see bench battery; at most 6,046).", min=1)] = None,
+    n: count_option("--n", "Battery size (see bench battery; at most 6,046).") = None,
     study: Study = None,
 ) -> None:
     """The entropy strategy at several prior temperatures, same secrets, own optimal opener per T."""
@@ -283,8 +283,8 @@ def sweep_t_command(
 def extended_command(
     ctx: typer.Context,
     levels: Annotated[str, typer.Option("--levels", metavar="LIST", help="Comma list of levels to compare: 2 (realistic battery), 3 (300 secrets).")] = "2,3",
-    n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Level-2 battery size (default 1,500; at most 6,046).", min=1)] = None,
-    n3: Annotated[Optional[int], typer.Option("--n3", metavar="N", help="Level-3 battery size (default 300; at most 6,046).", min=1)] = None,
+    n: count_option("--n", "Level-2 battery size (default 1,500; at most 6,046).") = None,
+    n3: count_option("--n3", "Level-3 battery size (default 300; at most 6,046).") = None,
     t: TOption = "1",
     study: Study = None,
 ) -> None:

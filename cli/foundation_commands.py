@@ -9,7 +9,7 @@ import typer
 from backends import available_backends, get_backend
 from cli.common import print_json, user_errors
 from termo.interface.requests import load_game
-from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption, StrictOption, command_backend
+from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption, StrictOption
 
 
 @user_errors
@@ -127,7 +127,6 @@ def matrix_command(
     """Build (or load from the cache) the pattern matrix; report shape, signature, time, cache path."""
     from termo.interface.matrix import build_info
 
-    backend = command_backend(ctx, backend)
     info = build_info(load_game(game_name, extended=extended, strict=strict), get_backend(backend), rebuild=rebuild)
     report = {k: info[k] for k in ("shape", "signature", "seconds", "cache", "source", "backend")}
     if json_out:

@@ -12,7 +12,7 @@ import typer
 from cli.common import default_out, print_json, progress_bar, user_errors
 from cli.options import BackendOption, CheckpointDirOption, GameOption, ResumeOption, TOption, WorkersOption
 from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
-                         command_backend, worker_timeout_option)
+                         value_option, worker_timeout_option)
 from termo.interface.requests import check_int
 from termo.core.errors import TermoError
 from termo.core.messages import counted
@@ -27,20 +27,12 @@ def openers_command(
     ctx: typer.Context,
     game_name: GameOption = None,
     t: TOption = "1",
-    out: Annotated[
-        Optional[Path],
-        typer.Option("--out", metavar="FILE", show_default=False,
-                     help="Also write the whole table with its metadata (game, prior, rounds, method) as JSON to FILE."),
-    ] = None,
+    out: value_option("--out", "FILE", "Also write the whole table with its metadata (game, prior, rounds, method) as JSON to FILE.", Optional[Path]) = None,
     resume: ResumeOption = False,
     checkpoint_dir: CheckpointDirOption = None,
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
-    limit: Annotated[
-        Optional[int],
-        typer.Option("--limit", metavar="N", show_default=False,
-                     help="Only the first N answers (in the game's answer order) as openers: a partial table."),
-    ] = None,
+    limit: value_option("--limit", "N", "Only the first N answers (in the game's answer order) as openers: a partial table.", Optional[int]) = None,
     only: Annotated[
         Optional[list[str]],
         typer.Option("--only", metavar="WORD", show_default=False,
@@ -64,7 +56,6 @@ def openers_command(
     expected guesses, to 4 decimals, ties sharing a rank."""
     from termo.core.chunks import CheckpointStore
 
-    backend = command_backend(ctx, backend)
     check_cluster(scheduler, worker_timeout, connect_timeout, workers)
     config = _table_config(game_name, t, chunk, limit, backend, _words(ctx, only), follow_up)
     folder = checkpoint_dir if checkpoint_dir is not None else default_out(DEFAULT_DIR) / config.game / "checkpoints"

@@ -25,7 +25,7 @@ from cli.common import fail, print_json, progress_interval, user_errors
 from termo.interface.requests import load_game
 from termo.core.safe_text import one_line
 from cli.options import BackendOption, GameOption, JsonOption, LossOption, nodes_option
-from cli.options import command_backend, with_options
+from cli.options import with_options
 from termo.interface.requests import parse_int, parse_loss, parse_seconds
 from cli.optimal_rank import CLUSTER_OPTIONS, Cluster, RankOption, optimal_rank, rank as ranked_first_words
 
@@ -107,7 +107,6 @@ def optimal_command(
     from termo.interface.exact import beam_value, solve
     from termo.core.prior import parse_temperature
 
-    backend = command_backend(ctx, backend)
     mode = _mode_named(game)
     if mode is not None:
         if bracket:
@@ -218,7 +217,7 @@ def _optimal_mode(mode, history, objective, backend, json_out: bool, time_limit,
 
 
 def _print_mode(mode, goal, data: dict) -> None:
-    head = f"{mode.title or mode.label}, turn {data['turn']}, objective {goal.name} ({OBJECTIVE_TEXT[goal.name]})"
+    head = f"{mode.shown}, turn {data['turn']}, objective {goal.name} ({OBJECTIVE_TEXT[goal.name]})"
     if data["proved"]:
         typer.echo(f"{head}: play {data['word']} (expected {data['expected']:.10f}, proved over every guess for "
                    f"independent boards)")
@@ -240,7 +239,7 @@ def _backend_name(backend) -> str:
 
 
 def _print_text(game, data: dict) -> None:
-    title = game.title or game.label
+    title = game.shown
     mode = "hard mode" if data["hard"] else "normal mode"
     prior = "uniform prior" if not data["weighted"] else f"prior T={data['t']:g}" if data["t"] is not None else "uniform prior"
     head = f"{title}, {'opener ' + data['opener'] if data['opener'] else 'every first guess'}, {mode}, {prior}:"

@@ -77,7 +77,7 @@ def _absurdle(game, hard: bool, challenge: bool, cluster, json_out: bool) -> Non
 
 
 def _print_absurdle(game, result: dict) -> None:
-    title = game.title or game.label
+    title = game.shown
     mode = "hard mode" if result["hard"] else "normal mode"
     if not result.get("proved") and "searching" in result:
         typer.echo(f"{title}, {mode}: no win in fewer than {result['searching']} guesses (proved); "
@@ -150,7 +150,7 @@ def _fibble(game, opener, nodes, cluster, json_out: bool) -> None:
 
 
 def _print_fibble(game, result: dict) -> None:
-    title = game.title or game.label
+    title = game.shown
     if not result["complete"]:
         part = result["settled"]
         typer.echo(f"{title}, opener {result['opener']}: {result['rows_settled']} of {result['rows_of_opener']} rows "

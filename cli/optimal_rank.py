@@ -116,7 +116,7 @@ def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> d
 
 def _print_status(game, result: dict) -> None:
     low, high = result["best_bracket"]
-    typer.echo(f"{game.title or game.label}: {result['settled']:,} of {result['first_words']:,} first words settled "
+    typer.echo(f"{game.shown}: {result['settled']:,} of {result['first_words']:,} first words settled "
                f"({result['chunks_missing']} chunks of the next round not checkpointed yet; --resume goes on)")
     for row in result["best_so_far"]:
         typer.echo(f"  {row['word']:<12} {row['total']:>12g} {row['mean']:>10.6f}")
@@ -125,7 +125,7 @@ def _print_status(game, result: dict) -> None:
 
 
 def _print_ranking(game, result: dict) -> None:
-    title = game.title or game.label
+    title = game.shown
     weighted = result["t"] is not None
     mode = "hard mode" if result["hard"] else "normal mode"
     loss = result["loss"]

@@ -43,11 +43,17 @@ GameOption = Annotated[
              f"bench battery, optimal, review) also a mode: {_names(MODE_NAMES)} (see `termo games`, docs/modes.md).",
     ),
 ]
+def backend_callback(ctx: typer.Context, value: Optional[str]) -> Optional[str]:
+    """What a command's ``backend`` parameter receives: the backend it runs on (`command_backend`)."""
+    return command_backend(ctx, value)
+
+
 BackendOption = Annotated[
     Optional[str],
     typer.Option(
         "--backend", envvar="TERMO_BACKEND", metavar="NAME", show_default=False,
         help="Array backend: numpy (default), jax, cupy, array-api-strict or auto (best installed).",
+        callback=backend_callback,
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", metavar="", help="Print machine-readable JSON on stdout.")]
@@ -86,10 +92,20 @@ LossOption = Annotated[
 ]
 
 
+def value_option(flag: str, metavar: str, help_text: str, kind=Optional[str]):
+    """An option that takes a value (``--out FILE``) and is off unless given: no default shown."""
+    return Annotated[kind, typer.Option(flag, metavar=metavar, show_default=False, help=help_text)]
+
+
+def count_option(flag: str, help_text: str):
+    """A positive count (``--n N``), off (None: the command's default) unless given."""
+    return Annotated[Optional[int], typer.Option(flag, metavar="N", help=help_text, min=1)]
+
+
 def nodes_option(help_text: str):
     """``--nodes N``: an exact search's budget in states expanded (``termo optimal``: the whole
     search's; ``termo review``: each turn's); ``help_text`` says which."""
-    return Annotated[Optional[str], typer.Option("--nodes", metavar="N", show_default=False, help=help_text)]
+    return value_option("--nodes", "N", help_text)
 
 
 @dataclass(frozen=True)
@@ -107,7 +123,8 @@ def root_backend(ctx) -> Optional[str]:
 
 def command_backend(ctx, backend: Optional[str]) -> Optional[str]:
     """The backend a command runs on: its own ``--backend`` typed on its command line, else the
-    root ``--backend``, else its option's value from ``$TERMO_BACKEND`` (None: NumPy).
+    root ``--backend``, else its option's value from ``$TERMO_BACKEND`` (None: NumPy). The
+    ``--backend`` option's callback, so every command's ``backend`` parameter holds it already.
 
     ``ctx`` is None on the direct path (`cli.app.direct_call`), which has chosen ``backend`` in
     the same order already."""

@@ -17,7 +17,6 @@ import typer
 from cli.common import out_folder, print_json, progress_bar, user_errors
 from termo.interface.requests import load_game
 from cli.options import BackendOption, GameOption, JsonOption, TOption
-from cli.options import command_backend
 from cli.limits import MAX_PATTERNS, check_top
 from termo.interface.requests import parse_int
 from termo.core.feedback import colours_help
@@ -63,7 +62,7 @@ def partition_command(
     if json_out:
         print_json(data)
         return
-    typer.echo(f"{data['word']} over {data['candidates']} candidates ({g.title or g.label}, "
+    typer.echo(f"{data['word']} over {data['candidates']} candidates ({g.shown}, "
                f"{_prior_label(g, state.t)}):")
     typer.echo(f"  groups:               {data['groups']}")
     typer.echo(f"  largest group:        {data['largest_group']} ({data['worst_case_bits_left']:.4f} bits left)")
@@ -92,7 +91,6 @@ def rank_command(
     from termo.interface.partition import check_criterion, make_state, rank_probes
     from termo.core.prior import parse_temperature
 
-    backend = command_backend(ctx, backend)
     check_criterion(by)
     k = parse_int("top", top, 1)
     g = load_game(game)
@@ -103,7 +101,7 @@ def rank_command(
         print_json(rows)
         return
     width = max([len(r["word"]) for r in rows] + [5])
-    typer.echo(f"top {len(rows)} of {g.n_probes} probes by {by} over {state.n} candidates ({g.title or g.label}, "
+    typer.echo(f"top {len(rows)} of {g.n_probes} probes by {by} over {state.n} candidates ({g.shown}, "
                f"{_prior_label(g, state.t)}):")
     typer.echo(f"   #  {'word':<{width}}      bits  groups  largest  E[remaining]  can be answer")
     for r in rows:
@@ -131,7 +129,6 @@ def second_guess_command(
     from termo.interface.partition import second_guess_markdown, second_guess_study, write_second_guess
     from termo.core.prior import parse_temperature
 
-    backend = command_backend(ctx, backend)
     k = parse_int("patterns", patterns, 1, MAX_PATTERNS, "one panel of the plot each")
     n = parse_int("top", top, 1)
     temperature = parse_temperature(t)

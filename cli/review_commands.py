@@ -15,29 +15,29 @@ import typer
 
 from cli.common import USER_ERRORS, fail, print_json
 from cli.options import (BackendOption, GameOption, HardOption, JsonOption, LossOption, ObjectiveOption, TOption,
-                         command_backend, nodes_option)
+                         nodes_option, value_option)
 
-SHARE_TEXT_BYTES = 64 * 1024  # what is read of a share text file (an Octordle's is under 3 KB)
 
 
 def _read_text(source: str) -> str:
     """The share text in the file ``source`` (``-``: standard input)."""
     from termo.core.errors import TermoError
+    from termo.core.safe_text import capped_text
+    from termo.interface.review import SHARE_TEXT_LIMIT
 
+    most = 4 * SHARE_TEXT_LIMIT + 3  # the longest text the review takes, in UTF-8 with a byte-order mark
     try:
         if source == "-":
-            data = sys.stdin.buffer.read(SHARE_TEXT_BYTES + 1)
+            data = sys.stdin.buffer.read(most + 1)
         else:
             with open(source, "rb") as handle:
-                data = handle.read(SHARE_TEXT_BYTES + 1)
+                data = handle.read(most + 1)
     except OSError as err:
         raise TermoError(f"--share-text {source}: {err.strerror or err}") from None
-    if len(data) > SHARE_TEXT_BYTES:
-        raise TermoError(f"--share-text {source}: over {SHARE_TEXT_BYTES:,} bytes: not a share text")
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise TermoError(f"--share-text {source}: not UTF-8 text") from None
+        return capped_text(data, most, "utf-8-sig")
+    except ValueError as err:
+        raise TermoError(f"--share-text {source}: {err}") from None
 
 
 def review_command(
@@ -50,23 +50,12 @@ def review_command(
     ] = None,
     game_name: GameOption = None,
     hard: HardOption = False,
-    answer: Annotated[
-        Optional[str],
-        typer.Option("--answer", metavar="WORD", show_default=False,
-                     help="The answer (a mode: the answers in board order, comma-separated): the colours of the "
-                          "bare guesses are computed."),
-    ] = None,
-    share_text: Annotated[
-        Optional[str],
-        typer.Option("--share-text", metavar="FILE|-", show_default=False,
-                     help="A share text (the game's emoji grid, '-' reads standard input): the colours of the bare "
-                          "guesses; its header names the game and hard mode (*)."),
-    ] = None,
+    answer: value_option("--answer", "WORD", "The answer (a mode: the answers in board order, comma-separated): the colours of the "
+                         "bare guesses are computed.") = None,
+    share_text: value_option("--share-text", "FILE|-", "A share text (the game's emoji grid, '-' reads standard input): the colours of the bare "
+                             "guesses; its header names the game and hard mode (*).") = None,
     share: Annotated[bool, typer.Option("--share", help="Print the game's own share text instead of the review.")] = False,
-    number: Annotated[
-        Optional[str],
-        typer.Option("--number", metavar="N", show_default=False, help="The puzzle number the share text shows."),
-    ] = None,
+    number: value_option("--number", "N", "The puzzle number the share text shows.") = None,
     t: TOption = "1.0",
     loss: LossOption = "7",
     objective: ObjectiveOption = "finish",
@@ -82,7 +71,6 @@ def review_command(
     estimate otherwise; each turn says which."""
     from termo.interface.review import format_review, review_request
 
-    backend = command_backend(ctx, backend)
     try:
         text = None if share_text is None else _read_text(share_text)
         data = review_request(game_name, items or [], answer=answer, share_text=text, hard=hard, t=t, loss=loss,

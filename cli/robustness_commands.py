@@ -13,7 +13,7 @@ import typer
 from cli.common import out_folder, print_json, progress_bar, user_errors
 from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption, ResumeOption
 from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor, command_backend,
-                         worker_timeout_option)
+                         value_option, worker_timeout_option)
 from cli.limits import MAX_COLUMNS
 from termo.interface.requests import check_int
 from termo.core.errors import TermoError
@@ -89,12 +89,8 @@ def robustness_command(
         typer.Option("--columns", metavar="LIST", help="Comma-separated columns: effective sizes (300,600,1200,2400,4800,6046), "
                      f"T=<temperature>, or project (T=1); at most {MAX_COLUMNS}. Default: the seven columns of the grid."),
     ] = None,
-    out: Annotated[
-        Optional[Path],
-        typer.Option("--out", metavar="DIR", show_default=False,
-                     help="Folder for robustness.json/.md, the heatmap and checkpoints (default: "
-                     "<cache dir>/robustness, outside the repository)."),
-    ] = None,
+    out: value_option("--out", "DIR", "Folder for robustness.json/.md, the heatmap and checkpoints (default: "
+                      "<cache dir>/robustness, outside the repository).", Optional[Path]) = None,
     resume: ResumeOption = False,
     scheduler: SchedulerOption = None,
     worker_timeout: WorkerTimeoutOption = 60.0,
@@ -123,7 +119,6 @@ def robustness_command(
     from termo.interface.robustness import SweepConfig
     from termo.interface.robustness import World, load_world
 
-    backend = command_backend(ctx, backend)
     if openers not in ("beam", "all"):
         raise TermoError(f"--openers must be beam or all, got {openers!r}")
     check_cluster(scheduler, worker_timeout, connect_timeout)

@@ -23,8 +23,7 @@ from cli.common import fail, play_streams, print_json, run_game
 from termo.interface.requests import USER_ERRORS, load_game
 from termo.interface.requests import parse_int
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
-                         LevelOption, ObjectiveOption, OptionGroup, StrictOption, TOption, command_backend,
-                         with_options)
+                         LevelOption, ObjectiveOption, OptionGroup, StrictOption, TOption, value_option, with_options)
 from termo.core.feedback import colours_help
 from termo.interface.requests import load_mode, parse_config, tree_spec
 
@@ -35,12 +34,8 @@ OpenerOpt = Annotated[
     typer.Option("--opener", metavar="default|optimal",
                  help="First guess: the game's interface opener (default; Termo: tarso) or the configuration's optimum."),
 ]
-TreeOpt = Annotated[
-    Optional[str],
-    typer.Option("--tree", metavar="FILE", show_default=False,
-                 help="Walk this strategy tree (`termo tree build`) while the rounds follow it "
-                      "(default: a stored tree made for this exact configuration, if any)."),
-]
+TreeOpt = value_option("--tree", "FILE", "Walk this strategy tree (`termo tree build`) while the rounds follow it "
+                       "(default: a stored tree made for this exact configuration, if any).")
 NoTreeOpt = Annotated[
     bool, typer.Option("--no-tree", metavar="", help="Never walk a stored tree: always the live search."),
 ]
@@ -161,11 +156,7 @@ def suggest_command(
         typer.Argument(metavar="HISTORY", help=HISTORY_HELP, show_default=False),
     ] = None,
     search: Search = None,
-    list_n: Annotated[
-        Optional[str],
-        typer.Option("--list", metavar="N", show_default=False,
-                     help="Also show the N most likely candidates left (JSON key 'remaining'; at most the candidate count)."),
-    ] = None,
+    list_n: value_option("--list", "N", "Also show the N most likely candidates left (JSON key 'remaining'; at most the candidate count).") = None,
     game_name: GameOption = None,
     json_out: JsonOption = False,
     backend: BackendOption = None,
@@ -180,7 +171,6 @@ def suggest_command(
     from termo.interface.suggest import Advisor, suggest
     from termo.interface.text import format_answer
 
-    backend = command_backend(ctx, backend)
     try:
         game, config = search.prepare(game_name, backend, boards=True)
         remaining = None if list_n is None else parse_int("list", list_n, 1)
@@ -225,7 +215,6 @@ def opener_command(
     from termo.interface.suggest import Advisor, opener_report
     from termo.interface.text import format_decision
 
-    backend = command_backend(ctx, backend)
     try:
         game, config = search.prepare(game_name, backend)
         with progress_display("searching the opener") as progress:
@@ -235,7 +224,7 @@ def opener_command(
     if json_out:
         print_json(data)
     else:
-        typer.echo(f"best opener of {game.title or game.label} by this configuration ({config.describe(game)}{', extended' if game.extended else ''}):")
+        typer.echo(f"best opener of {game.shown} by this configuration ({config.describe(game)}{', extended' if game.extended else ''}):")
         interface = getattr(game, "default_opener", None)
         if interface and interface != data.get("word"):
             typer.echo(f"(the game's interface opener, played first by `termo suggest`, is {interface}; "
@@ -265,7 +254,6 @@ def play_command(
     from termo.interface.play import Play
     from termo.interface.suggest import Advisor
 
-    backend = command_backend(ctx, backend)
     try:
         game, config = search.prepare(game_name, backend, boards=True)
         advisor = Advisor(game, config, tree=tree_spec(tree, no_tree))

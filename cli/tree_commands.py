@@ -16,7 +16,7 @@ import typer
 from cli.common import fail, print_json, progress_bar
 from termo.interface.requests import USER_ERRORS, load_game
 from cli.options import (BackendOption, BeamOption, DepthOption, ExtendedOption, GameOption, HardOption, JsonOption,
-                         StrictOption, TOption, command_backend)
+                         StrictOption, TOption)
 from termo.interface.requests import parse_int, parse_seconds
 from termo.core.errors import TermoError
 
@@ -60,7 +60,6 @@ def build_command(
     from termo.interface.trees import write_tree
     from termo.interface.trees import cache_path
 
-    backend = command_backend(ctx, backend)
     try:
         check_method(method)
         game = load_game(game_name, extended=extended, strict=strict)
@@ -94,7 +93,7 @@ def build_command(
         print_json(data)
     else:
         typer.echo(f"wrote {path}")
-        typer.echo(f"{game.title or game.label}, {method} tree from {tree.opener}: {tree.nodes:,} nodes in "
+        typer.echo(f"{game.shown}, {method} tree from {tree.opener}: {tree.nodes:,} nodes in "
                    f"{tree.seconds:.1f} s; mean {summary['mean']:.4f} guesses, worst {summary['worst']}, "
                    f"{summary['losses']} losses over {game.n_answers:,} answers")
 
@@ -117,7 +116,7 @@ def eval_command(file: FileArg, json_out: JsonOption = False) -> None:
     if json_out:
         print_json(data)
         return
-    typer.echo(f"{game.title or game.label}, {data['method']} tree from {data['opener']} ({data['nodes']:,} nodes):")
+    typer.echo(f"{game.shown}, {data['method']} tree from {data['opener']} ({data['nodes']:,} nodes):")
     if data["missing"]:
         typer.echo(f"  INCOMPLETE: {data['missing']} answers have no branch (e.g. {', '.join(data['missing_examples'])})")
     else:

@@ -188,12 +188,12 @@ def test_the_chunks_are_checkpointed_and_resumed(tmp_path):
 
     @dataclass(frozen=True)
     class Task:
-        words: tuple
+        items: tuple
         key: str
 
         def run(self):
             calls.append(self.key)
-            return [[w + 1, [[w, 0]]] for w in self.words]
+            return [[w + 1, [[w, 0]]] for w in self.items]
 
     tasks = [Task((0, 1), "k0"), Task((2, 3), "k1")]
     first = ChunkRunner(forced_store(tmp_path), None)

@@ -58,6 +58,18 @@ def test_numbers_in_each_language():
     assert [plural(n, ("letter", "letters"), "en") for n in (0, 1, 2)] == ["letters", "letter", "letters"]
 
 
+def test_a_russian_thousands_space_is_shown_not_escaped():
+    """The no-break space that groups Russian thousands reaches a board as a space (escaping kept
+    the line breaks and controls of echoed input visible, and wrote it as ``\\xa0``)."""
+    from termo.core.messages import render
+    from termo.core.safe_text import escape_data, escape_text
+
+    line = render("history.too_long", {"n": 8111, "max": 1000}, "ru")
+    assert "8\u00a0111" in line
+    assert escape_text(line) == line and escape_data({"ru": line}) == {"ru": line}
+    assert escape_text("a\u2028b\nc\x1b") == "a\\u2028b\\nc\\x1b"
+
+
 def test_codes_travel_through_pickle():
     """The long searches run in worker processes: their errors and warnings come back pickled."""
     err = pickle.loads(pickle.dumps(TermoError("line", "game.won")))

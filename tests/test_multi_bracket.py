@@ -108,6 +108,29 @@ def test_checkpoints_resume_to_the_same_bracket(tmp_path):
     assert abs(part["lower"] - first["lower"]) < 1e-9 and abs(part["upper"] - first["upper"]) < 1e-9
 
 
+def test_the_bracket_runs_on_dask_workers_to_the_same_values(tmp_path):
+    """The chunks shipped to a Dask worker (`termo.core.executors.DaskExecutor`, as `--workers` and
+    `--scheduler` do) come back with the values this process computes. The worker is a thread of
+    this process (one, one thread: a process's search context is not shared between threads), so
+    it finds the tiny mode the registry does not know."""
+    distributed = pytest.importorskip("distributed")
+    from termo.core.executors import DaskExecutor
+
+    game = tiny_game(12, 6, step=173, offset=11)
+    mode = Mode(game, 2, 4, key="tiny-dask")
+    here = bracket.bracket_game(mode, 0, budget=5, chunk=5, store=bracket.bracket_store(tmp_path / "here"))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=":0") as cluster:
+        executor = DaskExecutor(cluster.scheduler_address, worker_timeout=600)
+        try:
+            there = bracket.bracket_game(mode, 0, budget=5, chunk=5, store=bracket.bracket_store(tmp_path / "there"),
+                                         executor=executor)
+        finally:
+            executor.close()
+    assert there["chunks"] == here["chunks"] > 1 and executor.delivered == here["chunks"]
+    assert _values(there) == _values(here)
+
+
 def _values(out: dict) -> str:
     return json.dumps({k: v for k, v in out.items() if not k.startswith("chunks_")}, sort_keys=True)
 

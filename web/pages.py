@@ -66,7 +66,7 @@ def board_config(board) -> dict:
     several = mode.boards > 1
     config = {
         "game": mode.label,
-        "title": mode.title or mode.label,
+        "title": mode.shown,
         "language": game.language,
         "length": game.word_length,
         "tries": mode.max_turns,

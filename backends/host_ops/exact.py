@@ -19,7 +19,38 @@ import numpy as np
 DEFAULT_MEMO_SLOTS = 1 << 21  # ~76 MB of memo table
 
 
-class ExactEngine:
+class SearchStats:
+    """What an exact engine says of its search: its compiled kernels ``kx`` count in ``stats``, the
+    single-board search's slots (``backends.kernels.exact``: NODES ... GUESSES), which the
+    several-board engine (:mod:`backends.host_ops.multi_exact`) shares."""
+
+    @property
+    def nodes(self) -> int:
+        """States expanded so far (one all-probe bound pass each)."""
+        return int(self.stats[self.kx.NODES])
+
+    @property
+    def aborted(self) -> bool:
+        """Did the last search run out of its node budget?"""
+        return bool(self.stats[self.kx.ABORTED])
+
+    def counters(self) -> dict:
+        kx = self.kx
+        return {"nodes": int(self.stats[kx.NODES]), "memo_hits": int(self.stats[kx.HITS]),
+                "memo_stores": int(self.stats[kx.STORES]), "guesses_tried": int(self.stats[kx.GUESSES])}
+
+    def _budget(self, budget) -> None:
+        """The next search may expand ``budget`` more states (None: unlimited)."""
+        kx = self.kx
+        self.stats[kx.ABORTED] = 0
+        self.stats[kx.BUDGET] = np.iinfo(np.int64).max if budget is None else self.stats[kx.NODES] + int(budget)
+
+    def _check_rounds(self, r: int) -> None:
+        if int(r) > self.max_rounds:
+            raise ValueError(f"rounds {r} above the engine's {self.max_rounds}")
+
+
+class ExactEngine(SearchStats):
     """The exact search over one pattern matrix in its answers-major layout (``answers_major``:
     answers × probes codes, C-contiguous) and, when given, its probes-major layout
     (``probes_major``: probes × answers, read for states of more than ``BIG_STATE`` answers),
@@ -82,17 +113,6 @@ class ExactEngine:
         self.lv_need = np.zeros((R, n_answers + 1), dtype=np.int64)
         self.all_probes = np.arange(n_probes, dtype=np.int64)
 
-    # --- statistics -----------------------------------------------------------------------
-    @property
-    def nodes(self) -> int:
-        """States expanded so far (one all-probe bound pass each)."""
-        return int(self.stats[self.kx.NODES])
-
-    def counters(self) -> dict:
-        kx = self.kx
-        return {"nodes": int(self.stats[kx.NODES]), "memo_hits": int(self.stats[kx.HITS]),
-                "memo_stores": int(self.stats[kx.STORES]), "guesses_tried": int(self.stats[kx.GUESSES])}
-
     # --- allowed sets ---------------------------------------------------------------------
     def allowed_after(self, parent, guess: int, code: int):
         """Hard mode: the probes of ``parent`` still legal after ``guess`` scored ``code``."""
@@ -115,10 +135,8 @@ class ExactEngine:
         expanded states at most (None: unlimited). ``aborted`` tells whether it ran out."""
         kx = self.kx
         S, allowed = self._state(members, allowed)
-        if int(rounds) > self.max_rounds:
-            raise ValueError(f"rounds {rounds} above the engine's {self.max_rounds}")
-        self.stats[kx.ABORTED] = 0
-        self.stats[kx.BUDGET] = np.iinfo(np.int64).max if budget is None else self.stats[kx.NODES] + int(budget)
+        self._check_rounds(rounds)
+        self._budget(budget)
         if allowed.shape[0] == self.n_probes:
             work = allowed
         else:  # the root's list lives in the top level's buffer (the kernel's layout)
@@ -133,10 +151,6 @@ class ExactEngine:
                             self.lv_need, S, int(rounds), work, int(allowed.shape[0]), self.allowed_hash(allowed),
                             float(limit))
         return float(v), bool(ex), int(g)
-
-    @property
-    def aborted(self) -> bool:
-        return bool(self.stats[self.kx.ABORTED])
 
     def _state(self, members, allowed):
         """A state's members and allowed probes as int64 arrays (``None``: every probe)."""

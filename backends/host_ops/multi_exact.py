@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from backends.host_ops.exact import SearchStats
+
 OBJECTIVES = {"finish": 0, "score": 1, "win": 2}
 DEFAULT_MEMO_SLOTS = 1 << 21  # ~76 MB
 V1_MAX = 400  # boards up to this size get their own exact optimum as a bound (larger: a closed form)
 PASS_ROWS = 96  # candidate sets whose per-probe pass rows are kept (41 bytes per probe each: 51 MB for Wordle)
 
 
-class MultiExactEngine:
+class MultiExactEngine(SearchStats):
     """The joint search over ``probes_major`` (probes × answers codes, host uint8) and the same codes
     ``answers_major`` (answers × probes, C-contiguous: a small state's sweep reads its rows) with answer
     weights ``weights`` (the prior; each board renormalises it over its candidates), win classes
@@ -57,24 +59,13 @@ class MultiExactEngine:
         self.stamp = 0
 
     # --- statistics -------------------------------------------------------------------------
-    @property
-    def nodes(self) -> int:
-        return int(self.stats[self.kx.NODES])
-
-    @property
-    def aborted(self) -> bool:
-        return bool(self.stats[self.kx.ABORTED])
-
     def counters(self) -> dict:
-        kx = self.kx
-        return {"nodes": int(self.stats[kx.NODES]), "memo_hits": int(self.stats[kx.HITS]),
-                "memo_stores": int(self.stats[kx.STORES]), "guesses_tried": int(self.stats[kx.GUESSES]),
-                "full_passes": int(self.stats[kx.PASSES]), "probes_exact": int(self.stats[kx.EXACTS]),
-                "probes_cut_by_bounds": int(self.stats[kx.CUT_BOUND]),
-                "probes_cut_in_search": int(self.stats[kx.CUT_SEARCH]), "cut_cheap": int(self.stats[10]),
-                "bound_lite": int(self.stats[11]), "calls": int(self.stats[12]), "v1_calls": int(self.stats[13]),
-                "children": int(self.stats[14]), "buckets": int(self.stats[15]),
-                "board_passes": int(self.stats[16])}
+        st = self.stats
+        return {**super().counters(), "full_passes": int(st[self.kx.PASSES]), "probes_exact": int(st[self.kx.EXACTS]),
+                "probes_cut_by_bounds": int(st[self.kx.CUT_BOUND]),
+                "probes_cut_in_search": int(st[self.kx.CUT_SEARCH]), "cut_cheap": int(st[10]),
+                "bound_lite": int(st[11]), "calls": int(st[12]), "v1_calls": int(st[13]),
+                "children": int(st[14]), "buckets": int(st[15]), "board_passes": int(st[16])}
 
     # --- states -----------------------------------------------------------------------------
     def state(self, boards):
@@ -99,15 +90,6 @@ class MultiExactEngine:
                 if seen.setdefault(c, b) != b:
                     return False
         return True
-
-    def _budget(self, budget) -> None:
-        kx = self.kx
-        self.stats[kx.ABORTED] = 0
-        self.stats[kx.BUDGET] = np.iinfo(np.int64).max if budget is None else self.stats[kx.NODES] + int(budget)
-
-    def _check_rounds(self, r: int) -> None:
-        if int(r) > self.max_rounds:
-            raise ValueError(f"rounds {r} above the engine's {self.max_rounds}")
 
     # --- search -----------------------------------------------------------------------------
     def solve(self, boards, rounds: int, limit: float = np.inf, budget: int | None = None):
@@ -197,7 +179,7 @@ def _scratch(n_codes: int, n_answers: int, n_probes: int, R: int, UM: int, n_cla
     """The search's scratch arrays (``kernels.multi_exact``: CNT ... BK2, then the pass rows)."""
     NM = UM * n_answers + 1
     return (np.zeros(n_codes, np.int64), np.zeros(n_codes, np.float64), np.zeros(n_codes, np.float64),
-            np.zeros(n_codes, np.int64), np.zeros(max(n_codes, NM), np.int64), np.zeros(n_codes, np.int64),
+            np.zeros(n_codes, np.int64), np.zeros(max(n_codes, NM), np.int64),
             np.zeros(n_classes, np.int64), np.zeros(UM, np.int64), np.zeros(UM, np.int64),
             np.zeros(2 * UM, np.int64), np.zeros(UM, np.float64), np.zeros(UM, np.float64),
             np.zeros(UM, np.float64), np.zeros(2 * UM + 2, np.float64),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from backends.kernels.sums import _w_log_w, state_weights
-from backends.kernels.sweeps import _probe_entropy_hist, _probe_entropy_small
+from backends.kernels.sweeps import _probe_entropy_hist, _probe_entropy_small, find_member
 # numba (imported when a kernel first runs) or the interpreted stand-ins: see backends/numba_shim.py
 from backends.numba_shim import njit, prange
 
@@ -72,22 +72,6 @@ ROUND = 1e-9  # backends.constants.ROUND_STEP
 
 
 @njit(cache=True, nogil=True)
-def _find(members, lo, hi, a):
-    """The position of ``a`` in the ascending ``members[lo:hi]``, else -1."""
-    x = lo
-    y = hi
-    while x < y:
-        mid = (x + y) // 2
-        if members[mid] < a:
-            x = mid + 1
-        else:
-            y = mid
-    if x < hi and members[x] == a:
-        return x
-    return -1
-
-
-@njit(cache=True, nogil=True)
 def _policy(codes, prior, members, blo, bhi, nb, r, answer_probe, probe_answer, probe_ids, top_n,
             late_slack, hist, cnt, mark, stamp, cand):
     """The pool probe the base policy plays at a node (``nb`` boards, sets ``members[blo:bhi]``)."""
@@ -137,7 +121,7 @@ def _policy(codes, prior, members, blo, bhi, nb, r, answer_probe, probe_answer, 
                                                   hist, cnt)
             p = 0.0
             if a >= 0:
-                pos = _find(members, lo, bhi[i], a)
+                pos = find_member(members, lo, bhi[i], a)
                 if pos >= 0:
                     p = ws[off + pos - lo]
             miss = miss * (1.0 - p)

@@ -52,6 +52,17 @@ N_STATS = 8
 
 
 @njit(cache=True)
+def take_node(stats):
+    """Count one more state expanded and True, or False (``stats[ABORTED]`` set) when the search
+    was aborted or its node budget is spent (the single-board and the several-board search)."""
+    if stats[ABORTED] != 0 or stats[NODES] >= stats[BUDGET]:
+        stats[ABORTED] = 1
+        return False
+    stats[NODES] += 1
+    return True
+
+
+@njit(cache=True)
 def set_hash(items, n, salt):
     """Three 31-bit polynomial hashes of ``items[:n]`` (salted), packed as two int64 keys."""
     h1 = salt % P1
@@ -259,12 +270,8 @@ def solve(A, B, w, cm, symc, symn, marks, length, hard, exact_rule, unit, loss, 
             lb0 = mlb[slot]
         inc = mub[slot]
         inc_g = mg[slot]
-    if lb0 >= limit:
+    if lb0 >= limit or not take_node(stats):
         return lb0, False, inc_g
-    if stats[ABORTED] != 0 or stats[NODES] >= stats[BUDGET]:
-        stats[ABORTED] = 1
-        return lb0, False, inc_g
-    stats[NODES] += 1
     lbs = lv_lbs[r]
     sq = lv_sq[r]
     valid = lv_valid[r]

@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from backends.constants import ROUND_STEP
+from backends.kernels.entropy import probe_ahead
 from backends.numba_shim import njit
 
 
@@ -55,6 +57,27 @@ def _exact_entropy(row, members, lo, hi, w, wl, hist, cnt, win_code):
         hist[c] = 0.0
         cnt[c] = 0
     return h, inc
+
+
+@njit(cache=True, inline="always")
+def start_best(n_bins, n_probes):
+    """The scratch of :func:`keep_if_ahead` (``hist``, ``cnt``, cleared) and its running best
+    before any probe, behind every probe: ``hist, cnt, bk, b_in, bp, bi, bh``."""
+    return np.zeros(n_bins, np.float64), np.zeros(n_bins, np.int64), -1.0, 0, 0.0, n_probes, -1.0
+
+
+@njit(cache=True, inline="always")
+def keep_if_ahead(row, g, members, lo, hi, w, wl, probe_prior, hist, cnt, win_code, bk, b_in, bp, bi, bh):
+    """Probe ``g`` (its pattern row ``row``) scored exactly over ``members[lo:hi]`` against the
+    running best of the §5.2 order, (key, member, prior, index, entropy) ``bk, b_in, bp, bi, bh``
+    (none yet: :func:`start_best`): the best after it, and whether ``g`` took its place. ``hist``
+    and ``cnt`` as :func:`_exact_entropy`."""
+    h, inc = _exact_entropy(row, members, lo, hi, w, wl, hist, cnt, win_code)
+    key = np.rint(h / ROUND_STEP)
+    pg = probe_prior[g]
+    if probe_ahead(key, inc, pg, g, bk, b_in, bp, bi):
+        return key, inc, pg, g, h, True
+    return bk, b_in, bp, bi, bh, False
 
 
 @njit(cache=True)

@@ -28,9 +28,7 @@ import math
 
 import numpy as np
 
-from backends.constants import ROUND_STEP
-from backends.kernels.entropy import probe_ahead
-from backends.kernels.fullbeam_bounds import BOUND_MARGIN, _exact_entropy
+from backends.kernels.fullbeam_bounds import BOUND_MARGIN, keep_if_ahead, start_best
 from backends.numba_shim import get_num_threads, njit, prange
 
 CHECK_EVERY = 16  # members read between two checks of the bound
@@ -132,13 +130,7 @@ def _best_of_state(matrix, order_t, probe_order, probe_pos, members, lo, hi, w, 
     ``hist`` and ``seen`` are scratch, left cleared."""
     n_probes = matrix.shape[0]
     m = hi - lo
-    hist1 = np.zeros(n_bins, np.float64)
-    cnt1 = np.zeros(n_bins, np.int64)
-    bk = -1.0
-    b_in = 0
-    bp = 0.0
-    bi = n_probes
-    bh = -1.0
+    hist1, cnt1, bk, b_in, bp, bi, bh = start_best(n_bins, n_probes)
     smax = _limit(m, bh - BOUND_MARGIN)
     flat = order_t.reshape(-1)
     rows = _reading_order(flat, n_probes, members, lo, m, hist, n_order)
@@ -153,10 +145,9 @@ def _best_of_state(matrix, order_t, probe_order, probe_pos, members, lo, hi, w, 
         if not _probe_sum(flat, q, rows, m, hist, steps, smax):
             continue
         g = probe_order[q]
-        h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
-        key = np.rint(h / ROUND_STEP)
-        if probe_ahead(key, inc, probe_prior[g], g, bk, b_in, bp, bi):
-            bk, b_in, bp, bi, bh = key, inc, probe_prior[g], g, h
+        bk, b_in, bp, bi, bh, ahead = keep_if_ahead(matrix[g], g, members, lo, hi, w, wl, probe_prior, hist1, cnt1,
+                                                    win_code, bk, b_in, bp, bi, bh)
+        if ahead:
             smax = _limit(m, bh - BOUND_MARGIN)
     for i in range(lo, hi):
         seen[probe_pos[members[i]]] = False

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from backends.constants import ROUND_STEP
-from backends.kernels.entropy import probe_ahead
-from backends.kernels.fullbeam_bounds import APPROX_TOL, BOUND_MARGIN, _approx_log2_into, _exact_entropy, largest_state
+from backends.kernels.fullbeam_bounds import (APPROX_TOL, BOUND_MARGIN, _approx_log2_into, keep_if_ahead, largest_state,
+                                              start_best)
 from backends.kernels.sums import log2_upto
 from backends.numba_shim import njit, prange
 
@@ -161,20 +160,11 @@ def sweep_small(matrix, order_t, probe_order, members, offsets, w, wl, probe_pri
         lo = offsets[s]
         hi = offsets[s + 1]
         m = hi - lo
-        hist1 = np.zeros(n_bins, np.float64)
-        cnt1 = np.zeros(n_bins, np.int64)
-        bk = -1.0
-        b_in = 0
-        bp = 0.0
-        bi = n_probes
-        bh = -1.0
+        hist1, cnt1, bk, b_in, bp, bi, bh = start_best(n_bins, n_probes)
         for q in range(lo, hi):
             g = members[q]
-            h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
-            key = np.rint(h / ROUND_STEP)
-            pg = probe_prior[g]
-            if probe_ahead(key, inc, pg, g, bk, b_in, bp, bi):
-                bk, b_in, bp, bi, bh = key, inc, pg, g, h
+            bk, b_in, bp, bi, bh, _ = keep_if_ahead(matrix[g], g, members, lo, hi, w, wl, probe_prior, hist1, cnt1,
+                                                    win_code, bk, b_in, bp, bi, bh)
         count = np.empty(SMALL_BLOCK, np.int64)
         happrox = np.empty(SMALL_BLOCK, np.float64)
         mass = np.empty(SMALL_BLOCK, np.float64)
@@ -212,11 +202,9 @@ def sweep_small(matrix, order_t, probe_order, members, offsets, w, wl, probe_pri
                 if log2k[count[p]] < limit or happrox[p] + APPROX_TOL < limit:
                     continue
                 g = probe_order[q0 + p]
-                h, inc = _exact_entropy(matrix[g], members, lo, hi, w, wl, hist1, cnt1, win_code)
-                key = np.rint(h / ROUND_STEP)
-                pg = probe_prior[g]
-                if probe_ahead(key, inc, pg, g, bk, b_in, bp, bi):
-                    bk, b_in, bp, bi, bh = key, inc, pg, g, h
+                bk, b_in, bp, bi, bh, ahead = keep_if_ahead(matrix[g], g, members, lo, hi, w, wl, probe_prior, hist1,
+                                                            cnt1, win_code, bk, b_in, bp, bi, bh)
+                if ahead:
                     limit = bh - BOUND_MARGIN
         out[s] = bi
         out_h[s] = bh

@@ -26,18 +26,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from backends.kernels.exact import memo_find, memo_store
+from backends.kernels.exact import ABORTED, BUDGET, GUESSES, HITS, NODES, STORES, memo_find, memo_store, take_node
 from backends.kernels.multi_pass import (FINISH, SCORE, WIN, board_mass, forced_answer, key_of, partition_boards, set_hash,
                                          state_key, turn_cost)
-from backends.kernels.multi_state import (ABORTED, BATCH, BCODE, BEX, BK1, BK2, BM, BMASS, BOFF, BSTART, BUDGET, BV1, CANDS,
-                                          CM, CNT, COFF, CUT_BOUND, CUT_SEARCH, EXACTS, GM, GUESSES, HITS, HSH, KEYS1,
-                                          KEYS2, LBS, N_STATS, NODES, ORDER, PACKED, PASSES, SEEN, SKIP, SLOT, STORES,
-                                          TIE, VALID, WB, build_child, candidates, child_cheap, child_keys, child_size,
-                                          closed_form, combine_lb, eligible, least_left, next_batch, non_candidate_bound,
-                                          pair_bound, state_pass)
+from backends.kernels.multi_state import (BATCH, BCODE, BEX, BK1, BK2, BM, BMASS, BOFF, BSTART, BV1, CANDS, CM, CNT,
+                                          COFF, CUT_BOUND, CUT_SEARCH, EXACTS, GM, HSH, KEYS1, KEYS2, LBS, N_STATS,
+                                          ORDER, PACKED, PASSES, SEEN, SKIP, TIE, VALID, WB, build_child, candidates,
+                                          child_cheap, child_keys, child_size, closed_form, combine_lb, eligible,
+                                          least_left, next_batch, non_candidate_bound, pair_bound, state_pass)
 from backends.numba_shim import njit
 
-# N_STATS and STORES: read by backends.host_ops.multi_exact through this module
+# N_STATS and the stats slots (NODES ... GUESSES): read by backends.host_ops.multi_exact through this module
 STATE, PROBE, BOUND, PROBE_BOUND, BOUND_LITE, POLICY, PROBE_POLICY, REFINE = 0, 1, 2, 3, 4, 5, 6, 7  # `solve`'s questions
 LOOKAHEAD = 8  # the policy's candidates per state (least bounds), the one of least probe bound played
 
@@ -92,8 +91,7 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
         gm, bstart, bcode, bmass, boff = lx[GM][r], lx[BSTART][r], lx[BCODE][r], lx[BMASS][r], lx[BOFF][r]
         bm, bv1, bex = lx[BM][r], lx[BV1][r], lx[BEX][r]
         cm, coff = lx[CM][r], lx[COFF][r]
-        partition_boards(cx[0], w, arg, M, off, U, win, lx[CNT], lx[SEEN], lx[SLOT], gm, bstart, bcode, bmass,
-                         boff, Wb)
+        partition_boards(cx[0], w, arg, M, off, U, win, lx[CNT], lx[SEEN], gm, bstart, bcode, bmass, boff, Wb)
         rc = r - 1
         one = np.zeros(2, np.int64)
         bk1, bk2 = lx[BK1][r], lx[BK2][r]
@@ -327,12 +325,8 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
         v = solve(cx, mx, lx, M, off, U, r, disjoint, unlimited, g, k_probe_policy)[0]
         memo_store(mk1, mk2, mlb, mub, mg, k1, k2, lb0, v, g, stats)
         return v, lb0 >= v, g
-    if lb0 >= limit:
+    if lb0 >= limit or not take_node(stats):
         return lb0, False, inc_g
-    if stats[ABORTED] != 0 or stats[NODES] >= stats[BUDGET]:
-        stats[ABORTED] = 1
-        return lb0, False, inc_g
-    stats[NODES] += 1
     fa = forced_answer(M, off, U, obj, disjoint)
     if fa >= 0:
         v, ex, _ = solve(cx, mx, lx, M, off, U, r, disjoint, limit, fa, k_probe)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from backends.kernels.exact_bounds import partition
 from backends.numba_shim import njit
 
 FINISH, SCORE, WIN = 0, 1, 2
@@ -143,10 +144,7 @@ def count_bound(obj, U, r, disjoint, waste):
             return float(r + 1)
         return float(U) + waste
     if obj == SCORE:
-        total = 0.0
-        for i in range(1, U + 1):
-            total += float(i if i <= r + 1 else r + 1)
-        return total + (float(U) * waste if U <= r else 0.0)
+        return count_cost(SCORE, U, r) + (float(U) * waste if U <= r else 0.0)
     if U > r:
         return 1.0
     return waste if U == r else 0.0
@@ -165,11 +163,27 @@ def poisson_binomial(p_unsolved, U, dist):
         dist[0] = dist[0] * (1.0 - q)
 
 
+NO_BOARDS = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # the sums of add_board over no board
+
+
+@njit(cache=True, inline="always")
+def add_board(sums, p, m, e):
+    """The boards' sums that :func:`quick_bound` reads, ``(Π pw, Σ pw, Σ em, Π (1 − em), max eb,
+    Σ eb)`` (none yet: :data:`NO_BOARDS`), with one more board: its ``pw`` ``p``, ``em`` ``m``,
+    ``eb`` ``e`` (see :func:`combine_bound`)."""
+    all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb = sums
+    return all_win * p, sum_pw + p, sum_em + m, prod_miss * (1.0 - m), (e if e > best_eb else best_eb), sum_eb + e
+
+
 @njit(cache=True)
-def quick_bound(obj, U, rc, disjoint, all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb):
+def quick_bound(obj, U, rc, disjoint, sums):
     """:func:`combine_bound` from the boards' aggregates alone (no array: the passes call it once per
-    probe): (bound, done); not done when the bound needs the distribution of the boards left
-    (more boards than rounds, or score), which :func:`combine_bound` computes."""
+    probe; ``sums`` from :func:`add_board`): (bound, done); not done when the bound needs the
+    distribution of the boards left (a disjoint state with more boards than rounds, or score),
+    which :func:`combine_bound` computes. The chance the outcome's next guess solves nothing is
+    min_b (1 − m_b) over independent boards, at least their product (x, y in [0, 1]:
+    min(x, y) >= xy) and 1 − Σ_b m_b."""
+    all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb = sums
     tc = turn_cost(obj, U)
     if rc <= 0:
         if obj == SCORE:
@@ -199,48 +213,19 @@ def combine_bound(obj, U, rc, disjoint, pw, eb, em, dist):
     """A lower bound of a probe's cost from its per-board aggregates: ``pw[b]`` the chance it
     solves board b, ``eb[b]`` Σ over b's other buckets of P·(a single-board bound of the bucket),
     ``em[b]`` the chance the next guess could solve b (win bucket counted 1). ``rc``: rounds left
-    after the probe."""
-    tc = turn_cost(obj, U)
-    all_win = 1.0
-    sum_pw = 0.0
-    sum_em = 0.0
-    best_eb = 0.0
-    sum_eb = 0.0
+    after the probe. :func:`quick_bound` where the boards' sums decide it, else from the
+    distribution of the boards left unsolved."""
+    sums = NO_BOARDS
     for b in range(U):
-        all_win *= pw[b]
-        sum_pw += pw[b]
-        sum_em += em[b]
-        sum_eb += eb[b]
-        if eb[b] > best_eb:
-            best_eb = eb[b]
-    if rc <= 0:
-        if obj == SCORE:
-            return tc + float(U) - sum_pw
-        return tc + 1.0 - all_win
+        sums = add_board(sums, pw[b], em[b], eb[b])
+    v, done = quick_bound(obj, U, rc, disjoint, sums)
+    if done:
+        return v
+    count = _expected_count(obj, pw, U, rc, dist)
     if obj == WIN:
-        if not disjoint or U <= rc:
-            return 0.0
-        return _tail(pw, U, rc, dist)
-    if obj == SCORE:
-        count = 0.0
-        if disjoint:
-            count = _score_count(pw, U, rc, dist)
-        return tc + (sum_eb if sum_eb > count else count)
-    count = 1.0 - all_win
-    if disjoint:
-        if U <= rc:
-            # the chance the outcome's next guess solves nothing: min_b (1 − m_b) over independent
-            # boards is at least their product (x, y in [0, 1]: min(x, y) >= xy) and 1 − Σ_b m_b
-            prod = 1.0
-            for b in range(U):
-                prod *= 1.0 - em[b]
-            waste = 1.0 - sum_em
-            if prod > waste:
-                waste = prod
-            count = float(U) - sum_pw + (waste if waste > 0.0 else 0.0)
-        else:
-            count = _finish_count(pw, U, rc, dist)
-    return tc + (best_eb if best_eb > count else count)
+        return count
+    own = sums[5] if obj == SCORE else sums[4]
+    return turn_cost(obj, U) + (own if own > count else count)
 
 
 @njit(cache=True)
@@ -252,33 +237,69 @@ def _unsolved_dist(pw, U, dist):
 
 
 @njit(cache=True)
-def _tail(pw, U, rc, dist):
-    _unsolved_dist(pw, U, dist)
+def count_cost(obj, k, r):
+    """The cost of ``k`` unsolved boards with ``r`` rounds left when a guess solves one board at
+    most, counted from the next turn: finish ``min(k, r + 1)``, score ``Σ_{i ≤ k} min(i, r + 1)``,
+    win 1 when ``k > r`` (a loss), else 0."""
+    if obj == WIN:
+        return 1.0 if k > r else 0.0
+    if obj == FINISH:
+        return float(k if k <= r else r + 1)
     total = 0.0
-    for k in range(rc + 1, U + 1):
-        total += dist[U + 1 + k]
+    for i in range(1, k + 1):
+        total += float(i if i <= r + 1 else r + 1)
     return total
 
 
 @njit(cache=True)
-def _finish_count(pw, U, rc, dist):
+def _expected_count(obj, pw, U, rc, dist):
+    """E[:func:`count_cost` of the boards left unsolved] when each board ``b`` is solved with
+    chance ``pw[b]``, independently (``dist`` scratch)."""
     _unsolved_dist(pw, U, dist)
     total = 0.0
     for k in range(1, U + 1):
-        total += dist[U + 1 + k] * float(k if k <= rc else rc + 1)
+        total += dist[U + 1 + k] * count_cost(obj, k, rc)
     return total
 
 
-@njit(cache=True)
-def _score_count(pw, U, rc, dist):
-    _unsolved_dist(pw, U, dist)
-    total = 0.0
-    for k in range(1, U + 1):
-        tri = 0.0
-        for i in range(1, k + 1):
-            tri += float(i if i <= rc + 1 else rc + 1)
-        total += dist[U + 1 + k] * tri
-    return total
+@njit(cache=True, inline="always")
+def board_split(X, w, M, lo, hi, g, win, rc, inv, cnt, wsum, wmax, label, seen, rnd, r0, h, tsum):
+    """Board ``M[lo:hi]`` (weights over the board ``w/W``, ``inv = 1/W``) split by probe ``g``, the
+    one loop body of :func:`probe_pass` and :func:`board_pass`: ``h`` and ``tsum`` carried on (the
+    split's hash, Σ_j rnd[j - r0]·label_j with the win bucket labelled 1000, and Σ P²), then
+    whether the probe splits or solves the board, the chance it solves it, Σ over the other
+    buckets of P (no round left, ``rc <= 0``) or P·(2 − m), and the chance the next guess could
+    solve it. ``cnt``, ``wsum``, ``wmax`` are left cleared."""
+    ns = 0
+    for j in range(lo, hi):
+        a = M[j]
+        c = X[a, g]
+        if cnt[c] == 0:
+            label[c] = ns + 1 if c != win else 1000
+            seen[ns] = c
+            ns += 1
+        cnt[c] += 1
+        wsum[c] += w[a]
+        if w[a] > wmax[c]:
+            wmax[c] = w[a]
+        h += rnd[j - r0] * np.uint64(label[c])
+    pwb = 0.0
+    ebb = 0.0
+    emb = 0.0
+    for i in range(ns):
+        c = seen[i]
+        p = wsum[c] * inv
+        if c == win:
+            pwb = p
+            emb += p
+        else:
+            ebb += (p if rc <= 0 else (2.0 * wsum[c] - wmax[c]) * inv)
+            emb += wmax[c] * inv
+        tsum += p * p
+        cnt[c] = 0
+        wsum[c] = 0.0
+        wmax[c] = 0.0
+    return h, tsum, ns > 1 or pwb > 0.0, pwb, ebb, emb
 
 
 @njit(cache=True)
@@ -297,44 +318,11 @@ def probe_pass(X, w, M, off, U, Wb, rc, obj, disjoint, win, probes, n_probes, cn
         useful = False
         tsum = 0.0
         for b in range(U):
-            lo = off[b]
-            hi = off[b + 1]
-            inv = 1.0 / Wb[b]
-            ns = 0
-            for j in range(lo, hi):
-                a = M[j]
-                c = X[a, g]
-                if cnt[c] == 0:
-                    label[c] = ns + 1 if c != win else 1000
-                    seen[ns] = c
-                    ns += 1
-                cnt[c] += 1
-                wsum[c] += w[a]
-                if w[a] > wmax[c]:
-                    wmax[c] = w[a]
-                h += rnd[j] * np.uint64(label[c])
+            h, tsum, splits, pw[b], eb[b], em[b] = board_split(X, w, M, off[b], off[b + 1], g, win, rc, 1.0 / Wb[b],
+                                                               cnt, wsum, wmax, label, seen, rnd, 0, h, tsum)
             h = h * sep + np.uint64(b + 1)
-            pwb = 0.0
-            ebb = 0.0
-            emb = 0.0
-            for i in range(ns):
-                c = seen[i]
-                p = wsum[c] * inv
-                if c == win:
-                    pwb = p
-                    emb += p
-                else:
-                    ebb += (p if rc <= 0 else (2.0 * wsum[c] - wmax[c]) * inv)
-                    emb += wmax[c] * inv
-                tsum += p * p
-                cnt[c] = 0
-                wsum[c] = 0.0
-                wmax[c] = 0.0
-            if ns > 1 or pwb > 0.0:
+            if splits:
                 useful = True
-            pw[b] = pwb
-            eb[b] = ebb
-            em[b] = emb
         valid[t] = useful
         tie[t] = tsum
         h ^= h >> np.uint64(31)
@@ -343,46 +331,20 @@ def probe_pass(X, w, M, off, U, Wb, rc, obj, disjoint, win, probes, n_probes, cn
 
 
 @njit(cache=True)
-def partition_boards(Bm, w, g, M, off, U, win, cnt, seen, slot, gm, bstart, bcode, bmass, boff, Wb):
-    """Each board's buckets under probe ``g``: board b's buckets are ``boff[b]..boff[b + 1]``,
-    bucket i holds ``gm[bstart[i]:bstart[i + 1]]`` (ascending), code ``bcode[i]``, probability
-    ``bmass[i]`` (its weight over the board's). Buckets in ascending code."""
-    row = Bm[g]
+def partition_boards(Bm, w, g, M, off, U, win, cnt, seen, gm, bstart, bcode, bmass, boff, Wb):
+    """Each board's buckets under probe ``g`` (the single-board :func:`partition` of each board,
+    ``Bm`` probes-major): board b's buckets are ``boff[b]..boff[b + 1]``, bucket i holds
+    ``gm[bstart[i]:bstart[i + 1]]`` (ascending), code ``bcode[i]``, probability ``bmass[i]`` (its
+    weight over the board's). Buckets in ascending code."""
+    A = Bm.T
     nb = 0
     boff[0] = 0
     for b in range(U):
         lo = off[b]
         hi = off[b + 1]
-        ns = 0
-        for j in range(lo, hi):
-            c = row[M[j]]
-            if cnt[c] == 0:
-                seen[ns] = c
-                ns += 1
-            cnt[c] += 1
-        # ascending codes (insertion sort: few buckets)
-        for i in range(1, ns):
-            v = seen[i]
-            k = i - 1
-            while k >= 0 and seen[k] > v:
-                seen[k + 1] = seen[k]
-                k -= 1
-            seen[k + 1] = v
-        pos = lo
-        for i in range(ns):
-            c = seen[i]
-            bcode[nb + i] = c
-            bstart[nb + i] = pos
-            bmass[nb + i] = 0.0
-            slot[c] = pos
-            pos += cnt[c]
-            cnt[c] = 0
-        bstart[nb + ns] = pos
-        for j in range(lo, hi):
-            a = M[j]
-            c = row[a]
-            gm[slot[c]] = a
-            slot[c] += 1
+        ns = partition(A, g, M[lo:hi], hi - lo, win, cnt, seen, gm[lo:hi], bcode[nb:], bstart[nb:])
+        for i in range(ns + 1):
+            bstart[nb + i] += lo
         for i in range(ns):
             s = 0.0
             for j in range(bstart[nb + i], bstart[nb + i + 1]):
@@ -401,43 +363,9 @@ def board_pass(X, w, M, lo, hi, W, n_probes, win, cnt, wsum, wmax, label, seen, 
     of its split and whether it splits or solves the board."""
     inv = 1.0 / W
     for g in range(n_probes):
-        h = np.uint64(7)
-        ns = 0
-        for j in range(lo, hi):
-            a = M[j]
-            c = X[a, g]
-            if cnt[c] == 0:
-                label[c] = ns + 1 if c != win else 1000
-                seen[ns] = c
-                ns += 1
-            cnt[c] += 1
-            wsum[c] += w[a]
-            if w[a] > wmax[c]:
-                wmax[c] = w[a]
-            h += rnd[j - lo] * np.uint64(label[c])
-        pwb = 0.0
-        ebb = 0.0
-        emb = 0.0
-        tsum = 0.0
-        for i in range(ns):
-            c = seen[i]
-            p = wsum[c] * inv
-            if c == win:
-                pwb = p
-                emb += p
-            else:
-                ebb += (2.0 * wsum[c] - wmax[c]) * inv
-                emb += wmax[c] * inv
-            tsum += p * p
-            cnt[c] = 0
-            wsum[c] = 0.0
-            wmax[c] = 0.0
-        pw[g] = pwb
-        eb[g] = ebb
-        em[g] = emb
-        ts[g] = tsum
+        h, ts[g], ok[g], pw[g], eb[g], em[g] = board_split(X, w, M, lo, hi, g, win, 1, inv, cnt, wsum, wmax, label,
+                                                           seen, rnd, lo, np.uint64(7), 0.0)
         hh[g] = np.int64(h >> np.uint64(1))
-        ok[g] = ns > 1 or pwb > 0.0
 
 
 @njit(cache=True)
@@ -451,24 +379,10 @@ def joint_pass(slots, U, rc, obj, disjoint, n_probes, CPW, CEB, CEM, CTS, CHH, C
         h = np.uint64(7)
         useful = False
         tsum = 0.0
-        all_win = 1.0
-        sum_pw = 0.0
-        sum_em = 0.0
-        prod_miss = 1.0
-        best_eb = 0.0
-        sum_eb = 0.0
+        sums = NO_BOARDS
         for b in range(U):
             s = slots[b]
-            x = CPW[s, g]
-            all_win *= x
-            sum_pw += x
-            x = CEM[s, g]
-            sum_em += x
-            prod_miss *= 1.0 - x
-            x = CEB[s, g]
-            sum_eb += x
-            if x > best_eb:
-                best_eb = x
+            sums = add_board(sums, CPW[s, g], CEM[s, g], CEB[s, g])
             tsum += CTS[s, g]
             h = (h * mult + np.uint64(CHH[s, g])) * mult + sep
             if COK[s, g]:
@@ -480,7 +394,7 @@ def joint_pass(slots, U, rc, obj, disjoint, n_probes, CPW, CEB, CEM, CTS, CHH, C
         if not useful:
             lbs[g] = np.inf
             continue
-        v, done = quick_bound(obj, U, rc, disjoint, all_win, sum_pw, sum_em, prod_miss, best_eb, sum_eb)
+        v, done = quick_bound(obj, U, rc, disjoint, sums)
         if not done:
             for b in range(U):
                 pw[b] = CPW[slots[b], g]

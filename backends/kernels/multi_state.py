@@ -13,14 +13,15 @@ from backends.kernels.multi_pass import (FINISH, SCORE, WIN, board_mass, board_p
                                          loss_cost, probe_pass, set_hash, turn_cost, two_board_bound, two_turn_chance)
 from backends.numba_shim import njit
 
-NODES, BUDGET, ABORTED, HITS, STORES, GUESSES, PASSES = 0, 1, 2, 3, 4, 5, 6  # stats slots (memo_store: 4)
+# stats slots: the single-board search's (backends.kernels.exact: NODES ... GUESSES, 0 to 5), then these
+PASSES = 6
 N_STATS = 20
 EXACTS, CUT_BOUND, CUT_SEARCH = 7, 8, 9
 # the scratch tuple ``lx`` (see backends.host_ops.multi_exact.MultiExactEngine)
-CNT, WSUM, WMAX, LABEL, SEEN, SLOT, MARKS, KEYS1, KEYS2, PACKED, PW, EB, EM, DIST = range(14)
-LBS, TIE, ENT, HSH, VALID, ORDER, GM, BSTART, BCODE, BMASS, BOFF, CM, COFF, WB, CANDS, SKIP = range(14, 30)
-BM, BV1, BEX, BK1, BK2 = range(30, 35)
-CTAG1, CTAG2, CPW, CEB, CEM, CTS, CHH, COK, SLOTS = range(35, 44)  # the boards' pass rows, cached
+CNT, WSUM, WMAX, LABEL, SEEN, MARKS, KEYS1, KEYS2, PACKED, PW, EB, EM, DIST = range(13)
+LBS, TIE, ENT, HSH, VALID, ORDER, GM, BSTART, BCODE, BMASS, BOFF, CM, COFF, WB, CANDS, SKIP = range(13, 29)
+BM, BV1, BEX, BK1, BK2 = range(29, 34)
+CTAG1, CTAG2, CPW, CEB, CEM, CTS, CHH, COK, SLOTS = range(34, 43)  # the boards' pass rows, cached
 BATCH = 32  # probes taken in order per scan of the bounds
 BIG_STATE = 512  # states with more members are swept probes-major (the single-board search's rule)
 
@@ -55,6 +56,15 @@ def closed_form(cx, M, off, U, r, disjoint):
     return 1.0 + miss, g, True
 
 
+@njit(cache=True, inline="always")
+def outcome_bucket(c, b, boff):
+    """Board ``b``'s bucket in joint outcome ``c`` (a number in mixed radix over the boards' bucket
+    counts ``boff[b + 1] - boff[b]``, board 0 the lowest digit; the outcome ``c`` of the boards
+    from ``b`` on): (the bucket's index, the outcome of the boards after ``b``)."""
+    kb = boff[b + 1] - boff[b]
+    return boff[b] + c % kb, c // kb
+
+
 @njit(cache=True)
 def build_child(c, U, boff, gm, bstart, bcode, bmass, win, cm, coff):
     """Joint outcome ``c`` (mixed radix over the boards' buckets) into ``cm``/``coff``:
@@ -64,9 +74,7 @@ def build_child(c, U, boff, gm, bstart, bcode, bmass, win, cm, coff):
     pos = 0
     coff[0] = 0
     for b in range(U):
-        kb = boff[b + 1] - boff[b]
-        i = boff[b] + c % kb
-        c //= kb
+        i, c = outcome_bucket(c, b, boff)
         p *= bmass[i]
         if bcode[i] == win:
             continue
@@ -85,9 +93,7 @@ def child_keys(c, U, boff, bstart, bcode, bk1, bk2, win, keys1, keys2):
     uc = 0
     single = False
     for b in range(U):
-        kb = boff[b + 1] - boff[b]
-        i = boff[b] + c % kb
-        c //= kb
+        i, c = outcome_bucket(c, b, boff)
         if bcode[i] == win:
             continue
         if bstart[i + 1] - bstart[i] == 1:
@@ -102,9 +108,7 @@ def child_size(c, U, boff, bstart, bcode, win):
     """The members of joint outcome ``c`` (its unsolved boards' candidates)."""
     n = 0
     for b in range(U):
-        kb = boff[b + 1] - boff[b]
-        i = boff[b] + c % kb
-        c //= kb
+        i, c = outcome_bucket(c, b, boff)
         if bcode[i] != win:
             n += bstart[i + 1] - bstart[i]
     return n
@@ -276,9 +280,7 @@ def child_cheap(c, U, boff, bcode, bmass, bm, bv1, bex, win, obj, rc, disjoint):
     sum1 = 0.0
     last = -1
     for b in range(U):
-        kb = boff[b + 1] - boff[b]
-        i = boff[b] + c % kb
-        c //= kb
+        i, c = outcome_bucket(c, b, boff)
         p *= bmass[i]
         if bcode[i] == win:
             continue

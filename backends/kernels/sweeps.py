@@ -85,16 +85,24 @@ def _pair_signatures(matrix_t, members, lo, m, acc, sig):
 
 
 @njit(cache=True, nogil=True)
-def _is_member(members, lo, hi, g):
-    a = lo
-    b = hi
-    while a < b:
-        mid = (a + b) // 2
-        if members[mid] < g:
-            a = mid + 1
+def find_member(members, lo, hi, a):
+    """The position of ``a`` in the ascending ``members[lo:hi]``, else -1 (a binary search)."""
+    x = lo
+    y = hi
+    while x < y:
+        mid = (x + y) // 2
+        if members[mid] < a:
+            x = mid + 1
         else:
-            b = mid
-    return 1 if (a < hi and members[a] == g) else 0
+            y = mid
+    if x < hi and members[x] == a:
+        return x
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _is_member(members, lo, hi, g):
+    return 1 if find_member(members, lo, hi, g) >= 0 else 0
 
 
 SIGNATURE_MAX = 22  # up to this size a probe's partition is keyed by its pair-equality bits

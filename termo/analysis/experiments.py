@@ -40,7 +40,7 @@ def battery_experiment(strategies: Sequence[str], battery: str = "realistic", *,
     if hard:
         name += "-hard"
     size = rows[0]["games"] if rows else 0
-    title = f"{(game.title or game.label) + ': ' if other else ''}Battery {battery} ({size} secrets, T={t_label(t)}{', extended probes' if extended else ''}{', hard mode' if hard else ''})"
+    title = f"{(game.shown) + ': ' if other else ''}Battery {battery} ({size} secrets, T={t_label(t)}{', extended probes' if extended else ''}{', hard mode' if hard else ''})"
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     png = plots.turn_distribution(rows, out / f"{name}.png", title)

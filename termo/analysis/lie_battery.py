@@ -66,7 +66,8 @@ def play_one(solver: LieSolver, answer: int, rng: random.Random, opener: int, me
 def run_lie_battery(game, n: int = 1000, seed: int = 0, level: int = 2, opener: str | None = None,
                     t: float = 1.0, by_prior: bool = False, progress: Callable | None = None) -> dict:
     """``n`` seeded games of ``game`` (see the module doc); plain data: wins, the mean guesses of
-    the games won, the mean with a loss counted as rows + 1, the histogram and the seconds."""
+    the games won, the mean with a loss counted as rows + 1, the histogram and the seconds.
+    ``progress(label, games done, games)`` follows each game (the batteries' one protocol)."""
     if game.feedback.kind != "lies":
         raise ValueError(f"{game.label}'s rows do not lie: `termo bench battery` plays it")
     started = time.time()
@@ -82,7 +83,7 @@ def run_lie_battery(game, n: int = 1000, seed: int = 0, level: int = 2, opener: 
         rng = random.Random(f"{seed}:{i}")
         games.append(play_one(solver, draw_game(game, rng, prior), rng, first, memo))
         if progress is not None:
-            progress(i + 1, n)
+            progress(f"level{level}", i + 1, n)
     won = [g["guesses"] for g in games if g["won"]]
     histogram = Counter(str(g["guesses"]) if g["won"] else "lost" for g in games)
     return {"game": game.label, "n": n, "seed": seed, "level": level, "opener": game.probes[first],

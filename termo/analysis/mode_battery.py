@@ -30,6 +30,7 @@ from typing import Callable, Sequence
 
 from backends import get_backend, host
 from termo.core.errors import TermoError
+from termo.core.keys import candidate_key
 
 LEVEL_NAMES = {"level2": 2, "level3": 3}
 ALIASES = {"2": "level2", "3": "level3", "entropy": "level2", "l2": "level2", "l3": "level3"}
@@ -100,7 +101,7 @@ class _Games:
     def __init__(self, n_answers: int, tuples) -> None:
         xp = host().xp
         everything = xp.arange(n_answers, dtype=xp.int64)
-        key = everything.tobytes()
+        key = candidate_key(everything)
         self.tuples = tuples
         self.cands = [[everything] * len(t) for t in tuples]
         self.keys = [[key] * len(t) for t in tuples]
@@ -141,7 +142,7 @@ def _apply_turn(games: _Games, matrix, win_code: int, guesses: list[int], turn: 
             if memo not in filtered:
                 cands = games.cands[g][b]
                 kept = cands[xp.take(row, cands) == code]
-                filtered[memo] = (kept, kept.tobytes())
+                filtered[memo] = (kept, candidate_key(kept))
             games.cands[g][b], games.keys[g][b] = filtered[memo]
     games.live = [g for g in games.live if 0 in games.solved[g]]
     return solved_now

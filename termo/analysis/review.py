@@ -86,7 +86,7 @@ def review_game(game, rounds, *, hard: bool = False, t: float = 1.0, loss: float
         row.update(_rated(v, 1.0, _names(game, v.best)))
         turns.append(row)
     won = bool(states) and states[-1]["won"]
-    data = {"game": game.label, "mode": None, "title": game.title or game.label, "boards": 1, "hard": bool(hard),
+    data = {"game": game.label, "mode": None, "title": game.shown, "boards": 1, "hard": bool(hard),
             "objective": "finish", "t": None if game.uniform_prior or math.isinf(t) else t, "loss": loss,
             "tries": game.max_turns, "played": len(states), "won": won,
             "over": won or len(states) >= game.max_turns}
@@ -104,7 +104,7 @@ def _replay_board(game, rounds, hard: bool) -> list[dict]:
     out = []
     for number, (guess, colours) in enumerate(rounds, start=1):
         if number > game.max_turns:
-            raise TermoError(f"round {number}: {game.title or game.label} has {game.max_turns} tries")
+            raise TermoError(f"round {number}: {game.shown} has {game.max_turns} tries")
         members = session.candidates
         mask = session.allowed_probes()
         constraint = session.constraint() if hard else None
@@ -164,7 +164,7 @@ def review_mode(mode, rounds, *, objective: str = "finish", t: float = 1.0, node
     last = states[-1]["state"] if states else None
     won = bool(last is not None and last.won)
     over = won or len(states) >= mode.max_turns
-    data = {"game": mode.game.label, "mode": mode.label, "title": mode.title or mode.label, "boards": mode.boards,
+    data = {"game": mode.game.label, "mode": mode.label, "title": mode.shown, "boards": mode.boards,
             "hard": False, "objective": values.objective.name, "t": None if mode.game.uniform_prior else t,
             "loss": None, "tries": mode.max_turns, "played": len(states), "won": won, "over": over,
             "solved_on": list(last.solved_on) if last is not None else [None] * mode.boards}

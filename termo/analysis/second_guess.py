@@ -104,7 +104,7 @@ def second_guess_study(game, opener: Optional[str] = None, patterns: int = 5, to
         tick()
     data = {
         "game": game.label,
-        "title": game.title or game.label,
+        "title": game.shown,
         "description": game.description,
         "answers": game.n_answers,
         "probes": game.n_probes,

@@ -17,8 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
-
-STALE_TEMP_SECONDS = 3600.0  # a writer's temporary file untouched this long was left by a killed writer
+from backends.stale import STALE_TEMP_SECONDS, remove_if_stale
 
 
 def sweep_stale_temps(path: Path | str, older_than: float = STALE_TEMP_SECONDS) -> int:
@@ -28,16 +27,8 @@ def sweep_stale_temps(path: Path | str, older_than: float = STALE_TEMP_SECONDS) 
     import time
 
     path = Path(path)
-    removed = 0
     now = time.time()
-    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
-        try:
-            if now - tmp.stat().st_mtime >= older_than:
-                tmp.unlink()
-                removed += 1
-        except OSError:
-            pass
-    return removed
+    return sum(remove_if_stale(tmp, now, older_than) for tmp in path.parent.glob(f".{path.name}.*.tmp"))
 
 
 def _umask() -> int:

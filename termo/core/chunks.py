@@ -64,6 +64,16 @@ def _encode(values):
     return [v if math.isfinite(v) else ("inf" if v > 0 else "nan") for v in values]
 
 
+def stored_rows(values, fields: str):
+    """Each stored row of a chunk whose rows are lists of ``fields`` ("lower, upper, how"), in order;
+    ValueError at the first that is not a list of that length."""
+    n = len(fields.split(", "))
+    for row in values:
+        if not isinstance(row, list) or len(row) != n:
+            raise ValueError(f"result {row!r} is not [{fields}]")
+        yield row
+
+
 def _decode(values, high: float | None) -> list[float]:
     """The stored values as floats; ValueError for anything the writer cannot have written."""
     out = []

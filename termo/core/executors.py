@@ -2,7 +2,7 @@
 
 A *task* is plain frozen data with a ``key`` (its checkpoint's name) and a ``run()`` method that
 computes the chunk and returns plain data (the robustness sweep's and the opener tables'
-``termo.robustness.world.ChunkTask``, the exact ranking's ``termo.exact.ranking.RankTask``). An
+``termo.robustness.world.ChunkTask``; the others a :class:`Chunk` of their items). An
 executor takes a list of tasks and yields ``(task, values)`` as chunks finish, in any order. The
 caller writes each result to its checkpoint (:mod:`termo.core.chunks`) as it arrives (before it
 asks for the next one), so a crash loses at most the chunks in flight.
@@ -29,6 +29,7 @@ import socket
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from termo.core.errors import TermoError
@@ -46,6 +47,22 @@ class Task(Protocol):
     key: str
 
     def run(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """The usual task: ``work(*before, items, *after)``, ``work`` a module-level function (a cluster
+    ships it by name) and the rest plain data; ``items`` (a tuple) are what its checkpoint holds a
+    value for, in order."""
+
+    work: Callable
+    items: tuple
+    key: str
+    before: tuple = ()
+    after: tuple = ()
+
+    def run(self) -> Any:
+        return self.work(*self.before, list(self.items), *self.after)
 
 
 def run_task(task: Task):

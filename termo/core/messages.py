@@ -12,8 +12,8 @@ the catalogue says the same thing in the board's terms: tiles and colour names i
   a board renders it in its language without reading English back.
 
 The templates live by area in `termo.core.catalogue_input`, `termo.core.catalogue_equations`,
-`termo.core.catalogue_reasons`, `termo.core.catalogue_share` and `termo.core.catalogue_feedback`
-(the games whose colours are not honest); `CATALOGUE` joins them.
+`termo.core.catalogue_reasons` (with the games whose colours are not honest) and
+`termo.core.catalogue_share`; `CATALOGUE` joins them.
 
 Params are plain JSON values. A param that is itself a message is ``{"code", "params"}`` and is
 rendered in place. Template fields take a format spec of this module (see `_Formatter`):
@@ -29,7 +29,6 @@ import string
 from typing import Any, Mapping
 
 from termo.core.catalogue_equations import EQUATIONS
-from termo.core.catalogue_feedback import FEEDBACK
 from termo.core.catalogue_input import INPUT
 from termo.core.catalogue_reasons import OBJECTIVE_NAMES, REASONS
 from termo.core.catalogue_share import SHARE
@@ -37,7 +36,7 @@ from termo.core.catalogue_share import SHARE
 LANGS = ("en", "pt", "ru")
 
 # the catalogue, by area: what the input got wrong, Nerdle's equations, warnings and reasons
-CATALOGUE: dict[str, dict[str, str]] = {**INPUT, **EQUATIONS, **REASONS, **SHARE, **FEEDBACK}
+CATALOGUE: dict[str, dict[str, str]] = {**INPUT, **EQUATIONS, **REASONS, **SHARE}
 
 # the names of the options a request sets, in each language
 OPTION_NAMES = {

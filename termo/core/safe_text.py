@@ -27,6 +27,17 @@ _UNIT = re.compile(r"\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\.|.
 _LONG_TOKEN = re.compile(r"\S{%d,}" % (TOKEN_LIMIT + 1))
 
 
+def capped_text(data: bytes, limit: int, encoding: str = "utf-8") -> str:
+    """``data`` (read with one byte past ``limit``) as text; ValueError "larger than N bytes" or
+    "not UTF-8 text" for the caller to put after its own subject."""
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit:,} bytes")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+
+
 def _escape_char(ch: str) -> str:
     code = ord(ch)
     if ch in "\n\r\t":
@@ -43,8 +54,8 @@ def escape_text(text: str) -> str:
     written as a visible escape (``\\n``, ``\\x1b``, ``\\xff`` for an undecodable byte)."""
     out = []
     for ch in text:
-        if ch.isprintable() and ch not in _BIDI or ch == " ":
-            out.append(ch)
+        if ch.isprintable() and ch not in _BIDI or unicodedata.category(ch) == "Zs":
+            out.append(ch)  # spaces too: Russian groups thousands with a no-break space
         elif unicodedata.category(ch) == "Cf" and ch not in _BIDI:
             out.append(ch)  # zero-width joiners of emoji and the like: invisible but harmless
         else:

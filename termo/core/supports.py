@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from termo.core.errors import TermoError
+
 
 @dataclass(frozen=True)
 class Supports:
@@ -26,3 +28,13 @@ class Supports:
         """``2 or 3``, ``1, 2 or 3``: the levels as a sentence says them."""
         names = [str(n) for n in self.levels]
         return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+    def check_level(self, level, game=None) -> int:
+        """``level`` as an int if the family decides at it; TermoError otherwise ("level must be 2 or 3
+        for fibble, not 1"; coded ``option.level`` when ``game`` names where)."""
+        if level in self.levels:
+            return int(level)
+        if game is None:
+            raise TermoError(f"level must be {self.level_text()}, not {level!r}")
+        raise TermoError(f"level must be {self.level_text()} for {game.label}, not {level!r}", "option.level",
+                         {"value": level})

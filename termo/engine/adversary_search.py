@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from termo.core.decision import Choice, Decision
 from termo.core.errors import TermoError
+from termo.core.keys import candidate_key
 from termo.core.messages import Message
 from termo.core.supports import Supports
 from termo.engine.adversary import Adversary
@@ -113,7 +114,7 @@ class ForcedSearch:
         (``here``), the legal ones in hard mode: only those are filtered by the new round."""
         n = int(group.shape[0])
         if depth == 1:  # every splitter of the group (memo), then the legal ones in hard mode
-            key = (1, group.tobytes())
+            key = (1, candidate_key(group))
             sub = self._memo.get(key)
             if sub is None:
                 order, d = here
@@ -124,7 +125,7 @@ class ForcedSearch:
                 sub = self._legal(sub, g, code, allowed)
             return sub[:1] if first else sub
         child_allowed = None if allowed is None else self.adv.allowed_after(allowed, g, code)
-        key = (depth, group.tobytes(), None if child_allowed is None else hash(child_allowed.tobytes()))
+        key = (depth, candidate_key(group), None if child_allowed is None else hash(child_allowed.tobytes()))
         sub = self._memo.get(key)
         if sub is None:
             sub = self._memo[key] = self._wins(group, depth, child_allowed, first, None)
@@ -145,11 +146,8 @@ class AdversarySolver:
     forced win); ``decide`` and ``opener`` as `termo.engine.solver.Solver`'s."""
 
     def __init__(self, game, level: int = 3, hard: bool = False, alternatives: int = 5):
-        if level not in SUPPORTS.levels:
-            raise TermoError(f"level must be {SUPPORTS.level_text()} for {game.label}, not {level!r}", "option.level",
-                             {"value": level})
+        self.level = SUPPORTS.check_level(level, game)
         self.game = game
-        self.level = int(level)
         self.hard = bool(hard)
         self.alternatives = int(alternatives)
         self._adversary = None

@@ -8,7 +8,6 @@ the solver and the other strategies stay as they are.
 
 from __future__ import annotations
 
-from termo.core.errors import TermoError
 from termo.core.supports import Supports
 from termo.engine.strategies import Entropy, ExpectedGuesses, LetterFrequency, Strategy
 
@@ -27,11 +26,7 @@ SUPPORTS = Supports(levels=tuple(LEVELS), objectives=("finish",), hard=True, tre
 
 def check_level(level) -> int:
     """``level`` if it is a known level; TermoError otherwise ("level must be 1, 2 or 3")."""
-    if level not in LEVELS:
-        known = [str(n) for n in LEVELS]
-        listed = known[0] if len(known) == 1 else f"{', '.join(known[:-1])} or {known[-1]}"
-        raise TermoError(f"level must be {listed}, not {level!r}")
-    return int(level)
+    return SUPPORTS.check_level(level)
 
 
 def strategy_for(solver) -> Strategy:

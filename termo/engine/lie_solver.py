@@ -67,11 +67,8 @@ class LieSolver:
 
     def __init__(self, game, level: int = 3, t: float = 1.0, alternatives: int = 5, beam: int = BEAM,
                  endgame: int = 2):
-        if level not in SUPPORTS.levels:
-            raise TermoError(f"level must be {SUPPORTS.level_text()} for {game.label}, not {level!r}", "option.level",
-                             {"value": level})
+        self.level = SUPPORTS.check_level(level, game)
         self.game = game
-        self.level = int(level)
         self.t = float(t)
         self.alternatives = int(alternatives)
         self.beam = int(beam)

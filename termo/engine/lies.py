@@ -108,7 +108,7 @@ class LieSession(Session):
 
     def __init__(self, game, matrix=None, hard: bool = False):
         if hard:
-            raise TermoError(f"--hard is not played in {game.title or game.label}: its rows lie, so no colour "
+            raise TermoError(f"--hard is not played in {game.shown}: its rows lie, so no colour "
                              f"binds the next guess")
         super().__init__(game, matrix=matrix, hard=False)
         self._table = lie_tables(game.word_length)[2]
@@ -120,7 +120,6 @@ class LieSession(Session):
     def filter(self, guess, pattern: str, candidates=None):
         """The candidates (default: the current ones) that ``guess`` could show as ``pattern``
         with one lie."""
-        xp = self._xp
         cands = self._candidates if candidates is None else candidates
         code = encode(pattern)
         honest = self._honest(guess, cands)

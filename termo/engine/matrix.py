@@ -430,7 +430,7 @@ def announce_build(game: Game) -> None:
     if key in _announced or size < ANNOUNCE_BYTES:
         return
     _announced.add(key)
-    status.say(f"termo: building the {game.title or game.label} pattern matrix once ({game.n_probes:,} × "
+    status.say(f"termo: building the {game.shown} pattern matrix once ({game.n_probes:,} × "
                f"{game.n_answers:,} feedback codes: {size / 2 / 2**30:.1f} GB in {cache_dir()}, "
                f"{size / 2**30:.1f} GB with its answers-major copy; later runs read it)\u2026")
 

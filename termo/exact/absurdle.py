@@ -7,7 +7,7 @@ every answer, a win in ``L + 1`` guesses is ``L`` guesses that leave one answer,
 (`ForcedSearch.wins`, exhaustive but for its sound cut), and stops at the first ``L`` that has
 some: no shorter win exists (each shorter ``L`` was searched in full and found none), so ``L + 1``
 is the minimum, and the sequences found are all the winning sequences of that length. The work is
-cut by first guess into chunks (`ForcedTask`), checkpointed (`termo.core.chunks.CheckpointStore`)
+cut by first guess into chunks (`termo.core.executors.Chunk` of `forced_wins`), checkpointed (`termo.core.chunks.CheckpointStore`)
 and run here, on local Dask workers or on a cluster (`termo.core.executors`).
 """
 
@@ -18,9 +18,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from termo.core.chunks import CheckpointStore, digest
+from termo.core.chunks import CheckpointStore, digest, stored_rows
 from termo.core.errors import TermoError
-from termo.core.executors import LocalExecutor
+from termo.core.executors import Chunk, LocalExecutor
 
 METHOD = "absurdle-forced/1"  # bump when what a chunk computes changes: its checkpoint keys change
 KIND = "termo-absurdle-chunk/1"
@@ -76,20 +76,6 @@ def adversary_of(spec: AdversarySpec, game=None):
         return adv
 
 
-@dataclass(frozen=True)
-class ForcedTask:
-    """First guesses (probe indices) and ``left``: the guesses, the first included, that must leave
-    one answer. As :mod:`termo.core.executors` runs it."""
-
-    spec: AdversarySpec
-    words: tuple
-    left: int
-    key: str
-
-    def run(self) -> list:
-        return forced_wins(self.spec, list(self.words), self.left)
-
-
 def forced_wins(spec: AdversarySpec, words: list[int], left: int, game=None) -> list:
     """Per first guess: ``[size, wins]``, the size of the group the adversary keeps for it and
     every sequence of ``left`` guesses starting with it that leaves one answer (none sooner), each
@@ -118,9 +104,7 @@ def _encode(values) -> list:
 def _decode(values, high=None) -> list:
     """A chunk's stored results; ValueError for anything `forced_wins` cannot have written."""
     out = []
-    for row in values:
-        if not isinstance(row, list) or len(row) != 2:
-            raise ValueError(f"result {row!r} is not [size, wins]")
+    for row in stored_rows(values, "size, wins"):
         size, wins = row
         if isinstance(size, bool) or not isinstance(size, int) or size < 1 or not isinstance(wins, list):
             raise ValueError(f"result {row!r} is not [size, wins]")
@@ -148,18 +132,18 @@ class ChunkRunner:
         self.computed = self.resumed = self.missing = 0
 
     def run(self, tasks: list, meta: dict, note: str) -> dict:
-        """``{item: value}`` over every task's items (``task.words``), checkpoints first."""
+        """``{item: value}`` over every task's items (``task.items``), checkpoints first."""
         results: dict = {}
         todo = []
         for task in tasks:
-            cached, problem = self.store.load(task.key, list(task.words))
+            cached, problem = self.store.load(task.key, list(task.items))
             if problem is not None:
                 self.warn(f"checkpoint {task.key}.json rejected ({problem}); recomputing its chunk")
             if cached is not None:
                 self.resumed += 1
-                self.resumed_items += len(task.words)
-                self.done += len(task.words)
-                results.update(zip(task.words, cached))
+                self.resumed_items += len(task.items)
+                self.done += len(task.items)
+                results.update(zip(task.items, cached))
             else:
                 todo.append(task)
         self.progress(self.done, self.total, note, self.resumed_items)
@@ -167,10 +151,10 @@ class ChunkRunner:
             self.missing += len(todo)
             return results
         for task, values in self.executor.run(todo):
-            self.store.put(task.key, list(task.words), values, meta=meta)
+            self.store.put(task.key, list(task.items), values, meta=meta)
             self.computed += 1
-            self.done += len(task.words)
-            results.update(zip(task.words, values))
+            self.done += len(task.items)
+            results.update(zip(task.items, values))
             self.progress(self.done, self.total, note, self.resumed_items)
         return results
 
@@ -217,8 +201,9 @@ def _round(game, spec: AdversarySpec, runner: ChunkRunner, left: int, chunk: int
     blocks = [tuple(words[i:i + chunk]) for i in range(0, len(words), chunk)]
     if local_game:  # a game outside the registry: computed here, never checkpointed
         return {w: v for block in blocks for w, v in zip(block, forced_wins(spec, list(block), left, game))}
-    tasks = [ForcedTask(spec, block, left, digest({"method": METHOD, "spec": spec.describe(), "left": left,
-                                                   "words": list(block)})) for block in blocks]
+    tasks = [Chunk(forced_wins, block, digest({"method": METHOD, "spec": spec.describe(), "left": left,
+                                                   "words": list(block)}), (spec,), (left,))
+             for block in blocks]
     return runner.run(tasks, {"spec": spec.describe(), "left": left}, f"{left + 1} guesses")
 
 

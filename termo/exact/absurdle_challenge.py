@@ -11,16 +11,17 @@ the kept code), smallest groups first, with the minimum's sound cut on group siz
 never split within ``k`` guesses when larger than ``max D ** k``) and, per target and depth, a
 budget of groups. A target found at the first depth tried has its minimum proved; one found
 deeper, or not found within ``MAX_LEFT`` guesses, is bracketed (lower bound proved, upper bound
-found). The targets of the shortest wins are not searched: the proof gives one of their wins. Targets are cut into chunks (`ChallengeTask`), checkpointed and run like the minimum's.
+found). The targets of the shortest wins are not searched: the proof gives one of their wins. Targets are cut into chunks (`termo.core.executors.Chunk` of `challenge`), checkpointed and run like the minimum's.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Callable
 
-from termo.core.chunks import CheckpointStore, digest
+from termo.core.chunks import CheckpointStore, digest, stored_rows
+from termo.core.executors import Chunk
+from termo.core.keys import candidate_key
 from termo.exact.absurdle import AdversarySpec, ChunkRunner, adversary_of, forced_store, spec_of
 
 METHOD = "absurdle-challenge/1"
@@ -32,20 +33,6 @@ MAX_LEFT = 6  # the most guesses searched before the target's own
 class _Spent(Exception):
     """A target's search used up its budget at one depth."""
 
-
-@dataclass(frozen=True)
-class ChallengeTask:
-    """Targets (answer indices) to reach: each with its proved lower bound ``lower`` (guesses, its
-    own included) searched from there up; as :mod:`termo.core.executors` runs it."""
-
-    spec: AdversarySpec
-    words: tuple
-    lowers: tuple
-    budget: int
-    key: str
-
-    def run(self) -> list:
-        return challenge(self.spec, list(self.words), list(self.lowers), self.budget)
 
 
 class Reach:
@@ -64,7 +51,7 @@ class Reach:
         """``left`` guesses from ``members`` (which hold the target) that leave the target alone, as
         a tuple of probes; None when none exist; raises `_Spent` past the budget."""
         xp, adv = self.xp, self.adv
-        key = (left, members.tobytes(), None if allowed is None else hash(allowed.tobytes()))
+        key = (left, candidate_key(members), None if allowed is None else hash(allowed.tobytes()))
         if key in self._failed:
             return None
         self.groups += 1
@@ -136,9 +123,7 @@ def _encode(values) -> list:
 
 def _decode(values, high=None) -> list:
     out = []
-    for row in values:
-        if not isinstance(row, list) or len(row) != 3:
-            raise ValueError(f"result {row!r} is not [lower, upper, guesses]")
+    for row in stored_rows(values, "lower, upper, guesses"):
         lo, up, seq = row
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, up)) or lo < 1 or not (
                 up == 0 or (up >= lo and len(seq) == up - 1)):
@@ -172,9 +157,9 @@ def solve_challenge(game, minimum: dict, *, hard: bool = False, chunk: int = DEF
         results = {a: v for b in blocks for a, v in zip(b, challenge(spec, list(b), [lowers[a] for a in b], budget,
                                                                      game))}
     else:
-        tasks = [ChallengeTask(spec, b, tuple(lowers[a] for a in b), int(budget),
-                               digest({"method": METHOD, "spec": spec.describe(), "budget": int(budget),
-                                       "targets": list(b), "lowers": [lowers[a] for a in b]})) for b in blocks]
+        tasks = [Chunk(challenge, tuple(b), digest({"method": METHOD, "spec": spec.describe(), "budget": int(budget),
+                                                    "targets": list(b), "lowers": [lowers[a] for a in b]}),
+                       (spec,), ([lowers[a] for a in b], int(budget))) for b in blocks]
         results = runner.run(tasks, {"spec": spec.describe(), "budget": int(budget)}, "targets")
     results.update(known)
     if info is not None:
@@ -201,4 +186,4 @@ def _table(game, spec: AdversarySpec, results: dict, missing: int, least: int, b
             "rows": rows, "chunks_missing": missing}
 
 
-__all__ = ["ChallengeTask", "Reach", "challenge", "challenge_store", "forced_store", "solve_challenge"]
+__all__ = ["Reach", "challenge", "challenge_store", "forced_store", "solve_challenge"]

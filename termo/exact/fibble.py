@@ -14,8 +14,8 @@ between two proved values, and the best chance of a win within the rows above a 
   or its own proved lower bound when its budget of states runs out (then said so).
 
 Both are sums over the rows the opener may show, so the work is cut by those rows (`row_bracket`:
-one row's ``[lower, upper, win, proved, states, nodes]``), chunks of rows run by
-:mod:`termo.core.executors` (here or on Dask) and checkpointed by :mod:`termo.core.chunks`
+one row's ``[lower, upper, win, proved, states, nodes]``), chunks of rows (`settle_rows` in a
+`termo.core.executors.Chunk`) run by :mod:`termo.core.executors` (here or on Dask) and checkpointed by :mod:`termo.core.chunks`
 (``--resume``, ``--status``). A row's values depend on the row alone: the policy's memo
 (`policy_value`, by candidate set, turn and shares of weight) and the exact solver are fresh for
 each row, and the solver's budget is counted in states (``nodes`` per 100 candidates, ``nodes`` at
@@ -33,9 +33,9 @@ from typing import Callable
 import numpy as np
 
 from backends.host_ops import feedback
-from termo.core.chunks import CheckpointStore, digest, number_in, number_out
+from termo.core.chunks import CheckpointStore, digest, number_in, number_out, stored_rows
 from termo.core.errors import TermoError
-from termo.core.executors import LocalExecutor
+from termo.core.executors import Chunk, LocalExecutor
 from termo.core.keys import candidate_key
 from termo.engine.lie_solver import LOSS, LieSolver, rows
 from termo.engine.lies import lie_tables
@@ -191,17 +191,11 @@ class FibbleSpec:
                 "t": None if math.isinf(self.t) else self.t, "nodes": self.nodes, "loss": LOSS}
 
 
-@dataclass(frozen=True)
-class RowTask:
-    """A chunk of the opener's rows (their codes) to bracket, as :mod:`termo.core.executors` runs it."""
-
-    spec: FibbleSpec
-    items: tuple
-    key: str
-
-    def run(self) -> list:
-        ctx = _context(self.spec)
-        return [row_bracket(ctx, code) for code in self.items]
+def settle_rows(spec: FibbleSpec, codes: list[int]) -> list:
+    """Per opener row (its code) of a chunk, `row_bracket`'s values: what a
+    `termo.core.executors.Chunk` of the bracket runs, here or on a worker."""
+    ctx = _context(spec)
+    return [row_bracket(ctx, code) for code in codes]
 
 
 class _Context:
@@ -264,9 +258,7 @@ def _encode(values) -> list:
 def _decode(values, high=None) -> list:
     """A chunk's stored results; ValueError for anything :func:`row_bracket` cannot have written."""
     out = []
-    for row in values:
-        if not isinstance(row, list) or len(row) != 6:
-            raise ValueError(f"result {row!r} is not [lower, upper, win, proved, states, nodes]")
+    for row in stored_rows(values, "lower, upper, win, proved, states, nodes"):
         lo, up, win, proved, s, n = row
         lo, up = number_in(lo), number_in(up)
         counts_ok = all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (s, n))
@@ -334,7 +326,7 @@ def bracket(game, opener: str | None = None, *, level: int = 2, t: float = 1.0, 
             counts["resumed"] += 1
             results.update(zip(codes, cached))
         else:
-            tasks.append(RowTask(spec, tuple(codes), key))
+            tasks.append(Chunk(settle_rows, tuple(codes), key, (spec,)))
     total = sum(size[c] for codes in chunks for c in codes)
     done = resumed = sum(size[c] for c in results)
     progress(done, total, "", resumed)

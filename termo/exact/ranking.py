@@ -1,7 +1,7 @@
 """Every first word of a game ranked with proof: the exact totals of the N best, and a proof that
 no other first word does better (docs/exact.md, *Every first word*).
 
-The work is cut by first word into chunks (:class:`RankTask`), run by :mod:`termo.core.executors`
+The work is cut by first word into chunks (`termo.core.executors.Chunk` of `settle`), run by :mod:`termo.core.executors`
 (this process, local Dask workers or a cluster) and checkpointed by :mod:`termo.core.chunks`, so a
 killed run resumes where it stopped and a lost worker costs its chunk only.
 
@@ -36,9 +36,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from termo.core.chunks import CheckpointStore, digest, number_in, number_out
+from termo.core.chunks import CheckpointStore, digest, number_in, number_out, stored_rows
 from termo.core.errors import TermoError
-from termo.core.executors import LocalExecutor
+from termo.core.executors import Chunk, LocalExecutor
 from termo.games import EXACT, Game
 
 METHOD = "rank/1"  # bump when what a chunk computes changes: the checkpoint keys change with it
@@ -74,20 +74,6 @@ class RankSpec:
     def describe(self) -> dict:
         return {"game": self.game, "strict": self.strict, "matrix": self.signature, "hard": self.hard,
                 "t": None if math.isinf(self.t) else self.t, "loss": self.loss}
-
-
-@dataclass(frozen=True)
-class RankTask:
-    """A chunk of first words (probe indices) to settle against ``limit`` (a total; ``inf``: solve
-    exactly), as :mod:`termo.core.executors` runs it."""
-
-    spec: RankSpec
-    words: tuple
-    limit: float
-    key: str
-
-    def run(self) -> list:
-        return settle(self.spec, list(self.words), self.limit)
 
 
 # --------------------------------------------------------------------------- one chunk
@@ -146,12 +132,9 @@ def _encode(values) -> list:
 def _decode(values, high=None) -> list:
     """A chunk's stored results; ValueError for anything :func:`settle` cannot have written."""
     out = []
-    for row in values:
-        if not isinstance(row, list) or len(row) != 4:
-            raise ValueError(f"result {row!r} is not [status, lower, upper, how]")
+    for row in stored_rows(values, "status, lower, upper, how"):
         status, lo, up, how = row
-        lo = number_in(lo)
-        up = number_in(up)
+        lo, up = number_in(lo), number_in(up)
         if status == EXACT_STATUS and not (lo == up and math.isfinite(lo) and how in ("solve", "search")):
             raise ValueError(f"exact result {row!r} is not one finite total")
         if status == OUT_STATUS and not (up == math.inf and how in ("bound", "search")):
@@ -209,17 +192,17 @@ class _Runner:
                 self.done += len(words)
                 results.update(zip(words, cached))
             else:
-                tasks.append(RankTask(self.spec, tuple(words), limit, key))
+                tasks.append(Chunk(settle, tuple(words), key, (self.spec,), (limit,)))
         self.progress(self.done, self.total, note, self.resumed_words)
         if not self.compute:
             self.missing += len(tasks)
             return results
         for task, values in self.executor.run(tasks):
-            self.store.put(task.key, list(task.words), values, meta={"spec": self.spec.describe(),
-                                                                       "limit": number_out(task.limit)})
+            self.store.put(task.key, list(task.items), values, meta={"spec": self.spec.describe(),
+                                                                       "limit": number_out(task.after[0])})
             self.computed += 1
-            self.done += len(task.words)
-            results.update(zip(task.words, values))
+            self.done += len(task.items)
+            results.update(zip(task.items, values))
             self.progress(self.done, self.total, note, self.resumed_words)
         return results
 

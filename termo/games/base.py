@@ -138,6 +138,11 @@ class Game:
         """What ``--game`` names: the registry name (variants keep it)."""
         return self.key or self.name
 
+    @property
+    def shown(self) -> str:
+        """The name a player reads: the title, else the label."""
+        return self.title or self.label
+
     # --- words ------------------------------------------------------------------------------
     def normalize(self, word: str) -> str:
         """The game's normal form of typed text; fullwidth and other compatibility forms
@@ -238,7 +243,7 @@ class Game:
         """The pattern (``GYB...``) typed as ``text`` in this game's colour forms (docs/rules.md §1.4)."""
         from termo.core.feedback import parse_pattern
 
-        return parse_pattern(text, self.word_length, self.colour_letters, self.title or self.label)
+        return parse_pattern(text, self.word_length, self.colour_letters, self.shown)
 
     @property
     def colour_hint(self) -> str:
@@ -281,7 +286,7 @@ class Game:
         """Plain data for ``termo games``."""
         return {
             "name": self.label,
-            "title": self.title or self.label,
+            "title": self.shown,
             "answers": self.n_answers,
             "probes": self.n_probes,
             "length": self.word_length,

@@ -53,7 +53,7 @@ class Mode:
     @classmethod
     def single(cls, game: "Game") -> "Mode":
         """The game itself as a mode: one board, the game's own turn limit, name and title."""
-        return cls(game, 1, game.max_turns, key=game.label, title=game.title or game.label)
+        return cls(game, 1, game.max_turns, key=game.label, title=game.shown)
 
     @property
     def label(self) -> str:
@@ -62,13 +62,18 @@ class Mode:
             return self.key
         return self.game.label if self.boards == 1 else f"{self.game.label}-x{self.boards}"
 
+    @property
+    def shown(self) -> str:
+        """The name a player reads: the title, else the label."""
+        return self.title or self.label
+
     def summary(self) -> dict:
         """Plain data for a listing (``termo games --json``): the mode's name and title, its base
         game, boards and shared turn limit, then the base game's sizes as the boards play them."""
         game = self.game
         return {
             "name": self.label,
-            "title": self.title or self.label,
+            "title": self.shown,
             "game": game.label,
             "boards": self.boards,
             "turns": self.max_turns,

@@ -552,8 +552,8 @@ class Play:
         config = self.advisor.config
         if self.boards == 1:
             return f"termo play ({config.describe(self.game)}); type help for help"
-        title = self.mode.title or self.mode.label
-        return (f"termo play {title} ({self.boards} boards of {self.game.title or self.game.label}, "
+        title = self.mode.shown
+        return (f"termo play {title} ({self.boards} boards of {self.game.shown}, "
                 f"{self.mode.max_turns} tries; level {config.level}, objective {config.objective}); "
                 f"type help for help")
 

@@ -236,7 +236,7 @@ def checked_rows(target, is_mode: bool, rounds: list, hard: bool) -> list:
     from termo.engine.session import Session
 
     if len(rounds) > target.max_turns:
-        raise TermoError(f"{len(rounds)} rounds: {target.title or target.label} has {target.max_turns} tries",
+        raise TermoError(f"{len(rounds)} rounds: {target.shown} has {target.max_turns} tries",
                          "review.too_many_rounds", {"rounds": len(rounds), "tries": target.max_turns})
     session = Session(target, hard=hard)
     session.replay([f"{guess}:{colours}" for guess, colours in rounds])

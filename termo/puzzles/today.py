@@ -42,6 +42,7 @@ from termo.core.cache import atomic_write_json, open_sealed, read_json, seal, wa
 from termo.core.errors import TermoError
 from termo.games import equations
 from termo.core.paths import cache_dir
+from termo.core.safe_text import capped_text
 from termo.puzzles.archive import nerdle_game, parse_date, utc_today
 
 LAUNCH = dt.date(2022, 1, 20)  # Nerdle Classic #1 (assumption documented above)
@@ -97,12 +98,10 @@ def read_source(source: str, timeout: float = TIMEOUT) -> str:
         raise SourceDown(f"the source cannot be reached: {err.reason}") from None
     except (OSError, ValueError) as err:  # timeouts, refused connections, missing files, bad URLs
         raise SourceDown(f"the source cannot be read: {getattr(err, 'strerror', None) or err}") from None
-    if len(data) > MAX_BYTES:
-        raise SourceDown(f"the source is larger than {MAX_BYTES} bytes")
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SourceDown("the source is not UTF-8 text") from None
+        return capped_text(data, MAX_BYTES)
+    except ValueError as err:
+        raise SourceDown(f"the source is {err}") from None
 
 
 def parse_source(text: str) -> list[dict]:

@@ -137,7 +137,7 @@ def run_table(config: TableConfig, store: CheckpointStore | None = None, executo
     result = {
         "format": FORMAT,
         "game": game.label,
-        "title": game.title or game.label,
+        "title": game.shown,
         "prior": "uniform" if game.uniform_prior else f"softmax(-ICF/{column.t:g})",
         "T": None if game.uniform_prior else column.t,
         "win_rule": game.win_rule,

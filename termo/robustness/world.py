@@ -55,7 +55,7 @@ def load_world(world: World) -> WorldData:
     varies a word-frequency prior: a game with a uniform prior is refused (one line)."""
     game = world.base_game()
     if game.uniform_prior:
-        raise TermoError(f"{game.title or game.label} has a uniform prior: the robustness study varies a "
+        raise TermoError(f"{game.shown} has a uniform prior: the robustness study varies a "
                          "word-frequency prior, so it does not apply")
     return load_game_world(world)
 

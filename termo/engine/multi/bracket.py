@@ -34,9 +34,10 @@ from typing import Callable
 
 import numpy as np
 
-from termo.core.chunks import CheckpointStore, digest, number_in, number_out
+from termo.core.chunks import CheckpointStore, digest, number_in, number_out, stored_rows
 from termo.core.errors import TermoError
-from termo.core.executors import LocalExecutor
+from termo.core.executors import Chunk, LocalExecutor
+from termo.core.keys import candidate_key
 
 METHOD = "bracket/2"  # bump when what a chunk computes changes: the checkpoint keys change with it
 KIND = "termo-multi-bracket-chunk/1"
@@ -70,18 +71,6 @@ class BracketSpec:
     def describe(self) -> dict:
         return {"mode": self.mode, "matrix": self.signature, "opener": self.opener,
                 "t": None if math.isinf(self.t) else self.t, "budget": self.budget, "objective": "finish"}
-
-
-@dataclass(frozen=True)
-class BracketTask:
-    """A chunk of items (ids) to bracket, as :mod:`termo.core.executors` runs it."""
-
-    spec: BracketSpec
-    items: tuple
-    key: str
-
-    def run(self) -> list:
-        return settle(self.spec, list(self.items))
 
 
 # --------------------------------------------------------------------------- one process's search
@@ -173,7 +162,7 @@ def pair_upper(ctx: _Context, S, r: int) -> float:
     S = np.asarray(S, dtype=np.int64)
     if r <= 1 or S.shape[0] <= 2:
         return 2.0
-    key = (S.tobytes(), int(r))
+    key = (candidate_key(S), int(r))
     if key in ctx.pairs:
         return ctx.pairs[key]
     w = ctx.prior[S]
@@ -260,9 +249,7 @@ def _encode(values) -> list:
 def _decode(values, high=None) -> list:
     """A chunk's stored results; ValueError for anything :func:`settle` cannot have written."""
     out = []
-    for row in values:
-        if not isinstance(row, list) or len(row) != 4:
-            raise ValueError(f"result {row!r} is not [lower, upper, proved, states]")
+    for row in stored_rows(values, "lower, upper, proved, states"):
         lo, up, proved, n = row
         lo, up = number_in(lo), number_in(up)
         if not isinstance(proved, bool) or isinstance(n, bool) or not isinstance(n, int) or n < 0:
@@ -321,7 +308,7 @@ def bracket_game(mode, opener: int, *, t: float = 1.0, budget: int = DEFAULT_BUD
             counts["resumed"] += 1
             results.update(zip(ids, cached))
         else:
-            tasks.append(BracketTask(spec, tuple(ids), key))
+            tasks.append(Chunk(settle, tuple(ids), key, (spec,)))
     total = sum(size for _, _, size in items)
     done = sum(size for item_id, _, size in items if item_id in results)
     resumed = done

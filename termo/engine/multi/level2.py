@@ -221,7 +221,7 @@ class MultiSolver:
 
     def opener_reason(self) -> Message:
         if self.table_opener:
-            name = self.mode.title or self.mode.label
+            name = self.mode.shown
             return Message(f"level {self.level}'s first guess for {name}, chosen by batteries (docs/modes-batteries.md)",
                            "reason.boards_first_table", mode=name)
         return Message("the opener given", "reason.boards_first_given")
