@@ -77,7 +77,8 @@ def optimal_command(
                                                       help="Stop after this many seconds with the bounds reached (default 540 when --nodes is not given).",
                                                       show_default=False)] = None,
     nodes: nodes_option("Stop after expanding N states (1 to 10^12); with --bracket: the states each pair of answer "
-                        "sets may expand per 1,000 joint tuples (0 to 10^12, default 2,000).") = None,
+                        "sets may expand per 1,000 joint tuples (0 to 10^12, default 2,000); Fibble: the honest solver's states per "
+                        "100 candidates of a row of the opener (default 2,000).") = None,
     backend: BackendOption = None,
     json_out: JsonOption = False,
     history: Annotated[Optional[List[str]], typer.Argument(

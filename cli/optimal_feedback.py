@@ -7,8 +7,9 @@
   and run here, on local Dask workers (``--workers``) or a cluster (``--scheduler``), as ``--rank``.
 * Fibble (rows that lie, docs/fibble.md): from a fixed opener (``--opener``, default the game's),
   the best expected number of guesses bracketed (an exact strategy's value above, the honest
-  relaxation below; ``--nodes``: the exact solver's states per row of the opener) and the chance of
-  a win within the rows.
+  relaxation below; ``--nodes``: the exact solver's states per 100 candidates of a row of the
+  opener) and the chance of a win within the rows, cut by the opener's rows (``--chunk`` rows a
+  chunk, default 1), checkpointed and run as Absurdle's.
 """
 
 from __future__ import annotations
@@ -38,8 +39,7 @@ def optimal_feedback(game, *, hard: bool, challenge: bool, opener, nodes, rank, 
         return
     if challenge or hard:
         fail(f"{'--challenge' if challenge else '--hard'} is not taken by {game.label}")
-    cluster.check_unused()
-    _fibble(game, opener, nodes, json_out, progress)
+    _fibble(game, opener, nodes, cluster, json_out)
 
 
 def _absurdle(game, hard: bool, challenge: bool, cluster, json_out: bool) -> None:
@@ -112,25 +112,60 @@ def _print_challenge(table: dict) -> None:
         typer.echo(f"  bracketed (not proved): {', '.join(table['open'][:20])}")
 
 
-def _fibble(game, opener, nodes, json_out: bool, progress) -> None:
-    from termo.interface.exact import bracket
+def _fibble(game, opener, nodes, cluster, json_out: bool) -> None:
+    from termo.core.executors import ClusterStopped
+    from termo.interface.exact import FIBBLE_NODES, fibble_bracket, fibble_store
     from termo.interface.requests import parse_int
 
-    limit = None if nodes is None else parse_int("nodes", nodes, 1, 10**9)
+    limit = FIBBLE_NODES if nodes is None else parse_int("nodes", nodes, 1, 10**9)
+    chunk = 1 if cluster.chunk == 64 else parse_int("chunk", cluster.chunk, 1, 100_000)  # 64: --rank's default
+    check_cluster(cluster.scheduler, cluster.worker_timeout, cluster.connect_timeout, cluster.workers)
+    word = opener or game.default_opener
+    folder = cluster.checkpoint_dir or default_out(DEFAULT_DIR) / f"{game.label}-{word}" / "checkpoints"
+    if not Path(folder).is_file():
+        out_folder(folder, option="--checkpoint-dir")
+    store = fibble_store(folder, cluster.resume or cluster.status)
+    executor = None if cluster.status else cluster_executor(cluster.scheduler, cluster.worker_timeout,
+                                                            cluster.connect_timeout, cluster.workers)
+    info: dict = {}
     try:
-        result = bracket(game, opener, nodes=limit or 200_000, progress=progress)
+        with progress_bar(f"bracketing {game.label} from {word}", unit="candidates") as update:
+            result = fibble_bracket(game, opener, nodes=limit, chunk=chunk, store=store, executor=executor,
+                                    progress=resumed_left_out(update), warn=warn, info=info,
+                                    compute=not cluster.status)
+    except ClusterStopped as err:
+        fail(f"{err.reason}; the finished rows are checkpointed in {folder}; rerun with --resume")
     except TermoError as err:
         fail(str(err))
+    finally:
+        if executor is not None:
+            executor.close()
+    if not cluster.status:
+        typer.echo(f"optimal: {info['computed']} chunks of rows computed, {info['resumed']} resumed, "
+                   f"{info['seconds']:.1f} s ({info['cpu_seconds']:.1f} s CPU here); checkpoints in {folder}", err=True)
     if json_out:
         print_json(result)
         return
+    _print_fibble(game, result)
+
+
+def _print_fibble(game, result: dict) -> None:
     title = game.shown
+    if not result["complete"]:
+        part = result["settled"]
+        typer.echo(f"{title}, opener {result['opener']}: {result['rows_settled']} of {result['rows_of_opener']} rows "
+                   f"of the opener settled ({result['chunks_missing']} chunks not checkpointed yet; --resume goes on)")
+        typer.echo(f"  so far: between {result['lower']:.4f} and {result['upper']:.4f} (unsettled rows at their "
+                   f"widest); given a settled row ({part['chance']:.2%} of the chance), between "
+                   f"{part['lower'] or 0:.4f} and {part['upper'] or 0:.4f}")
+        return
     status = "proved" if result["proved"] else f"bracketed, gap {result['gap']:.4f}"
     typer.echo(f"{title}, opener {result['opener']}, {result['rows']} rows: the best expected number of guesses "
                f"is between {result['lower']:.4f} and {result['upper']:.4f} ({status})")
     typer.echo(f"  above: the level-{result['policy_level']} strategy's exact value ({result['policy_states']:,} states "
-               f"walked), which wins within the rows with chance {result['win_within_rows']:.6f}")
+               f"walked), which wins within the rows with chance {result['win_within_rows']:.12f}")
     how = "each proved" if result["lower_rows_proved"] else \
-        f"lower bounds where {result['lower_nodes_per_row']:,} states did not settle a row"
+        (f"{result['rows_lower_proved']} proved, the others the exact solver's own lower bound after "
+         f"{result['lower_nodes_per_100']:,} states per 100 candidates")
     typer.echo(f"  below: honest colours after the opener's row (the exact solver on each of its "
                f"{result['rows_of_opener']} rows, {how})")

@@ -18,7 +18,7 @@ from termo.core.feedback import colours
 from termo.engine.lie_solver import LOSS, LieSolver, rows
 from termo.engine.lies import LieSession, chance, reference_entropies, reference_filter, shown_by_one_lie
 from termo.engine.session import Guess
-from termo.exact.fibble import honest_lower_bound, policy_value
+from termo.exact.fibble import bracket, policy_value
 from termo.games import get_game
 
 COLOURS = st.text(alphabet="GYB", min_size=5, max_size=5)
@@ -128,8 +128,10 @@ def test_a_strategys_exact_value_matches_an_enumeration_of_every_lie():
     value, win = policy_value(solver, members, weights, 1, opener)
     want_value, want_win = enumerate_value(solver, game, "tread")
     assert value == pytest.approx(want_value, abs=1e-12) and win == pytest.approx(want_win, abs=1e-12)
-    low = honest_lower_bound(game, opener)
-    assert low["lower"] <= value + 1e-12
+    assert policy_value(solver, members, weights, 1, opener, memo={}) == pytest.approx((value, win), abs=1e-12)
+    result = bracket(game, "tread")
+    assert result["upper"] == pytest.approx(value, abs=1e-12) and result["win_within_rows"] == pytest.approx(win, abs=1e-12)
+    assert 1.0 < result["lower"] <= result["upper"] + 1e-12
 
 
 def test_rows_split_the_weight_of_a_state():
@@ -172,3 +174,88 @@ def test_the_battery_command(tmp_path, capsys):
     assert main([*args, "--strategies", "random"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "level2 and level3" in err[0]
+
+
+class _Stopped(Exception):
+    pass
+
+
+class _StopAfter:
+    """An executor that runs its chunks here and stops the run after ``n`` of them (a killed run)."""
+
+    def __init__(self, n: int):
+        from termo.core.executors import LocalExecutor
+
+        self.n, self.inner = n, LocalExecutor()
+
+    def run(self, tasks):
+        for i, done in enumerate(self.inner.run(tasks)):
+            if i == self.n:
+                raise _Stopped
+            yield done
+
+
+def test_the_bracket_cut_by_rows_equals_the_uncut_walk_and_a_resumed_run_the_fresh_one(tmp_path):
+    """Every opener row a chunk, checkpointed, killed after three chunks and resumed: the same
+    numbers, bit for bit, as one chunk of every row; its upper bound is the policy's value walked
+    from the root in one piece, its lower bound the honest exact optimum row by row."""
+    from termo.exact.fibble import row_store
+    from termo.exact.search import Problem
+
+    game = tiny_game()
+    uncut = bracket(game, "tread", chunk=1000)
+    keys = ("lower", "upper", "win_within_rows", "row_values", "policy_states", "lower_nodes")
+    with pytest.raises(_Stopped):
+        bracket(game, "tread", chunk=1, store=row_store(tmp_path), executor=_StopAfter(3))
+    partial = bracket(game, "tread", chunk=1, store=row_store(tmp_path), compute=False)
+    assert partial["rows_settled"] == 3 and not partial["complete"] and partial["chunks_missing"] == partial["chunks"] - 3
+    info: dict = {}
+    resumed = bracket(game, "tread", chunk=1, store=row_store(tmp_path), info=info)
+    assert info["resumed"] == 3 and info["computed"] == resumed["chunks"] - 3 and resumed["complete"]
+    assert {k: resumed[k] for k in keys} == {k: uncut[k] for k in keys}
+    assert partial["lower"] <= resumed["lower"] and partial["upper"] >= resumed["upper"]
+    solver = LieSolver(game, level=2)
+    members, weights = solver.state(range(game.n_answers))
+    value, win = policy_value(solver, members, weights, 1, game.index_of("tread"))
+    assert uncut["upper"] == pytest.approx(value, abs=1e-12) and uncut["win_within_rows"] == pytest.approx(win, abs=1e-12)
+    assert uncut["lower_rows_proved"] and uncut["rows_of_opener"] == len(uncut["row_values"])
+    honest = 1.0
+    for code, p, m, w in rows(solver.matrix, game, members, weights, game.index_of("tread")):
+        if code != game.win_code:
+            problem = Problem(game, weights=[float(w[list(m).index(a)]) if a in m else 1.0
+                                             for a in range(game.n_answers)], loss=LOSS)
+            honest += p * problem.engine.solve(m, game.max_turns - 1)[0] / problem.weight(m)
+    assert uncut["lower"] == pytest.approx(honest, abs=1e-12)
+
+
+def test_a_tampered_row_checkpoint_is_recomputed(tmp_path):
+    from termo.exact.fibble import row_store
+
+    game = tiny_game()
+    fresh = bracket(game, "tread", chunk=4, store=row_store(tmp_path))
+    path = sorted(tmp_path.glob("*.json"))[0]
+    path.write_text(path.read_text().replace("[", "[[", 1))
+    said: list = []
+    again = bracket(game, "tread", chunk=4, store=row_store(tmp_path), warn=said.append)
+    assert len(said) == 1 and "rejected" in said[0] and again["upper"] == fresh["upper"]
+
+
+def test_the_walks_shortcuts_are_level_twos_decisions_bit_for_bit():
+    """`policy_guess` is `decide_state`'s first choice and `best_probes` the probes of the kernel's
+    most entropy (rounded to 1e-12), on states of English Fibble of 1 to 160 candidates, equal
+    weights (many ties) or not."""
+    import numpy as np
+
+    from termo.exact.fibble import best_probes, policy_guess
+
+    game = get_game("fibble")
+    solver = LieSolver(game, level=2)
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 3, 4, 5, 7, 8, 12, 13, 40, 160):
+        for weights in (np.full(n, 0.1), rng.choice([0.1, 1 / 9, 0.01], n)):
+            start = int(rng.integers(0, game.n_answers - 3 * n))
+            members = np.arange(start, start + 3 * n, 3, dtype=np.int64)  # neighbours in the list: alike words
+            assert policy_guess(solver, members, weights, 2) == solver.decide_state(members, weights, 2).index
+            if n > 2:
+                key = np.round(np.asarray(solver.entropies(members, weights)), 12)
+                assert np.array_equal(best_probes(solver, members, weights), np.flatnonzero(key == key.max()))
