@@ -241,6 +241,17 @@ def progress_interval() -> float:
     return value if value > 0 else PROGRESS_INTERVAL
 
 
+def say_checkpointed(what: str, computed: int, resumed: int, seconds: float, folder, unit=("chunk", "chunks"),
+                     extra: str = "") -> None:
+    """The one line on stderr after a checkpointed run of ``termo optimal``: what it covered
+    (``what``, e.g. "12,972 first words, "), the chunks computed and resumed, the time and where
+    the checkpoints are."""
+    from termo.core.messages import counted
+
+    typer.echo(f"optimal: {what}{counted(computed, *unit)} computed, {resumed} resumed, {seconds:.1f} s{extra}; "
+               f"checkpoints in {folder}", err=True)
+
+
 def resumed_left_out(update):
     """A checkpointed run's progress callback ``(done, total, note, resumed)`` for ``update``
     (`progress_bar`'s): the work read from checkpoints (``resumed``) is left out, so the time left

@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from cli.common import default_out, fail, out_folder, print_json, progress_bar, warn
+from cli.common import default_out, fail, out_folder, print_json, progress_bar, say_checkpointed, warn
 from cli.limits import check_int
 from termo.interface.requests import parse_int
 from cli.options import check_cluster, cluster_executor
@@ -60,8 +60,8 @@ def optimal_bracket(mode, opener, history, objective, t, cluster, json_out: bool
         raise TermoError(f"{err.reason}; the finished chunks are checkpointed in {folder}; rerun with --resume") from None
     finally:
         executor.close()
-    typer.echo(f"optimal: {result['items']:,} answer-set pairs, {info['computed']} chunks computed, "
-               f"{info['resumed']} resumed, {info['seconds']:.1f} s; checkpoints in {folder}", err=True)
+    say_checkpointed(f"{result['items']:,} answer-set pairs, ", info["computed"], info["resumed"], info["seconds"],
+                     folder)
     _print(result, json_out, folder)
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import typer
 
-from cli.common import default_out, fail, out_folder, print_json, progress_bar, resumed_left_out, warn
+from cli.common import (default_out, fail, out_folder, print_json, progress_bar, resumed_left_out, say_checkpointed,
+                        warn)
 from cli.options import check_cluster, cluster_executor
 from termo.core.errors import TermoError
 
@@ -68,12 +69,8 @@ def _absurdle(game, hard: bool, challenge: bool, cluster, json_out: bool) -> Non
         if executor is not None:
             executor.close()
     if info:
-        typer.echo(f"optimal: {info['chunks_computed']} chunks computed, {info['chunks_resumed']} resumed, "
-                   f"{info['seconds']:.1f} s; checkpoints in {folder}", err=True)
-    if json_out:
-        print_json(result)
-        return
-    _print_absurdle(game, result)
+        say_checkpointed("", info["chunks_computed"], info["chunks_resumed"], info["seconds"], folder)
+    print_json(result) if json_out else _print_absurdle(game, result)
 
 
 def _print_absurdle(game, result: dict) -> None:
@@ -141,12 +138,9 @@ def _fibble(game, opener, nodes, cluster, json_out: bool) -> None:
         if executor is not None:
             executor.close()
     if not cluster.status:
-        typer.echo(f"optimal: {info['computed']} chunks of rows computed, {info['resumed']} resumed, "
-                   f"{info['seconds']:.1f} s ({info['cpu_seconds']:.1f} s CPU here); checkpoints in {folder}", err=True)
-    if json_out:
-        print_json(result)
-        return
-    _print_fibble(game, result)
+        say_checkpointed("", info["computed"], info["resumed"], info["seconds"], folder, unit=("chunk of rows", "chunks of rows"),
+                         extra=f" ({info['cpu_seconds']:.1f} s CPU here)")
+    print_json(result) if json_out else _print_fibble(game, result)
 
 
 def _print_fibble(game, result: dict) -> None:

@@ -11,13 +11,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import default_out, out_folder, print_json, progress_bar, resumed_left_out, warn
+from cli.common import default_out, out_folder, print_json, progress_bar, resumed_left_out, say_checkpointed, warn
 from termo.interface.requests import check_int
 from cli.options import (CheckpointDirOption, ConnectTimeoutOption, OptionGroup, ResumeOption, SchedulerOption,
                          WorkersOption, check_cluster,
                          cluster_executor, worker_timeout_option)
 from termo.core.errors import TermoError
-from termo.core.messages import counted
 
 DEFAULT_DIR = "optimal"  # checkpoints under <cache dir>/optimal/<game>[-hard]/checkpoints
 MAX_RANK = 1000
@@ -108,9 +107,8 @@ def rank(game, n: int, hard: bool, t: float, loss: float, cluster: Cluster) -> d
         raise TermoError(f"{err.reason}; the finished chunks are checkpointed in {folder}; rerun with --resume") from None
     finally:
         executor.close()
-    typer.echo(f"optimal: {result['first_words']:,} first words, {counted(info['chunks_computed'], 'chunk')} "
-               f"computed, {info['chunks_resumed']} resumed, {info['seconds']:.1f} s; checkpoints in {folder}",
-               err=True)
+    say_checkpointed(f"{result['first_words']:,} first words, ", info["chunks_computed"], info["chunks_resumed"],
+                     info["seconds"], folder)
     return result
 
 

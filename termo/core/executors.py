@@ -65,6 +65,25 @@ class Chunk:
         return self.work(*self.before, list(self.items), *self.after)
 
 
+class PerProcess:
+    """What a process keeps from chunk to chunk of one run (a search and its memo, an adversary):
+    one value, for the spec it was built for; a chunk of another spec builds it again in place of
+    the old one. Behind a lock: the threads of one worker share it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._spec = None
+        self._value = None
+
+    def get(self, spec, build: Callable[[], Any]):
+        """The value kept for ``spec``, ``build()`` the first time (or after another spec)."""
+        with self._lock:
+            if self._value is None or self._spec != spec:
+                self._value = None  # the old one goes before the new one is built
+                self._value, self._spec = build(), spec
+            return self._value
+
+
 def run_task(task: Task):
     """Compute one chunk (the function shipped to cluster workers): ``task.run()``."""
     return task.run()

@@ -21,11 +21,13 @@ import random
 import threading
 import time
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from backends import get_backend, host, status
 from termo.core.cache import atomic_write_bytes, atomic_write_json, os_reason, read_json, warn, warn_not_stored
 from termo.core.feedback import colours, encode
+from termo.core.errors import TermoError
 from termo.games import EXACT, Game
 from termo.core.paths import cache_dir
 from termo.engine.matrix_build import answer_tiles, build_matrix
@@ -46,6 +48,29 @@ def matrix_signature(game: Game) -> str:
     signature = f"{game.n_probes}x{game.n_answers}:{digest}{rule}"
     game.__dict__["_matrix_signature"] = signature
     return signature
+
+
+def checked_game(game, signature: str, name: str | None = None):
+    """``game`` when its pattern matrix's signature is ``signature`` (what a run's driver sent a
+    worker); TermoError otherwise: the worker's lists are another version (``name``: what to call
+    it, default its label)."""
+    if matrix_signature(game) != signature:
+        raise TermoError(f"this worker's {name or game.label} is not the driver's (another version of its lists)")
+    return game
+
+
+@dataclass(frozen=True)
+class SignedGame:
+    """A game of the registry and its matrix signature: what a run's driver sends its workers
+    (a part of the run's spec), who load the game back and refuse another version of its lists."""
+
+    game: str
+    signature: str
+
+    def load_game(self):
+        from termo.games import get_game
+
+        return checked_game(get_game(self.game), self.signature)
 
 
 def expected_code(game: Game, probe: int, answer: int) -> int:

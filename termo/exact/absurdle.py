@@ -13,14 +13,14 @@ and run here, on local Dask workers or on a cluster (`termo.core.executors`).
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
 
 from termo.core.chunks import CheckpointStore, digest, stored_rows
 from termo.core.errors import TermoError
-from termo.core.executors import Chunk, LocalExecutor
+from termo.core.executors import Chunk, LocalExecutor, PerProcess
+from termo.engine.matrix import SignedGame
 
 METHOD = "absurdle-forced/1"  # bump when what a chunk computes changes: its checkpoint keys change
 KIND = "termo-absurdle-chunk/1"
@@ -29,22 +29,11 @@ MAX_LEFT = 3  # the longest run of guesses searched for one answer left (then on
 
 
 @dataclass(frozen=True)
-class AdversarySpec:
+class AdversarySpec(SignedGame):
     """What a run is of: a game of the adversary's model (its registry name and matrix signature)
     and the mode; plain data a worker turns back into its adversary."""
 
-    game: str
-    signature: str
     hard: bool
-
-    def load_game(self):
-        from termo.engine.matrix import matrix_signature
-        from termo.games import get_game
-
-        game = get_game(self.game)
-        if matrix_signature(game) != self.signature:
-            raise TermoError(f"this worker's {self.game} is not the driver's (another version of its lists)")
-        return game
 
     def describe(self) -> dict:
         return {"game": self.game, "matrix": self.signature, "hard": self.hard}
@@ -59,8 +48,7 @@ def spec_of(game, hard: bool = False) -> AdversarySpec:
     return AdversarySpec(game.label, matrix_signature(game), bool(hard))
 
 
-_ADVERSARY: dict = {}  # this process's adversary, kept from chunk to chunk
-_LOCK = threading.Lock()
+_ADVERSARY = PerProcess()  # this process's adversary, kept from chunk to chunk
 
 
 def adversary_of(spec: AdversarySpec, game=None):
@@ -68,12 +56,7 @@ def adversary_of(spec: AdversarySpec, game=None):
     driver's own, e.g. a test's game outside the registry)."""
     from termo.engine.adversary import Adversary
 
-    with _LOCK:
-        adv = _ADVERSARY.get(spec)
-        if adv is None:
-            _ADVERSARY.clear()
-            adv = _ADVERSARY[spec] = Adversary(game if game is not None else spec.load_game())
-        return adv
+    return _ADVERSARY.get(spec, lambda: Adversary(game if game is not None else spec.load_game()))
 
 
 def forced_wins(spec: AdversarySpec, words: list[int], left: int, game=None) -> list:

@@ -25,7 +25,6 @@ least), not seconds; so a cut, resumed or distributed run gives the uncut run's 
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -35,10 +34,11 @@ import numpy as np
 from backends.host_ops import feedback
 from termo.core.chunks import CheckpointStore, digest, number_in, number_out, stored_rows
 from termo.core.errors import TermoError
-from termo.core.executors import Chunk, LocalExecutor
+from termo.core.executors import Chunk, LocalExecutor, PerProcess
 from termo.core.keys import candidate_key
 from termo.engine.lie_solver import LOSS, LieSolver, rows
 from termo.engine.lies import lie_tables
+from termo.engine.matrix import SignedGame
 
 METHOD = "fibble-rows/1"  # bump when what a row computes changes: the checkpoint keys change with it
 KIND = "termo-fibble-row-chunk/1"
@@ -165,26 +165,15 @@ def row_budget(nodes: int, size: int) -> int:
 
 # --------------------------------------------------------------------------- one row of the opener
 @dataclass(frozen=True)
-class FibbleSpec:
+class FibbleSpec(SignedGame):
     """What a bracket is of: a game whose rows lie (registry name), its matrix signature, the
     opener (probe index), the policy's level, the prior's temperature and the exact solver's
     states per 100 candidates of a row (`row_budget`)."""
 
-    game: str
-    signature: str
     opener: int
     level: int
     t: float
     nodes: int
-
-    def load_game(self):
-        from termo.engine.matrix import matrix_signature
-        from termo.games import get_game
-
-        game = get_game(self.game)
-        if matrix_signature(game) != self.signature:
-            raise TermoError(f"this worker's {self.game} is not the driver's (another version of its lists)")
-        return game
 
     def describe(self) -> dict:
         return {"game": self.game, "matrix": self.signature, "opener": self.opener, "level": self.level,
@@ -219,18 +208,12 @@ class _Context:
         self.weights = weights
 
 
-_CONTEXT: dict = {}
-_CONTEXT_LOCK = threading.Lock()
+_CONTEXT = PerProcess()
 
 
 def _context(spec: FibbleSpec, game=None) -> _Context:
     """This process's bracket of ``spec`` (built once, from ``game`` or the registry)."""
-    with _CONTEXT_LOCK:
-        ctx = _CONTEXT.get(spec)
-        if ctx is None:
-            _CONTEXT.clear()
-            ctx = _CONTEXT[spec] = _Context(spec, game if game is not None else spec.load_game())
-        return ctx
+    return _CONTEXT.get(spec, lambda: _Context(spec, game if game is not None else spec.load_game()))
 
 
 def row_bracket(ctx: _Context, code: int) -> list:

@@ -31,14 +31,13 @@ compares).
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
 
 from termo.core.chunks import CheckpointStore, digest, number_in, number_out, stored_rows
 from termo.core.errors import TermoError
-from termo.core.executors import Chunk, LocalExecutor
+from termo.core.executors import Chunk, LocalExecutor, PerProcess
 from termo.games import EXACT, Game
 
 METHOD = "rank/1"  # bump when what a chunk computes changes: the checkpoint keys change with it
@@ -63,13 +62,10 @@ class RankSpec:
     loss: float
 
     def load_game(self) -> Game:
-        from termo.engine.matrix import matrix_signature
+        from termo.engine.matrix import checked_game
         from termo.games import get_game
 
-        game = get_game(self.game, strict=self.strict)
-        if matrix_signature(game) != self.signature:
-            raise TermoError(f"this worker's {self.game} is not the driver's (another version of its lists)")
-        return game
+        return checked_game(get_game(self.game, strict=self.strict), self.signature, self.game)
 
     def describe(self) -> dict:
         return {"game": self.game, "strict": self.strict, "matrix": self.signature, "hard": self.hard,
@@ -77,8 +73,7 @@ class RankSpec:
 
 
 # --------------------------------------------------------------------------- one chunk
-_PROBLEM: dict = {}  # the worker's one search (its memo kept from chunk to chunk)
-_PROBLEM_LOCK = threading.Lock()
+_PROBLEM = PerProcess()  # the worker's one search (its memo kept from chunk to chunk)
 
 
 def _problem(spec: RankSpec, game: Game | None = None):
@@ -86,13 +81,11 @@ def _problem(spec: RankSpec, game: Game | None = None):
     replaces it)."""
     from termo.exact.search import Problem
 
-    with _PROBLEM_LOCK:
-        prob = _PROBLEM.get(spec)
-        if prob is None:
-            _PROBLEM.clear()
-            game = game if game is not None else spec.load_game()
-            prob = _PROBLEM[spec] = Problem(game, hard=spec.hard, t=spec.t, loss=spec.loss)
-        return prob
+    def build():
+        chosen = game if game is not None else spec.load_game()
+        return Problem(chosen, hard=spec.hard, t=spec.t, loss=spec.loss)
+
+    return _PROBLEM.get(spec, build)
 
 
 def settle(spec: RankSpec, words: list[int], limit: float, problem=None) -> list:

@@ -27,7 +27,6 @@ values depend on its items alone, whatever runs it, in whatever order, resumed o
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -36,7 +35,7 @@ import numpy as np
 
 from termo.core.chunks import CheckpointStore, digest, number_in, number_out, stored_rows
 from termo.core.errors import TermoError
-from termo.core.executors import Chunk, LocalExecutor
+from termo.core.executors import Chunk, LocalExecutor, PerProcess
 from termo.core.keys import candidate_key
 
 METHOD = "bracket/2"  # bump when what a chunk computes changes: the checkpoint keys change with it
@@ -60,12 +59,11 @@ class BracketSpec:
     budget: int
 
     def load_mode(self):
-        from termo.engine.matrix import matrix_signature
+        from termo.engine.matrix import checked_game
         from termo.games import get_mode
 
         mode = get_mode(self.mode)
-        if matrix_signature(mode.game) != self.signature:
-            raise TermoError(f"this worker's {self.mode} is not the driver's (another version of its lists)")
+        checked_game(mode.game, self.signature, self.mode)
         return mode
 
     def describe(self) -> dict:
@@ -102,18 +100,12 @@ class _Context:
         self.pairs.clear()
 
 
-_CONTEXT: dict = {}
-_CONTEXT_LOCK = threading.Lock()
+_CONTEXT = PerProcess()
 
 
 def _context(spec: BracketSpec, mode=None) -> _Context:
     """This process's search for ``spec`` (built once, from ``mode`` or the registry)."""
-    with _CONTEXT_LOCK:
-        ctx = _CONTEXT.get(spec)
-        if ctx is None:
-            _CONTEXT.clear()
-            ctx = _CONTEXT[spec] = _Context(spec, mode if mode is not None else spec.load_mode())
-        return ctx
+    return _CONTEXT.get(spec, lambda: _Context(spec, mode if mode is not None else spec.load_mode()))
 
 
 def settle(spec: BracketSpec, items: list[int]) -> list:
