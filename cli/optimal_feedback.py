@@ -138,8 +138,8 @@ def _fibble(game, opener, nodes, cluster, json_out: bool) -> None:
         if executor is not None:
             executor.close()
     if not cluster.status:
-        say_checkpointed("", info["computed"], info["resumed"], info["seconds"], folder, unit=("chunk of rows", "chunks of rows"),
-                         extra=f" ({info['cpu_seconds']:.1f} s CPU here)")
+        say_checkpointed("", info["computed"], info["resumed"], info["seconds"], folder,
+                         unit=("chunk of rows", "chunks of rows"), extra=f" ({info['cpu_seconds']:.1f} s CPU here)")
     print_json(result) if json_out else _print_fibble(game, result)
 
 
