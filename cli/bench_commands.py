@@ -37,7 +37,7 @@ DEFAULT_OUT = "results"  # under the cache dir (cli.common.default_out)
 @dataclass(frozen=True)
 class Study:
     """The options every bench command ends with (`REPORT_OPTIONS`; `STUDY_OPTIONS` adds the
-    level-3 search's beam and depth), the backend resolved (`cli.options.command_backend`)."""
+    level-3 search's beam and depth), the backend resolved (`cli.options.backend_callback`)."""
 
     game_name: Optional[str]
     out: Optional[Path]

@@ -12,7 +12,7 @@ import typer
 
 from cli.common import out_folder, print_json, progress_bar, user_errors
 from cli.options import BackendOption, ExtendedOption, GameOption, JsonOption, ResumeOption
-from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor, command_backend,
+from cli.options import (ConnectTimeoutOption, SchedulerOption, check_cluster, cluster_executor,
                          value_option, worker_timeout_option)
 from cli.limits import MAX_COLUMNS
 from termo.interface.requests import check_int
@@ -240,8 +240,7 @@ def _resume_command(ctx) -> str:
         source = ctx.get_parameter_source(param.name)
         given = source is not None and source.name != "DEFAULT"
         value = ctx.params.get(param.name)
-        if param.name == "backend":  # a root --backend is this command's backend
-            value = command_backend(ctx, value)
+        if param.name == "backend":  # its callback put a root --backend there: this command's backend
             given = given or value is not None
         if not given:
             continue
