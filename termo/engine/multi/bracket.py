@@ -301,8 +301,9 @@ def bracket_game(mode, opener: int, *, t: float = 1.0, budget: int = DEFAULT_BUD
             results.update(zip(ids, cached))
         else:
             tasks.append(Chunk(settle, tuple(ids), key, (spec,)))
-    total = sum(size for _, _, size in items)
-    done = sum(size for item_id, _, size in items if item_id in results)
+    size = {item_id: n for item_id, _, n in items}
+    total = sum(size.values())
+    done = sum(size[item_id] for item_id in results)
     resumed = done
     if progress:
         progress(done - resumed, total - resumed)
@@ -311,7 +312,7 @@ def bracket_game(mode, opener: int, *, t: float = 1.0, budget: int = DEFAULT_BUD
             store.put(task.key, list(task.items), values, meta={"spec": spec.describe()})
             counts["computed"] += 1
             results.update(zip(task.items, values))
-            done += sum(size for item_id, _, size in items if item_id in set(task.items))
+            done += sum(size[item_id] for item_id in task.items)
             if progress:
                 progress(done - resumed, total - resumed)
     else:
