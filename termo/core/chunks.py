@@ -220,3 +220,37 @@ class _Archive:
         except (ValueError, UnicodeDecodeError):
             return None
 
+
+def run_chunks(store: "CheckpointStore", executor, chunks, key_of, task_of, size_of, report, *, high=None,
+               warn=None, compute: bool = True, meta: dict | None = None) -> tuple[dict, dict]:
+    """``({item: value}, counts)`` of a run cut into ``chunks`` (tuples of items): a chunk whose
+    checkpoint (``key_of(items)``) is sound is read back, the others are computed by ``executor``
+    (``task_of(items, key)``, a task with ``key`` and ``items``) and stored as each arrives.
+    ``report(done, total, resumed, task)`` follows the work in ``size_of(item)`` units (``task``:
+    None before the first); ``compute=False`` reads the checkpoints only (``--status``). ``counts``:
+    chunks resumed, computed, rejected and missing."""
+    results: dict = {}
+    todo = []
+    counts = {"resumed": 0, "computed": 0, "rejected": 0, "missing": 0}
+    for items in chunks:
+        key = key_of(items)
+        cached, rejected = store.resume(key, list(items), high=high, warn=warn)
+        counts["rejected"] += rejected
+        if cached is not None:
+            counts["resumed"] += 1
+            results.update(zip(items, cached))
+        else:
+            todo.append(task_of(items, key))
+    total = sum(size_of(item) for items in chunks for item in items)
+    done = resumed = sum(size_of(item) for item in results)
+    report(done, total, resumed, None)
+    if not compute:
+        counts["missing"] = len(todo)
+        return results, counts
+    for task, values in executor.run(todo):
+        store.put(task.key, list(task.items), values, meta=meta)
+        counts["computed"] += 1
+        results.update(zip(task.items, values))
+        done += sum(size_of(item) for item in task.items)
+        report(done, total, resumed, task)
+    return results, counts

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from termo.core.chunks import CheckpointStore, digest, stored_rows
+from termo.core.chunks import CheckpointStore, digest, run_chunks, stored_rows
 from termo.core.errors import TermoError
 from termo.core.executors import Chunk, LocalExecutor, PerProcess
 from termo.engine.matrix import SignedGame
@@ -115,30 +115,21 @@ class ChunkRunner:
         self.computed = self.resumed = self.missing = 0
 
     def run(self, tasks: list, meta: dict, note: str) -> dict:
-        """``{item: value}`` over every task's items (``task.items``), checkpoints first."""
-        results: dict = {}
-        todo = []
-        for task in tasks:
-            cached, problem = self.store.load(task.key, list(task.items))
-            if problem is not None:
-                self.warn(f"checkpoint {task.key}.json rejected ({problem}); recomputing its chunk")
-            if cached is not None:
-                self.resumed += 1
-                self.resumed_items += len(task.items)
-                self.done += len(task.items)
-                results.update(zip(task.items, cached))
-            else:
-                todo.append(task)
-        self.progress(self.done, self.total, note, self.resumed_items)
-        if not self.compute:
-            self.missing += len(todo)
-            return results
-        for task, values in self.executor.run(todo):
-            self.store.put(task.key, list(task.items), values, meta=meta)
-            self.computed += 1
-            self.done += len(task.items)
-            results.update(zip(task.items, values))
+        """``{item: value}`` over every task's items (``task.items``), checkpoints first
+        (`termo.core.chunks.run_chunks`); progress counts items over every round run so far."""
+        by_items = {tuple(task.items): task for task in tasks}
+        done_before, resumed_before = self.done, self.resumed_items
+
+        def report(done, total, resumed, task):
+            self.done, self.resumed_items = done_before + done, resumed_before + resumed
             self.progress(self.done, self.total, note, self.resumed_items)
+
+        results, counts = run_chunks(self.store, self.executor, list(by_items), lambda items: by_items[items].key,
+                                     lambda items, key: by_items[items], lambda item: 1, report, warn=self.warn,
+                                     compute=self.compute, meta=meta)
+        self.computed += counts["computed"]
+        self.resumed += counts["resumed"]
+        self.missing += counts["missing"]
         return results
 
     def info(self, started: float) -> dict:

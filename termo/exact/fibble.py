@@ -32,7 +32,7 @@ from typing import Callable
 import numpy as np
 
 from backends.host_ops import feedback
-from termo.core.chunks import CheckpointStore, digest, number_in, number_out, stored_rows
+from termo.core.chunks import CheckpointStore, digest, number_in, number_out, run_chunks, stored_rows
 from termo.core.errors import TermoError
 from termo.core.executors import Chunk, LocalExecutor, PerProcess
 from termo.core.keys import candidate_key
@@ -299,29 +299,19 @@ def bracket(game, opener: str | None = None, *, level: int = 2, t: float = 1.0, 
     warn = warn or (lambda line: None)
     progress = progress or (lambda done, total, note="", resumed=0: None)
     size = {c: int(m.shape[0]) for c, (_, m, _) in ctx.rows.items()}
-    results, tasks, counts = {}, [], {"resumed": 0, "computed": 0, "rejected": 0}
     chunks = chunks_of(ctx, chunk)
-    for codes in chunks:
-        key = digest({"method": METHOD, "spec": spec.describe(), "items": list(codes)})
-        cached, rejected = store.resume(key, list(codes), high=game.max_turns - 1 + LOSS, warn=warn)
-        counts["rejected"] += rejected
-        if cached is not None:
-            counts["resumed"] += 1
-            results.update(zip(codes, cached))
-        else:
-            tasks.append(Chunk(settle_rows, tuple(codes), key, (spec,)))
-    total = sum(size[c] for codes in chunks for c in codes)
-    done = resumed = sum(size[c] for c in results)
-    progress(done, total, "", resumed)
-    if compute:
-        for task, values in executor.run(tasks):
-            store.put(task.key, list(task.items), values, meta={"spec": spec.describe()})
-            counts["computed"] += 1
-            results.update(zip(task.items, values))
-            done += sum(size[c] for c in task.items)
-            progress(done, total, f"row of {size[task.items[0]]} candidates", resumed)
+
+    def report(done, total, resumed, task):
+        progress(done, total, "" if task is None else f"row of {size[task.items[0]]} candidates", resumed)
+
+    results, counts = run_chunks(store, executor, chunks,
+                                 lambda codes: digest({"method": METHOD, "spec": spec.describe(),
+                                                       "items": list(codes)}),
+                                 lambda codes, key: Chunk(settle_rows, tuple(codes), key, (spec,)), size.__getitem__,
+                                 report, high=game.max_turns - 1 + LOSS, warn=warn, compute=compute,
+                                 meta={"spec": spec.describe()})
     out = summary(ctx, results)
-    out.update(chunks=len(chunks), chunks_missing=0 if compute else len(tasks))
+    out.update(chunks=len(chunks), chunks_missing=counts.pop("missing"))
     if info is not None:
         info.update(counts, seconds=time.time() - started, cpu_seconds=time.process_time() - cpu)
     return out

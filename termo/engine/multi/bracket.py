@@ -33,7 +33,7 @@ from typing import Callable
 
 import numpy as np
 
-from termo.core.chunks import CheckpointStore, digest, number_in, number_out, stored_rows
+from termo.core.chunks import CheckpointStore, digest, number_in, number_out, run_chunks, stored_rows
 from termo.core.errors import TermoError
 from termo.core.executors import Chunk, LocalExecutor, PerProcess
 from termo.core.keys import candidate_key
@@ -288,38 +288,20 @@ def bracket_game(mode, opener: int, *, t: float = 1.0, budget: int = DEFAULT_BUD
     store = store or bracket_store(None)
     executor = executor or LocalExecutor()
     warn = warn or (lambda line: None)
-    results, tasks, counts = {}, [], {"resumed": 0, "computed": 0, "rejected": 0, "missing": 0}
     chunks = chunks_of(items, int(chunk))
-    for ids in chunks:
-        key = digest({"method": METHOD, "spec": spec.describe(), "items": list(ids)})
-        cached, problem = store.load(key, list(ids))
-        if problem is not None:
-            counts["rejected"] += 1
-            warn(f"checkpoint {key}.json rejected ({problem}); recomputing its chunk")
-        if cached is not None:
-            counts["resumed"] += 1
-            results.update(zip(ids, cached))
-        else:
-            tasks.append(Chunk(settle, tuple(ids), key, (spec,)))
     size = {item_id: n for item_id, _, n in items}
-    total = sum(size.values())
-    done = sum(size[item_id] for item_id in results)
-    resumed = done
-    if progress:
-        progress(done - resumed, total - resumed)
-    if compute:
-        for task, values in executor.run(tasks):
-            store.put(task.key, list(task.items), values, meta={"spec": spec.describe()})
-            counts["computed"] += 1
-            results.update(zip(task.items, values))
-            done += sum(size[item_id] for item_id in task.items)
-            if progress:
-                progress(done - resumed, total - resumed)
-    else:
-        counts["missing"] = len(tasks)
+
+    def report(done, total, resumed, task):
+        if progress:
+            progress(done - resumed, total - resumed)
+
+    results, counts = run_chunks(store, executor, chunks,
+                                 lambda ids: digest({"method": METHOD, "spec": spec.describe(), "items": list(ids)}),
+                                 lambda ids, key: Chunk(settle, tuple(ids), key, (spec,)), size.__getitem__, report,
+                                 warn=warn, compute=compute, meta={"spec": spec.describe()})
     out = summary(ctx, spec, items, results, len(chunks))
     out.update({"chunks_resumed": counts["resumed"], "chunks_computed": counts["computed"],
-                "chunks_missing": len(tasks) if not compute else 0})
+                "chunks_missing": counts["missing"]})
     if info is not None:
         info.update(counts, seconds=time.time() - started)
     return out
