@@ -252,6 +252,10 @@ class _Root:
             if not done:
                 rest = [b for _, b in order[pos + 1:]]
                 return self.result(forced, min([v] + rest))
+            if self.out_of_budget():  # checked between probes too: most are settled within a slice
+                rest = [b for _, b in order[pos + 1:] if b < self.cutoff()]
+                if rest:
+                    return self.result(forced, min(rest))
         return self.result(forced, None)
 
     def refine(self, order, lbs):
