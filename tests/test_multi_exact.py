@@ -60,6 +60,14 @@ FIXED = [
     (((1, 2), (3, 4), (5, 6)), 2),
     (((1,), (2, 3), (4, 10, 12)), 3),
     (((0, 3, 6, 9), (1, 4, 7, 10)), 1),
+    # one set on both boards: the outcomes of different colours are disjoint (their bounds apply)
+    (((2, 5, 9, 14, 20), (2, 5, 9, 14, 20)), 3),
+    (((0, 3, 6, 9), (0, 3, 6, 9)), 4),
+    (((1, 4, 7, 10, 13), (4, 7, 10, 13, 16)), 4),
+    # a board of eight or more candidates
+    (((0, 2, 4, 6, 8, 10, 12, 14), (1, 3)), 3),
+    (((0, 1, 2, 3, 4, 5, 6, 7, 8), (20, 21, 22)), 3),
+    (((3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25), (2, 4)), 4),
 ]
 
 
@@ -158,3 +166,4 @@ def test_the_greedy_strategy_and_the_refined_bounds_bracket_every_probe(games, o
             assert b <= c + TOL
             if e:
                 assert abs(b - c) < TOL
+

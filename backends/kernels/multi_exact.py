@@ -30,8 +30,9 @@ from backends.kernels.exact import ABORTED, BUDGET, GUESSES, HITS, NODES, STORES
 from backends.kernels.multi_pass import (FINISH, SCORE, WIN, board_mass, forced_answer, key_of, partition_boards, set_hash,
                                          state_key, turn_cost)
 from backends.kernels.multi_state import (BATCH, BCODE, BEX, BK1, BK2, BM, BMASS, BOFF, BSTART, BV1, CANDS, CM, CNT,
-                                          COFF, CUT_BOUND, CUT_SEARCH, EXACTS, GM, HSH, KEYS1, KEYS2, LBS, N_STATS,
+                                          COFF, CUT_BOUND, CUT_SEARCH, EXACTS, JOINT_FROZEN, GM, HSH, KEYS1, KEYS2, LBS, N_STATS,
                                           ORDER, PACKED, PASSES, SEEN, SKIP, TIE, VALID, WB, build_child, candidates,
+                                          child_disjoint,
                                           child_cheap, child_keys, child_size, closed_form, combine_lb, eligible,
                                           least_left, next_batch, non_candidate_bound, pair_bound, state_pass)
 from backends.numba_shim import njit
@@ -52,7 +53,7 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
     first, else of the ``LOOKAHEAD`` probes of least one-pass bound the one of least PROBE_BOUND;
     the memo's best found where it has one), PROBE_POLICY, that strategy's value after ``arg``;
     REFINE, for the ``arg`` probes in level ``r``'s order array, each one's cost bounded one level
-    down without expanding a state (PROBE stopped at ``limit`` with no budget), into level ``r``'s
+    down without expanding a state of several boards (PROBE stopped at ``limit``), into level ``r``'s
     bounds and (exact) flags: every entry point that recurses is this one kernel."""
     obj = cx[3]
     win = cx[2]
@@ -72,15 +73,16 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
     stats[12] += 1
     if what == REFINE:
         probes = lx[ORDER][r][:arg].copy()
-        budget = stats[BUDGET]
-        stats[BUDGET] = stats[NODES]  # no state is expanded: the open outcomes keep their bounds
+        # no state of several boards is expanded: the open outcomes keep their bounds, and a
+        # bucket's own optimum is searched (one board), as the search itself would
+        stats[JOINT_FROZEN] = 1
         for i in range(arg):
             stats[ABORTED] = 0
             v, ex, _ = solve(cx, mx, lx, M, off, U, r, disjoint, limit, probes[i], k_probe)
             lx[LBS][r][i] = v
             lx[VALID][r][i] = ex and stats[ABORTED] == 0
         stats[ABORTED] = 0
-        stats[BUDGET] = budget
+        stats[JOINT_FROZEN] = 0
         return 0.0, True, -1
     if what == PROBE or what == PROBE_BOUND or what == PROBE_POLICY:
         # the probe's buckets, each with its heaviest weight and its own optimum
@@ -140,7 +142,8 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
         acc = tc
         n_open = 0
         for c in range(K):
-            p, v, ex = child_cheap(c, U, boff, bcode, bmass, bm, bv1, bex, win, obj, rc, disjoint)
+            p, v, ex = child_cheap(c, U, boff, bcode, bmass, bm, bv1, bex, win, obj, rc,
+                                   child_disjoint(c, U, boff, bcode, win, disjoint))
             prob[c] = p
             val[c] = v
             done[c] = ex or p == 0.0
@@ -152,7 +155,8 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
             for c in range(K):
                 if not done[c]:
                     p, uc, n = build_child(c, U, boff, gm, bstart, bcode, bmass, win, cm, coff)
-                    val[c] = solve(cx, mx, lx, cm, coff, uc, rc, disjoint, unlimited, none, k_policy)[0]
+                    cd = child_disjoint(c, U, boff, bcode, win, disjoint)
+                    val[c] = solve(cx, mx, lx, cm, coff, uc, rc, cd, unlimited, none, k_policy)[0]
                 total += prob[c] * val[c]
             return total, True, arg
         if acc >= limit:
@@ -179,13 +183,16 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
             h1, h2 = key_of(keys1, keys2, uc, rc, packed)
             s1 = memo_find(mk1, mk2, h1, h2)
             p = prob[c]
+            cd = child_disjoint(c, U, boff, bcode, win, disjoint)
             if s1 >= 0:
                 v = mlb[s1]
                 ex = mlb[s1] == mub[s1]
-            elif single and (obj != SCORE or disjoint):
+            elif (single and (obj != SCORE or cd)) or (uc == 2 and cd and rc >= 2 and cx[8]):
+                # a known answer played through, or two boards' pair bound (`pair_bound`): both
+                # cost no state and cut many probes before any outcome is searched
                 stats[11] += 1
                 p, uc, n = build_child(c, U, boff, gm, bstart, bcode, bmass, win, cm, coff)
-                v, ex, _ = solve(cx, mx, lx, cm, coff, uc, rc, disjoint, unlimited, none, k_bound_lite)
+                v, ex, _ = solve(cx, mx, lx, cm, coff, uc, rc, cd, unlimited, none, k_bound_lite)
             else:
                 v = val[c]
                 ex = False
@@ -214,7 +221,8 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
                 p, uc, n = build_child(c, U, boff, gm, bstart, bcode, bmass, win, cm, coff)
                 lb = val[c]
                 climit = (limit - (acc - p * lb)) / p
-                v, ex, _ = solve(cx, mx, lx, cm, coff, uc, rc, disjoint, climit, none, k_state)
+                v, ex, _ = solve(cx, mx, lx, cm, coff, uc, rc, child_disjoint(c, U, boff, bcode, win, disjoint),
+                                 climit, none, k_state)
                 if not ex and v < lb:
                     v = lb
                 acc += p * (v - lb)
@@ -325,7 +333,7 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
         v = solve(cx, mx, lx, M, off, U, r, disjoint, unlimited, g, k_probe_policy)[0]
         memo_store(mk1, mk2, mlb, mub, mg, k1, k2, lb0, v, g, stats)
         return v, lb0 >= v, g
-    if lb0 >= limit or not take_node(stats):
+    if lb0 >= limit or (U >= 2 and stats[JOINT_FROZEN] != 0) or not take_node(stats):
         return lb0, False, inc_g
     fa = forced_answer(M, off, U, obj, disjoint)
     if fa >= 0:

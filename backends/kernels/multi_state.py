@@ -17,6 +17,7 @@ from backends.numba_shim import njit
 PASSES = 6
 N_STATS = 20
 EXACTS, CUT_BOUND, CUT_SEARCH = 7, 8, 9
+JOINT_FROZEN = 17  # nonzero: no state of several boards is expanded (one board's still are: its own optimum)
 # the scratch tuple ``lx`` (see backends.host_ops.multi_exact.MultiExactEngine)
 CNT, WSUM, WMAX, LABEL, SEEN, MARKS, KEYS1, KEYS2, PACKED, PW, EB, EM, DIST = range(13)
 LBS, TIE, ENT, HSH, VALID, ORDER, GM, BSTART, BCODE, BMASS, BOFF, CM, COFF, WB, CANDS, SKIP = range(13, 29)
@@ -63,6 +64,28 @@ def outcome_bucket(c, b, boff):
     from ``b`` on): (the bucket's index, the outcome of the boards after ``b``)."""
     kb = boff[b + 1] - boff[b]
     return boff[b] + c % kb, c // kb
+
+
+@njit(cache=True)
+def child_disjoint(c, U, boff, bcode, win, disjoint):
+    """Whether joint outcome ``c``'s unsolved boards are pairwise disjoint: the state's were, or
+    their buckets' colours differ pairwise (a word two boards share gets one colour pattern on both,
+    so buckets of different colours share no word). Boards sharing one set (a Dordle state of
+    ``salet:BBYBB/BBYBB``) are not disjoint, and most of their outcomes are."""
+    if disjoint:
+        return True
+    codes = np.empty(U, np.int64)
+    n = 0
+    for b in range(U):
+        i, c = outcome_bucket(c, b, boff)
+        if bcode[i] == win:
+            continue
+        for k in range(n):
+            if codes[k] == bcode[i]:
+                return False
+        codes[n] = bcode[i]
+        n += 1
+    return True
 
 
 @njit(cache=True)
