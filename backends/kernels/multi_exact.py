@@ -14,7 +14,8 @@ most what any other probe can cost the state is done; otherwise one pass bounds 
 (:func:`.multi_pass.probe_pass`) and the rest are tried, each phase in ascending bound (ties: the
 finer split, then the lower index), one per class of probes that split every board alike. A probe's
 joint outcomes first get their cheap bounds (closed forms, the memo, each board's own exact
-optimum, the count of solving turns); the probe is dropped as soon as its running bound reaches
+optimum, the count of solving turns, two boards' pair bound; outcomes of different colours on
+boards that share candidates are disjoint); the probe is dropped as soon as its running bound reaches
 the best value so far or the caller's limit; the open outcomes are then solved, smallest first,
 each with the budget left. A call returns ``(value, exact, guess)``: exact when below the limit,
 else a proven lower bound. ``solve`` is the only recursive kernel (numba cannot cache a cycle of
