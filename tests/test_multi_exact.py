@@ -166,4 +166,3 @@ def test_the_greedy_strategy_and_the_refined_bounds_bracket_every_probe(games, o
             assert b <= c + TOL
             if e:
                 assert abs(b - c) < TOL
-

@@ -137,14 +137,16 @@ class MultiExactEngine(SearchStats):
         return lx[kx.LBS][r].copy(), lx[kx.TIE][r].copy(), lx[kx.HSH][r].copy(), lx[kx.VALID][r].copy()
 
     def refined_bounds(self, boards, rounds: int, probes, limit: float = np.inf):
-        """Per probe of ``probes``: (a bound of its cost one level down, without searching;
-        whether that is its cost), each stopped at ``limit`` (``kernels.multi_exact.solve``, REFINE)."""
+        """Per probe of ``probes``: (a bound of its cost one level down, no state of several boards
+        searched; whether that is its cost), each stopped at ``limit`` (``kernels.multi_exact.solve``,
+        REFINE)."""
         self._check_rounds(rounds)
         M, off, U, disjoint = self.state(boards)
         probes = np.ascontiguousarray(probes, dtype=np.int64)
         n, r, kx = probes.shape[0], int(rounds), self.kx
         if n == 0:
             return np.empty(0, np.float64), np.zeros(0, np.bool_)
+        self._budget(None)  # the buckets' own optima are searched (no state of several boards is)
         self.lx[kx.ORDER][r][:n] = probes
         kx.solve(self.cx, self.mx, self.lx, M, off, U, r, disjoint, float(limit), n, kx.REFINE)
         return self.lx[kx.LBS][r][:n].copy(), self.lx[kx.VALID][r][:n].copy()

@@ -35,7 +35,7 @@ from backends.kernels.multi_state import (BATCH, BCODE, BEX, BK1, BK2, BM, BMASS
                                           ORDER, PACKED, PASSES, SEEN, SKIP, TIE, VALID, WB, build_child, candidates,
                                           child_disjoint,
                                           child_cheap, child_keys, child_size, closed_form, combine_lb, eligible,
-                                          least_left, next_batch, non_candidate_bound, pair_bound, state_pass)
+                                          least_left, next_batch, non_candidate_bound, pair_bound, pairs, state_pass)
 from backends.numba_shim import njit
 
 # N_STATS and the stats slots (NODES ... GUESSES): read by backends.host_ops.multi_exact through this module
@@ -139,12 +139,13 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
         prob = np.empty(K, np.float64)
         val = np.empty(K, np.float64)
         done = np.zeros(K, np.bool_)
+        disj = np.empty(K, np.bool_)  # each outcome's boards disjoint (`child_disjoint`)
         tc = turn_cost(obj, U)
         acc = tc
         n_open = 0
         for c in range(K):
-            p, v, ex = child_cheap(c, U, boff, bcode, bmass, bm, bv1, bex, win, obj, rc,
-                                   child_disjoint(c, U, boff, bcode, win, disjoint))
+            disj[c] = child_disjoint(c, U, boff, bcode, win, disjoint)
+            p, v, ex = child_cheap(c, U, boff, bcode, bmass, bm, bv1, bex, win, obj, rc, disj[c])
             prob[c] = p
             val[c] = v
             done[c] = ex or p == 0.0
@@ -156,8 +157,7 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
             for c in range(K):
                 if not done[c]:
                     p, uc, n = build_child(c, U, boff, gm, bstart, bcode, bmass, win, cm, coff)
-                    cd = child_disjoint(c, U, boff, bcode, win, disjoint)
-                    val[c] = solve(cx, mx, lx, cm, coff, uc, rc, cd, unlimited, none, k_policy)[0]
+                    val[c] = solve(cx, mx, lx, cm, coff, uc, rc, disj[c], unlimited, none, k_policy)[0]
                 total += prob[c] * val[c]
             return total, True, arg
         if acc >= limit:
@@ -184,11 +184,11 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
             h1, h2 = key_of(keys1, keys2, uc, rc, packed)
             s1 = memo_find(mk1, mk2, h1, h2)
             p = prob[c]
-            cd = child_disjoint(c, U, boff, bcode, win, disjoint)
+            cd = disj[c]
             if s1 >= 0:
                 v = mlb[s1]
                 ex = mlb[s1] == mub[s1]
-            elif (single and (obj != SCORE or cd)) or (uc == 2 and cd and rc >= 2 and cx[8]):
+            elif (single and (obj != SCORE or cd)) or pairs(cx, uc, rc, cd):
                 # a known answer played through, or two boards' pair bound (`pair_bound`): both
                 # cost no state and cut many probes before any outcome is searched
                 stats[11] += 1
@@ -222,8 +222,7 @@ def solve(cx, mx, lx, M, off, U, r, disjoint, limit, arg, what):
                 p, uc, n = build_child(c, U, boff, gm, bstart, bcode, bmass, win, cm, coff)
                 lb = val[c]
                 climit = (limit - (acc - p * lb)) / p
-                v, ex, _ = solve(cx, mx, lx, cm, coff, uc, rc, child_disjoint(c, U, boff, bcode, win, disjoint),
-                                 climit, none, k_state)
+                v, ex, _ = solve(cx, mx, lx, cm, coff, uc, rc, disj[c], climit, none, k_state)
                 if not ex and v < lb:
                     v = lb
                 acc += p * (v - lb)

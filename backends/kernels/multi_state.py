@@ -241,10 +241,17 @@ def least_left(lbs, n):
 
 
 @njit(cache=True)
+def pairs(cx, U, r, disjoint):
+    """Whether a state of ``U`` boards may take :func:`pair_bound`: two disjoint boards, two rounds
+    at least, the exact win rule (its sizes aside)."""
+    return U == 2 and disjoint and r >= 2 and cx[8]
+
+
+@njit(cache=True)
 def pair_bound(cx, lx, M, off, U, r, disjoint):
-    """:func:`.multi_pass.two_board_bound` where it applies (two disjoint boards, two candidates
-    each at least, two rounds at least, the exact win rule), else -inf."""
-    if U != 2 or not disjoint or r < 2 or not cx[8] or off[1] < 2 or off[2] - off[1] < 2:
+    """:func:`.multi_pass.two_board_bound` where it applies (:func:`pairs`, and two candidates on
+    each board at least), else -inf."""
+    if not pairs(cx, U, r, disjoint) or off[1] < 2 or off[2] - off[1] < 2:
         return -np.inf
     w = cx[1]
     max_m = 0.0
